@@ -1,0 +1,87 @@
+/**
+ * The one interface every game implements. The referee, the reference AIs' generic algorithms, grading and
+ * reports see a game only through this file; nothing outside a game's own folder knows its rules.
+ *
+ * Model: OpenSpiel's Game/State split, with immutable states so a search can keep any node it likes.
+ * A game that needs speed (Reversi perft, a student's MCTS) keeps a mutable core of its own behind this.
+ */
+
+/** 0 moves first (Black, "X"), 1 moves second (White, "O"). */
+export type Side = 0 | 1;
+
+export const other = (side: Side): Side => (side ^ 1) as Side;
+
+export interface Outcome {
+  /** null is a draw. */
+  winner: Side | null;
+  /** Per-side score in the game's own unit (discs for Reversi; 1/0 for win-or-lose games). */
+  score: [number, number];
+  /** board.py's get_winner diff: the winner's margin (|score[0] - score[1]|), 0 for a draw. */
+  diff: number;
+}
+
+/** Options for rendering a position as SVG in reports and the replay viewer. */
+export interface SvgOptions {
+  /** The move that led to this position, marked on the board. */
+  lastMove?: string;
+  /** Pixel size of the square image (default 320). */
+  size?: number;
+}
+
+/**
+ * The student-facing board for a state: what `getMove(board)` receives. `fingerprint` is compared before and
+ * after `getMove` — game.py's tamper rule ("changing the board it was handed loses").
+ */
+export interface StudentBoardFactory<S> {
+  create(state: S): unknown;
+  fingerprint(board: unknown): string;
+}
+
+export interface Game<S = unknown, M = unknown> {
+  /** Registry id, e.g. 'reversi'. */
+  readonly id: string;
+  readonly title: string;
+  /** Symbols the platform uses for each side, e.g. ['X', 'O']. */
+  readonly symbols: readonly [string, string];
+  /** Human names of each side, e.g. ['Black', 'White']. */
+  readonly sideNames: readonly [string, string];
+
+  /** The start position. Games with a drawn layout (board size, blocked cells) take it from the seed. */
+  initial(seed?: number): S;
+  toMove(state: S): Side;
+  /** Legal moves in the platform's own order (students break ties by it). Empty when the side must pass. */
+  legalMoves(state: S): M[];
+  /** The state after `move`; the move must be legal. */
+  apply(state: S, move: M): S;
+  /**
+   * The state after the side to move passes. Called only when `legalMoves` is empty and the game is not over;
+   * games without passing make that situation terminal instead.
+   */
+  pass(state: S): S;
+  isTerminal(state: S): boolean;
+  /** The result of a terminal state. */
+  outcome(state: S): Outcome;
+
+  /** A compact, exact string for a state (records, IPC). decode(encode(s)) equals s. Throws on bad input. */
+  encode(state: S): string;
+  decode(text: string): S;
+  /** Canonical notation of a move, e.g. 'D3'. */
+  formatMove(move: M): string;
+  /**
+   * The move a notation names, or null. Strict: only canonical notation parses (the platform compares strings,
+   * so 'd3' is not 'D3'). Does not check legality.
+   */
+  parseMove(text: string): M | null;
+  /** Plain-text board, like board.py's display(). */
+  renderText(state: S): string;
+  /** Self-contained SVG of the board for the report's replay viewer. */
+  renderSvg(state: S, options?: SvgOptions): string;
+  /** What a student's getMove receives for a state. */
+  readonly studentBoard: StudentBoardFactory<S>;
+  /** Leaf count to `depth` plies, where the game has a fast one (passes take a ply). */
+  perft?(state: S, depth: number): number;
+}
+
+/** A Game with its type parameters erased, for registries and code that only passes states along. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyGame = Game<any, any>;

@@ -1,0 +1,86 @@
+/**
+ * What the referee talks to. A Player is anything that can start a game with a colour and answer move requests:
+ * a trusted in-process reference AI (./in-process.ts) or an untrusted submission behind the sandbox
+ * (harness/sandbox). The referee measures every clock itself and trusts nothing a player reports about time.
+ */
+import type { Side } from '../games/game.js';
+
+/** The limits a player plays under, passed to `getMove(board, info)` so a search can budget itself. */
+export interface MoveInfo {
+  /** The player's colour symbol, e.g. 'X'. */
+  color: string;
+  /** Per-move time limit in ms (the answer must arrive before it). */
+  timeLimitMs: number;
+  /** 1-based count of this player's own moves in this game. */
+  moveNumber: number;
+  /** Wall time this player has used so far in this game, in ms, as measured by the referee. */
+  timeUsedMs: number;
+  /** 1 on the first ask of a turn; 2, 3 … after illegal answers. */
+  attempt: number;
+  /** How many asks this turn has in all (the platform asks 3 times). */
+  attemptsAllowed: number;
+  /** The opponent's last move in notation, or null (first move, or the opponent passed). */
+  lastMove: string | null;
+}
+
+export interface GameStart {
+  /** Game registry id, e.g. 'reversi'. */
+  game: string;
+  side: Side;
+  /** The game's seed (a player may seed its own randomness from it). */
+  seed: number;
+  /** The encoded initial state (games with seeded layouts differ from game to game). */
+  initialState: string;
+  /** The time allowed for construction, in ms. */
+  timeLimitMs: number;
+}
+
+export interface MoveRequest {
+  /** The encoded current state; the player builds its own board from it. */
+  state: string;
+  info: MoveInfo;
+}
+
+/** Captured output of the player during one call, already capped by whoever captured it. */
+export interface CapturedOutput {
+  text: string;
+  /** Bytes dropped beyond the cap. */
+  droppedBytes: number;
+}
+
+/** How a call to a player ended, as the player's host saw it. The referee turns these into verdicts. */
+export type PlayerAnswer =
+  /** A value came back; the referee checks it is a legal move. */
+  | { kind: 'move'; value: unknown; cpuMs?: number; output?: CapturedOutput }
+  /** Construction finished (startGame only). */
+  | { kind: 'ready'; cpuMs?: number; output?: CapturedOutput }
+  /** The player's code threw or rejected. */
+  | { kind: 'error'; message: string; stack?: string; output?: CapturedOutput }
+  /** The player changed the board it was handed (game.py's rule). */
+  | { kind: 'tamper'; value?: unknown; detail?: string; output?: CapturedOutput }
+  /** The player's host noticed the deadline before the referee's own timer did. */
+  | { kind: 'timeout'; output?: CapturedOutput }
+  /** The player's process died. */
+  | { kind: 'crash'; message: string; exitCode?: number | null; signal?: string | null; output?: CapturedOutput }
+  /** The player exceeded its memory ceiling. */
+  | { kind: 'memory'; message: string; output?: CapturedOutput }
+  /** The player's host broke the protocol (malformed or unsolicited messages). */
+  | { kind: 'protocol'; message: string; output?: CapturedOutput };
+
+export interface Player {
+  /** Shown in records and reports. */
+  readonly name: string;
+  /** Begin a game: a fresh AIPlayer for this colour. Resolves 'ready' or a failure. */
+  startGame(start: GameStart): Promise<PlayerAnswer>;
+  /** Ask for a move. Must resolve; the referee races it against its own deadline. */
+  requestMove(request: MoveRequest): Promise<PlayerAnswer>;
+  /**
+   * The referee gave up waiting (deadline passed). The player must stop computing now: a sandbox kills its
+   * process; the next startGame starts afresh.
+   */
+  abort(reason: string): Promise<void>;
+  /** The game is over (normally or not). */
+  endGame(): Promise<void>;
+  /** Release everything (processes, timers). Safe to call twice. */
+  close(): Promise<void>;
+}
