@@ -78,6 +78,8 @@ export interface Game<S = unknown, M = unknown> {
   renderSvg(state: S, options?: SvgOptions): string;
   /** What a student's getMove receives for a state. */
   readonly studentBoard: StudentBoardFactory<S>;
+  /** Game-specific facts about a move for records and reports, e.g. Reversi's { flipped: 4 }. */
+  moveDetails?(state: S, move: M): Record<string, number | string>;
   /** Leaf count to `depth` plies, where the game has a fast one (passes take a ply). */
   perft?(state: S, depth: number): number;
 }

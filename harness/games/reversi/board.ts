@@ -1,0 +1,266 @@
+/**
+ * The student-facing Reversi board: the course platform's board.py, method for method, in camelCase with the
+ * Python names as aliases, backed by the bitboard core so a student's MCTS can call it millions of times.
+ *
+ * Coordinates as board.py: 'D3' is column D, row 3 → [row 2, col 3]; `_board[row][col]` is '.', 'X' or 'O'.
+ * The discs live in private fields, so the only way to change a board is through its methods — which is what
+ * the tamper check (game.py: "changing the board it was handed loses") compares.
+ */
+import { flips, flippedInBoardPyOrder, hasSquare, orderedMoves, out, popcount, START } from './core.js';
+
+export type Color = 'X' | 'O';
+/** A square as board.py accepts it: 'D3' (either case, like board_num) or [row, col]. */
+export type Action = string | readonly [number, number];
+
+const FILES = 'ABCDEFGH';
+
+function checkColor(color: unknown): Color {
+  if (color === 'X' || color === 'O') return color;
+  throw new Error(`color must be 'X' (Black) or 'O' (White), got ${JSON.stringify(color)}`);
+}
+
+export class Board {
+  /** The empty-square marker, as board.py's `empty`. */
+  readonly empty = '.';
+  #bh: number;
+  #bl: number;
+  #wh: number;
+  #wl: number;
+
+  /** The start position: D4 = O, E4 = X, D5 = X, E5 = O. */
+  constructor() {
+    this.#bh = START.bh;
+    this.#bl = START.bl;
+    this.#wh = START.wh;
+    this.#wl = START.wl;
+  }
+
+  /** A board holding the given bitboards (black and white, high and low halves). */
+  static fromBits(bh: number, bl: number, wh: number, wl: number): Board {
+    const b = new Board();
+    b.#bh = bh | 0;
+    b.#bl = bl | 0;
+    b.#wh = wh | 0;
+    b.#wl = wl | 0;
+    return b;
+  }
+
+  /**
+   * The contents as a short string, for the tamper check. Reads the private fields, so it cannot be fooled by
+   * a student overriding methods; anything that is not a real Board has no fingerprint.
+   */
+  static fingerprint(board: unknown): string {
+    if (typeof board !== 'object' || board === null || !(#bh in board)) return 'not-a-board';
+    return `${board.#bh},${board.#bl},${board.#wh},${board.#wl}`;
+  }
+
+  /** The four bitboards [bh, bl, wh, wl], for code that works on the core directly. */
+  bits(): [number, number, number, number] {
+    return [this.#bh, this.#bl, this.#wh, this.#wl];
+  }
+
+  /** '.', 'X' or 'O' at (row, col), 0-based. */
+  get(row: number, col: number): string {
+    if (!this.isOnBoard(row, col)) throw new Error(`(${row}, ${col}) is off the board: row and col go 0..7`);
+    const sq = row * 8 + col;
+    if (hasSquare(this.#bh, this.#bl, sq)) return 'X';
+    if (hasSquare(this.#wh, this.#wl, sq)) return 'O';
+    return '.';
+  }
+
+  /** An 8x8 copy of the board as rows of '.', 'X', 'O' (board.py's `_board`; editing it changes nothing). */
+  get rows(): string[][] {
+    const rows: string[][] = [];
+    for (let r = 0; r < 8; r++) {
+      const row: string[] = [];
+      for (let c = 0; c < 8; c++) row.push(this.get(r, c));
+      rows.push(row);
+    }
+    return rows;
+  }
+
+  get _board(): string[][] {
+    return this.rows;
+  }
+
+  /** Legal squares for `color` in board.py's order, as 'A1'..'H8'. */
+  getLegalActions(color: Color): string[] {
+    const [ph, pl, oh, ol] = this.#sides(checkColor(color));
+    return orderedMoves(ph, pl, oh, ol).map(squareName);
+  }
+
+  get_legal_actions(color: Color): string[] {
+    return this.getLegalActions(color);
+  }
+
+  /**
+   * The discs `color` would flip by playing `action`, in board.py's order, or false when the square is off the
+   * board, taken, or flips nothing. Does not change the board.
+   */
+  canFlipped(action: Action, color: Color): string[] | false {
+    const sq = toSquare(action);
+    if (sq < 0 || hasSquare(this.#bh | this.#wh, this.#bl | this.#wl, sq)) return false;
+    const [ph, pl, oh, ol] = this.#sides(checkColor(color));
+    flips(sq, ph, pl, oh, ol);
+    if ((out.hi | out.lo) === 0) return false;
+    return flippedInBoardPyOrder(sq, out.hi, out.lo).map(squareName);
+  }
+
+  _can_fliped(action: Action, color: Color): string[] | false {
+    return this.canFlipped(action, color);
+  }
+
+  /** Play `action` for `color`: returns the flipped squares (board.py order), or false and leaves the board. */
+  move(action: Action, color: Color): string[] | false {
+    const c = checkColor(color);
+    const sq = toSquare(action);
+    if (sq < 0 || hasSquare(this.#bh | this.#wh, this.#bl | this.#wl, sq)) return false;
+    const [ph, pl, oh, ol] = this.#sides(c);
+    flips(sq, ph, pl, oh, ol);
+    const fh = out.hi;
+    const fl = out.lo;
+    if ((fh | fl) === 0) return false;
+    const bh = sq >= 32 ? 1 << (sq - 32) : 0;
+    const bl = sq < 32 ? 1 << sq : 0;
+    this.#set(c, ph | fh | bh, pl | fl | bl, oh & ~fh, ol & ~fl);
+    return flippedInBoardPyOrder(sq, fh, fl).map(squareName);
+  }
+
+  _move(action: Action, color: Color): string[] | false {
+    return this.move(action, color);
+  }
+
+  /** Undo a move: empty `action` and give the `flipped` squares back to the opponent (board.py). */
+  undo(action: Action, flipped: readonly Action[], color: Color): void {
+    const c = checkColor(color);
+    const sq = toSquare(action);
+    if (sq < 0) throw new Error(`cannot undo ${JSON.stringify(action)}: not a square like 'D3' or [2, 3]`);
+    let [ph, pl, oh, ol] = this.#sides(c);
+    const clearH = sq >= 32 ? ~(1 << (sq - 32)) : -1;
+    const clearL = sq < 32 ? ~(1 << sq) : -1;
+    ph &= clearH;
+    pl &= clearL;
+    for (const f of flipped) {
+      const s = toSquare(f);
+      if (s < 0) throw new Error(`cannot undo: flipped square ${JSON.stringify(f)} is not like 'D3' or [2, 3]`);
+      if (s >= 32) {
+        ph &= ~(1 << (s - 32));
+        oh |= 1 << (s - 32);
+      } else {
+        pl &= ~(1 << s);
+        ol |= 1 << s;
+      }
+    }
+    this.#set(c, ph, pl, oh, ol);
+  }
+
+  backpropagation(action: Action, flipped: readonly Action[], color: Color): void {
+    this.undo(action, flipped, color);
+  }
+
+  /** Discs of `color` on the board. */
+  count(color: Color): number {
+    return checkColor(color) === 'X' ? popcount(this.#bh, this.#bl) : popcount(this.#wh, this.#wl);
+  }
+
+  /** [0 Black wins | 1 White wins | 2 draw, disc difference] — board.py's get_winner. */
+  getWinner(): [0 | 1 | 2, number] {
+    const black = popcount(this.#bh, this.#bl);
+    const white = popcount(this.#wh, this.#wl);
+    if (black > white) return [0, black - white];
+    if (white > black) return [1, white - black];
+    return [2, 0];
+  }
+
+  get_winner(): [0 | 1 | 2, number] {
+    return this.getWinner();
+  }
+
+  /** The board as text with coordinates and disc counts, like board.py's display(). */
+  toString(): string {
+    const lines = ['  A B C D E F G H'];
+    for (let r = 0; r < 8; r++) {
+      const cells: string[] = [];
+      for (let c = 0; c < 8; c++) cells.push(this.get(r, c));
+      lines.push(`${r + 1} ${cells.join(' ')}`);
+    }
+    lines.push(`Black (X): ${this.count('X')}  White (O): ${this.count('O')}`);
+    return lines.join('\n');
+  }
+
+  /** Print the board (board.py's display; step and total time are shown when given, in seconds). */
+  display(stepTime?: Record<string, number> | null, totalTime?: Record<string, number> | null): void {
+    let text = this.toString();
+    if (stepTime) text += `\nStep time: X ${stepTime.X ?? 0}s  O ${stepTime.O ?? 0}s`;
+    if (totalTime) text += `\nTotal time: X ${totalTime.X ?? 0}s  O ${totalTime.O ?? 0}s`;
+    console.log(text);
+  }
+
+  /** 'D3' → [2, 3] (either case, as board.py); undefined when it names no square. */
+  boardNum(action: string): [number, number] | undefined {
+    const sq = toSquare(action);
+    return sq < 0 ? undefined : [sq >> 3, sq & 7];
+  }
+
+  board_num(action: string): [number, number] | undefined {
+    return this.boardNum(action);
+  }
+
+  /** [2, 3] → 'D3'; undefined when off the board. */
+  numBoard(action: readonly [number, number]): string | undefined {
+    const sq = toSquare(action);
+    return sq < 0 ? undefined : squareName(sq);
+  }
+
+  num_board(action: readonly [number, number]): string | undefined {
+    return this.numBoard(action);
+  }
+
+  isOnBoard(x: number, y: number): boolean {
+    return Number.isInteger(x) && Number.isInteger(y) && x >= 0 && x <= 7 && y >= 0 && y <= 7;
+  }
+
+  is_on_board(x: number, y: number): boolean {
+    return this.isOnBoard(x, y);
+  }
+
+  /** An independent copy (what `deepcopy(board)` gives on the platform). */
+  copy(): Board {
+    return Board.fromBits(this.#bh, this.#bl, this.#wh, this.#wl);
+  }
+
+  #sides(color: Color): [number, number, number, number] {
+    return color === 'X' ? [this.#bh, this.#bl, this.#wh, this.#wl] : [this.#wh, this.#wl, this.#bh, this.#bl];
+  }
+
+  #set(color: Color, ph: number, pl: number, oh: number, ol: number): void {
+    if (color === 'X') {
+      this.#bh = ph; this.#bl = pl; this.#wh = oh; this.#wl = ol;
+    } else {
+      this.#wh = ph; this.#wl = pl; this.#bh = oh; this.#bl = ol;
+    }
+  }
+}
+
+/** 0..63 → 'A1'..'H8'. */
+export function squareName(sq: number): string {
+  return FILES[sq & 7] + String((sq >> 3) + 1);
+}
+
+/** 'D3' / 'd3' / [2, 3] → square index, or -1 when it names no square. */
+export function toSquare(action: unknown): number {
+  if (typeof action === 'string') {
+    if (action.length !== 2) return -1;
+    const col = FILES.indexOf(action[0].toUpperCase());
+    const row = action.charCodeAt(1) - 49;
+    return col >= 0 && row >= 0 && row < 8 ? row * 8 + col : -1;
+  }
+  if (Array.isArray(action) && action.length === 2) {
+    const [row, col] = action as unknown[];
+    if (Number.isInteger(row) && Number.isInteger(col) && (row as number) >= 0 && (row as number) < 8 &&
+        (col as number) >= 0 && (col as number) < 8) {
+      return (row as number) * 8 + (col as number);
+    }
+  }
+  return -1;
+}

@@ -1,0 +1,299 @@
+/**
+ * Reversi bitboard core: the hot path behind the Game object, the student Board and the reference AIs.
+ *
+ * A 64-bit board is two int32 halves because BigInt is 8–11x slower (shared/ARCHITECTURE.md): `lo` holds
+ * squares 0..31 (rows 1–4), `hi` squares 32..63 (rows 5–8). Square = row * 8 + col, row 0 is rank "1", col 0 is
+ * file "A", exactly as board.py indexes `_board[row][col]`.
+ *
+ * Functions that produce a 64-bit answer leave it in the exported `out` pair instead of allocating, so a search
+ * can call them millions of times without garbage.
+ */
+
+/** Result registers for functions that return a 64-bit set: read them right after the call. */
+export const out = { hi: 0, lo: 0 };
+
+/** Every column except A (col 0) / except H (col 7) / the six inner columns, per half. */
+const NOT_A = 0xfefefefe | 0;
+const NOT_H = 0x7f7f7f7f;
+const INNER = 0x7e7e7e7e;
+
+export function popcount32(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+export function popcount(hi: number, lo: number): number {
+  return popcount32(hi) + popcount32(lo);
+}
+
+/**
+ * Squares where the player (ph, pl) may move against the opponent (oh, ol), into `out`.
+ * Dumb7fill in eight directions; opponents are masked to the inner columns for any direction with a sideways
+ * step, so no shift can wrap from one row's edge to the next.
+ */
+export function legalMask(ph: number, pl: number, oh: number, ol: number): void {
+  const eh = ~(ph | oh);
+  const el = ~(pl | ol);
+  const mh = oh & INNER;
+  const ml = ol & INNER;
+  let rh = 0;
+  let rl = 0;
+  let th: number;
+  let tl: number;
+
+  // East (+1): carries between halves only touch columns A/H, which the inner mask removes.
+  th = (ph << 1) & mh; tl = (pl << 1) & ml;
+  th |= (th << 1) & mh; tl |= (tl << 1) & ml;
+  th |= (th << 1) & mh; tl |= (tl << 1) & ml;
+  th |= (th << 1) & mh; tl |= (tl << 1) & ml;
+  th |= (th << 1) & mh; tl |= (tl << 1) & ml;
+  th |= (th << 1) & mh; tl |= (tl << 1) & ml;
+  rh |= (th << 1) & eh; rl |= (tl << 1) & el;
+
+  // West (-1)
+  th = (ph >>> 1) & mh; tl = (pl >>> 1) & ml;
+  th |= (th >>> 1) & mh; tl |= (tl >>> 1) & ml;
+  th |= (th >>> 1) & mh; tl |= (tl >>> 1) & ml;
+  th |= (th >>> 1) & mh; tl |= (tl >>> 1) & ml;
+  th |= (th >>> 1) & mh; tl |= (tl >>> 1) & ml;
+  th |= (th >>> 1) & mh; tl |= (tl >>> 1) & ml;
+  rh |= (th >>> 1) & eh; rl |= (tl >>> 1) & el;
+
+  // South (+8): rows grow towards the high half.
+  th = ((ph << 8) | (pl >>> 24)) & oh; tl = (pl << 8) & ol;
+  th |= ((th << 8) | (tl >>> 24)) & oh; tl |= (tl << 8) & ol;
+  th |= ((th << 8) | (tl >>> 24)) & oh; tl |= (tl << 8) & ol;
+  th |= ((th << 8) | (tl >>> 24)) & oh; tl |= (tl << 8) & ol;
+  th |= ((th << 8) | (tl >>> 24)) & oh; tl |= (tl << 8) & ol;
+  th |= ((th << 8) | (tl >>> 24)) & oh; tl |= (tl << 8) & ol;
+  rh |= ((th << 8) | (tl >>> 24)) & eh; rl |= (tl << 8) & el;
+
+  // North (-8)
+  tl = ((pl >>> 8) | (ph << 24)) & ol; th = (ph >>> 8) & oh;
+  tl |= ((tl >>> 8) | (th << 24)) & ol; th |= (th >>> 8) & oh;
+  tl |= ((tl >>> 8) | (th << 24)) & ol; th |= (th >>> 8) & oh;
+  tl |= ((tl >>> 8) | (th << 24)) & ol; th |= (th >>> 8) & oh;
+  tl |= ((tl >>> 8) | (th << 24)) & ol; th |= (th >>> 8) & oh;
+  tl |= ((tl >>> 8) | (th << 24)) & ol; th |= (th >>> 8) & oh;
+  rl |= ((tl >>> 8) | (th << 24)) & el; rh |= (th >>> 8) & eh;
+
+  // South-east (+9)
+  th = ((ph << 9) | (pl >>> 23)) & mh; tl = (pl << 9) & ml;
+  th |= ((th << 9) | (tl >>> 23)) & mh; tl |= (tl << 9) & ml;
+  th |= ((th << 9) | (tl >>> 23)) & mh; tl |= (tl << 9) & ml;
+  th |= ((th << 9) | (tl >>> 23)) & mh; tl |= (tl << 9) & ml;
+  th |= ((th << 9) | (tl >>> 23)) & mh; tl |= (tl << 9) & ml;
+  th |= ((th << 9) | (tl >>> 23)) & mh; tl |= (tl << 9) & ml;
+  rh |= ((th << 9) | (tl >>> 23)) & eh; rl |= (tl << 9) & el;
+
+  // South-west (+7)
+  th = ((ph << 7) | (pl >>> 25)) & mh; tl = (pl << 7) & ml;
+  th |= ((th << 7) | (tl >>> 25)) & mh; tl |= (tl << 7) & ml;
+  th |= ((th << 7) | (tl >>> 25)) & mh; tl |= (tl << 7) & ml;
+  th |= ((th << 7) | (tl >>> 25)) & mh; tl |= (tl << 7) & ml;
+  th |= ((th << 7) | (tl >>> 25)) & mh; tl |= (tl << 7) & ml;
+  th |= ((th << 7) | (tl >>> 25)) & mh; tl |= (tl << 7) & ml;
+  rh |= ((th << 7) | (tl >>> 25)) & eh; rl |= (tl << 7) & el;
+
+  // North-east (-7)
+  tl = ((pl >>> 7) | (ph << 25)) & ml; th = (ph >>> 7) & mh;
+  tl |= ((tl >>> 7) | (th << 25)) & ml; th |= (th >>> 7) & mh;
+  tl |= ((tl >>> 7) | (th << 25)) & ml; th |= (th >>> 7) & mh;
+  tl |= ((tl >>> 7) | (th << 25)) & ml; th |= (th >>> 7) & mh;
+  tl |= ((tl >>> 7) | (th << 25)) & ml; th |= (th >>> 7) & mh;
+  tl |= ((tl >>> 7) | (th << 25)) & ml; th |= (th >>> 7) & mh;
+  rl |= ((tl >>> 7) | (th << 25)) & el; rh |= (th >>> 7) & eh;
+
+  // North-west (-9)
+  tl = ((pl >>> 9) | (ph << 23)) & ml; th = (ph >>> 9) & mh;
+  tl |= ((tl >>> 9) | (th << 23)) & ml; th |= (th >>> 9) & mh;
+  tl |= ((tl >>> 9) | (th << 23)) & ml; th |= (th >>> 9) & mh;
+  tl |= ((tl >>> 9) | (th << 23)) & ml; th |= (th >>> 9) & mh;
+  tl |= ((tl >>> 9) | (th << 23)) & ml; th |= (th >>> 9) & mh;
+  tl |= ((tl >>> 9) | (th << 23)) & ml; th |= (th >>> 9) & mh;
+  rl |= ((tl >>> 9) | (th << 23)) & el; rh |= (th >>> 9) & eh;
+
+  out.hi = rh;
+  out.lo = rl;
+}
+
+/** board.py's eight (row, col) steps, in its `_can_fliped` order: E, SE, S, SW, W, NW, N, NE. */
+const FLIP_DIRS: ReadonlyArray<readonly [number, number]> = [
+  [0, 1], [1, 1], [1, 0], [1, -1], [0, -1], [-1, -1], [-1, 0], [-1, 1],
+];
+
+/**
+ * Per square and direction, the squares of the ray leaving it (nearest first), packed as
+ * RAYS[(sq * 8 + dir) * 8 + k], with RAY_LEN[sq * 8 + dir] entries. Precomputed so flipping is a table walk.
+ */
+const RAYS = new Int8Array(64 * 8 * 8);
+const RAY_LEN = new Uint8Array(64 * 8);
+for (let sq = 0; sq < 64; sq++) {
+  for (let d = 0; d < 8; d++) {
+    const [dr, dc] = FLIP_DIRS[d];
+    let r = (sq >> 3) + dr;
+    let c = (sq & 7) + dc;
+    let k = 0;
+    while (r >= 0 && r < 8 && c >= 0 && c < 8) {
+      RAYS[(sq * 8 + d) * 8 + k++] = r * 8 + c;
+      r += dr;
+      c += dc;
+    }
+    RAY_LEN[sq * 8 + d] = k;
+  }
+}
+
+/**
+ * Discs flipped when the player plays `sq`, into `out` (zero when the move flips nothing, i.e. is illegal for an
+ * empty square). Does not check that `sq` is empty.
+ */
+export function flips(sq: number, ph: number, pl: number, oh: number, ol: number): void {
+  let fh = 0;
+  let fl = 0;
+  const base = sq * 8;
+  for (let d = 0; d < 8; d++) {
+    const n = RAY_LEN[base + d];
+    if (n < 2) continue;
+    const ray = (base + d) * 8;
+    let rh = 0;
+    let rl = 0;
+    let k = 0;
+    for (; k < n; k++) {
+      const s = RAYS[ray + k];
+      if (s < 32) {
+        if (((ol >>> s) & 1) === 0) break;
+        rl |= 1 << s;
+      } else {
+        if (((oh >>> (s - 32)) & 1) === 0) break;
+        rh |= 1 << (s - 32);
+      }
+    }
+    if (k === 0 || k === n) continue;
+    const end = RAYS[ray + k];
+    const own = end < 32 ? (pl >>> end) & 1 : (ph >>> (end - 32)) & 1;
+    if (own) {
+      fh |= rh;
+      fl |= rl;
+    }
+  }
+  out.hi = fh;
+  out.lo = fl;
+}
+
+/** Whether bit `sq` is set in (hi, lo). */
+export function hasSquare(hi: number, lo: number, sq: number): boolean {
+  return sq < 32 ? ((lo >>> sq) & 1) === 1 : ((hi >>> (sq - 32)) & 1) === 1;
+}
+
+/** Index of the lowest set bit of a non-zero int32. */
+export function lowestBit(x: number): number {
+  return 31 - Math.clz32(x & -x);
+}
+
+/**
+ * Leaves at `depth` plies from the position where the player (ph, pl) is to move. Conventions of the reference
+ * table: a forced pass takes a ply; a game that ends before full depth counts as one leaf. Copy-make recursion
+ * (arguments are the position), so there is nothing to undo.
+ */
+export function perft(ph: number, pl: number, oh: number, ol: number, depth: number): number {
+  if (depth <= 0) return 1;
+  legalMask(ph, pl, oh, ol);
+  let mh = out.hi;
+  let ml = out.lo;
+  if ((mh | ml) === 0) {
+    legalMask(oh, ol, ph, pl);
+    if ((out.hi | out.lo) === 0) return 1; // game over: one leaf
+    return depth === 1 ? 1 : perft(oh, ol, ph, pl, depth - 1); // pass
+  }
+  if (depth === 1) return popcount32(mh) + popcount32(ml);
+  let total = 0;
+  while (ml !== 0) {
+    const bit = ml & -ml;
+    ml ^= bit;
+    flips(31 - Math.clz32(bit), ph, pl, oh, ol);
+    const fh = out.hi;
+    const fl = out.lo;
+    total += perft(oh & ~fh, ol & ~fl, ph | fh, pl | fl | bit, depth - 1);
+  }
+  while (mh !== 0) {
+    const bit = mh & -mh;
+    mh ^= bit;
+    flips(63 - Math.clz32(bit), ph, pl, oh, ol);
+    const fh = out.hi;
+    const fl = out.lo;
+    total += perft(oh & ~fh, ol & ~fl, ph | fh | bit, pl | fl, depth - 1);
+  }
+  return total;
+}
+
+/** The start position: D4 = O, E4 = X, D5 = X, E5 = O (board.py). Black = X. */
+export const START = {
+  bh: 1 << 3, // D5 = square 35 → hi bit 3
+  bl: 1 << 28, // E4 = square 28
+  wh: 1 << 4, // E5 = square 36 → hi bit 4
+  wl: 1 << 27, // D4 = square 27
+} as const;
+
+/** board.py's neighbour order for get_legal_actions: N, NE, E, SE, S, SW, W, NW as (row, col) steps. */
+const SCAN_DIRS: ReadonlyArray<readonly [number, number]> = [
+  [-1, 0], [-1, 1], [0, 1], [1, 1], [1, 0], [1, -1], [0, -1], [-1, -1],
+];
+/** NEIGHBOURS[sq * 8 + k]: the k-th on-board neighbour of sq in SCAN_DIRS order, or -1. */
+const NEIGHBOURS = new Int8Array(64 * 8).fill(-1);
+for (let sq = 0; sq < 64; sq++) {
+  let k = 0;
+  for (const [dr, dc] of SCAN_DIRS) {
+    const r = (sq >> 3) + dr;
+    const c = (sq & 7) + dc;
+    if (r >= 0 && r < 8 && c >= 0 && c < 8) NEIGHBOURS[sq * 8 + k++] = r * 8 + c;
+  }
+}
+
+/**
+ * The player's legal squares in board.py's order, which students break ties by: scan the opponent's discs row by
+ * row (A1, B1 … H8); for each, its empty neighbours N, NE, E, SE, S, SW, W, NW, each kept the first time it is
+ * seen; keep those that flip something.
+ */
+export function orderedMoves(ph: number, pl: number, oh: number, ol: number): number[] {
+  legalMask(ph, pl, oh, ol);
+  let lh = out.hi;
+  let ll = out.lo;
+  const moves: number[] = [];
+  if ((lh | ll) === 0) return moves;
+  for (let half = 0; half < 2; half++) {
+    let opp = half === 0 ? ol : oh;
+    while (opp !== 0) {
+      const bit = opp & -opp;
+      opp ^= bit;
+      const sq = 31 - Math.clz32(bit) + half * 32;
+      for (let k = sq * 8, end = k + 8; k < end; k++) {
+        const n = NEIGHBOURS[k];
+        if (n < 0) break;
+        // Taking a square out of the legal set as it is emitted doubles as the "seen" set.
+        if (n < 32) {
+          if ((ll >>> n) & 1) { moves.push(n); ll &= ~(1 << n); }
+        } else if ((lh >>> (n - 32)) & 1) {
+          moves.push(n);
+          lh &= ~(1 << (n - 32));
+        }
+      }
+    }
+  }
+  return moves;
+}
+
+/** The squares in a flip set, grouped as board.py's _can_fliped lists them: per direction E, SE, S, SW, W, NW,
+ * N, NE, and within a direction from the far end back towards the move. */
+export function flippedInBoardPyOrder(sq: number, fh: number, fl: number): number[] {
+  const result: number[] = [];
+  for (let d = 0; d < 8; d++) {
+    const ray = (sq * 8 + d) * 8;
+    const n = RAY_LEN[sq * 8 + d];
+    let k = 0;
+    while (k < n && hasSquare(fh, fl, RAYS[ray + k])) k++;
+    for (let j = k - 1; j >= 0; j--) result.push(RAYS[ray + j]);
+  }
+  return result;
+}
