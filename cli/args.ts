@@ -1,0 +1,30 @@
+/** Argument parsers shared by the subcommands; commander turns their errors into one-line usage errors. */
+import { InvalidArgumentError } from 'commander';
+import type { AnyGame } from '../harness/games/game.js';
+import { getGame } from '../harness/games/registry.js';
+
+export function positiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new InvalidArgumentError('must be a whole number ≥ 1.');
+  }
+  return Number(value);
+}
+
+export function nonNegativeInt(value: string): number {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new InvalidArgumentError('must be a whole number ≥ 0.');
+  }
+  return Number(value);
+}
+
+/** A usage error the CLI reports in one line with exit code 2. */
+export class UsageError extends Error {}
+
+/** The game named by --game, or a usage error listing the known ids. */
+export function gameArg(id: string): AnyGame {
+  try {
+    return getGame(id);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+/**
+ * The `referee` command. The top floor: the only folder that imports from all the others. One file per
+ * subcommand; each exports register(program).
+ * Exit codes: 0 ok, 1 a check/score failed (per command), 2 usage or input error, 3 internal error.
+ */
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { UsageError } from './args.js';
+import { register as registerPerft } from './perft.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+const program = new Command()
+  .name('referee')
+  .description('Autograder and match harness for board-game AI assignments')
+  .version(version)
+  .exitOverride()
+  // One line per error, named after the command, like every other message of ours.
+  .configureOutput({ outputError: (text, write) => write(`referee: ${text.replace(/^error: /, '')}`) });
+
+for (const register of [registerPerft]) register(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // Help and version are "errors" to commander; everything else it already printed in one line.
+    process.exitCode = err.exitCode === 0 ? 0 : 2;
+  } else if (err instanceof UsageError) {
+    console.error(`referee: ${err.message}`);
+    process.exitCode = 2;
+  } else {
+    console.error(`referee: internal error: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    process.exitCode = 3;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * `npm run bench`: figures for the hot paths, with the reference figures they compare against
+ * (shared/ARCHITECTURE.md). Prints numbers and ratios; asserts nothing about time.
+ */
+import { cpus } from 'node:os';
+import { reversi } from '../harness/games/reversi/index.js';
+
+const EDAX_LEAVES_PER_S = 328e6; // Edax 4.6, C, one thread, this kind of machine
+const FIRST_CUT_JS_LEAVES_PER_S = 15e6; // a first-cut JS bitboard with 32-bit halves
+const PLATFORM_GAMES_PER_S = 10; // the course platform's game.py, random vs random, one core
+
+function fmt(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : n.toFixed(1);
+}
+
+export function benchPerft(depths: number[]): void {
+  console.log('## Reversi perft (start position, passes take a ply)');
+  for (const depth of depths) {
+    const start = process.hrtime.bigint();
+    const leaves = reversi.perft!(reversi.initial(), depth);
+    const s = Number(process.hrtime.bigint() - start) / 1e9;
+    const rate = leaves / s;
+    console.log(`perft(${depth}) = ${leaves}  ${s.toFixed(2)} s  ${fmt(rate)} leaves/s  ` +
+      `(${(rate / FIRST_CUT_JS_LEAVES_PER_S).toFixed(1)}x a first-cut JS bitboard, ` +
+      `${(rate / EDAX_LEAVES_PER_S).toFixed(2)}x Edax; goal ≥ 60 M/s)`);
+  }
+}
+
+/** Random vs random through the Game interface alone: the rules' cost per game, no referee. */
+export function benchRulesGames(seconds: number): number {
+  let seed = 1;
+  const rnd = () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) | 0;
+    return (seed >>> 0) / 4294967296;
+  };
+  const deadline = performance.now() + seconds * 1000;
+  let games = 0;
+  while (performance.now() < deadline) {
+    let s = reversi.initial();
+    while (!reversi.isTerminal(s)) {
+      const moves = reversi.legalMoves(s);
+      s = moves.length ? reversi.apply(s, moves[Math.floor(rnd() * moves.length)]) : reversi.pass(s);
+    }
+    games++;
+  }
+  const rate = games / seconds;
+  console.log(`rules only, random vs random: ${fmt(rate)} games/s on one core ` +
+    `(${(rate / PLATFORM_GAMES_PER_S).toFixed(0)}x the platform's game.py)`);
+  return rate;
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  const want = (name: string) => only.length === 0 || only.includes(name);
+  console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})`);
+  if (want('perft')) benchPerft([10, 11]);
+  if (want('games')) {
+    console.log('\n## Games per second');
+    benchRulesGames(3);
+  }
+}
+
+await main();
