@@ -1,0 +1,83 @@
+/**
+ * One call to a player under the referee's own clock. The player's promise races a timer; the wall time is
+ * measured here, never taken from the player. A player that throws, rejects or answers nonsense cannot crash
+ * the harness: every outcome becomes a PlayerAnswer.
+ */
+import { performance } from 'node:perf_hooks';
+import type { PlayerAnswer } from './player.js';
+
+export interface Asked {
+  /** null when the referee's timer fired first. */
+  answer: PlayerAnswer | null;
+  /** Wall time from the call to its answer (or to the timer), in ms. */
+  wallMs: number;
+}
+
+const ANSWER_KINDS = new Set(['move', 'ready', 'error', 'tamper', 'timeout', 'crash', 'memory', 'protocol']);
+
+function messageOf(error: unknown): string {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    return 'an unprintable value was thrown';
+  }
+}
+
+function stackOf(error: unknown): string | undefined {
+  try {
+    return error instanceof Error && typeof error.stack === 'string' ? error.stack : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The player's answer, or a failure answer when the call threw, rejected or resolved to something else. */
+async function invoke(call: () => Promise<PlayerAnswer>): Promise<PlayerAnswer> {
+  let answer: unknown;
+  try {
+    answer = await call();
+  } catch (error) {
+    return { kind: 'error', message: `player threw: ${messageOf(error)}`, stack: stackOf(error) };
+  }
+  if (typeof answer !== 'object' || answer === null || !ANSWER_KINDS.has((answer as PlayerAnswer).kind)) {
+    return { kind: 'protocol', message: 'player answered with something that is not a PlayerAnswer' };
+  }
+  return answer as PlayerAnswer;
+}
+
+/** Call and wait at most `limitMs`. A timer firing yields answer null; the caller decides to abort. */
+export async function askWithin(call: () => Promise<PlayerAnswer>, limitMs: number): Promise<Asked> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<null>((resolve) => {
+    timer = setTimeout(resolve, limitMs, null);
+  });
+  const started = performance.now();
+  try {
+    const answer = await Promise.race([invoke(call), deadline]);
+    return { answer, wallMs: performance.now() - started };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Housekeeping calls (abort, endGame): bounded and never throwing, so a broken player cannot hang the referee. */
+export async function settleWithin(call: () => Promise<void>, limitMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, limitMs);
+  });
+  try {
+    await Promise.race([
+      (async () => {
+        try {
+          await call();
+        } catch {
+          // The game's result stands whatever the player does while being shut down.
+        }
+      })(),
+      deadline,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

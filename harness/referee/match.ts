@@ -1,0 +1,262 @@
+/**
+ * One game with the course platform's game.py semantics, through the Game and Player interfaces only:
+ * Black moves first; a side without a legal move passes without being asked; the game ends when neither side
+ * can move; each turn the player is asked up to illegalMoveLimit times, each ask under its own full time limit;
+ * a failure loses at once with diff forcedLossDiff.
+ */
+import { other, type Game, type Side } from '../games/game.js';
+import { askWithin, settleWithin, type Asked } from './ask.js';
+import { resolveConfig, type RefereeConfig } from './config.js';
+import { describeValue } from './describe-value.js';
+import { findLegalMove } from './legal-move.js';
+import type { CapturedOutput, MoveInfo, Player, PlayerAnswer } from './player.js';
+import {
+  RECORD_FORMAT,
+  type ForfeitRecord,
+  type GameEnd,
+  type GameRecord,
+  type IllegalAttempt,
+  type IllegalReason,
+  type StartRecord,
+  type TurnRecord,
+} from './record.js';
+import { capText, describeFailure, type FailureAnswer } from './verdict.js';
+
+export interface PlayGameOptions<S, M> {
+  game: Game<S, M>;
+  black: Player;
+  white: Player;
+  seed: number;
+  /** Defaults fill in what is missing (see resolveConfig). */
+  config?: Partial<RefereeConfig>;
+  /** Called after each turn with the state it led to (live viewers, progress). */
+  onTurn?: (turn: TurnRecord, state: S) => void;
+}
+
+const STACK_CAP = 4000;
+
+const roundMs = (ms: number): number => Math.round(ms * 1000) / 1000;
+
+function cleanCpu(cpuMs: unknown): number | undefined {
+  return typeof cpuMs === 'number' && Number.isFinite(cpuMs) && cpuMs >= 0 ? roundMs(cpuMs) : undefined;
+}
+
+/** The player already capped its output; this only keeps the record JSON-safe and drops empty captures. */
+function cleanOutput(output: CapturedOutput | undefined): CapturedOutput | undefined {
+  if (output === undefined || output === null || typeof output !== 'object') return undefined;
+  const text = typeof output.text === 'string' ? output.text : '';
+  const droppedBytes = typeof output.droppedBytes === 'number' && output.droppedBytes > 0 ? output.droppedBytes : 0;
+  return text === '' && droppedBytes === 0 ? undefined : { text, droppedBytes };
+}
+
+const REASON_WORDS: Record<IllegalReason, string> = {
+  'not-a-string': 'not a string',
+  'not-notation': 'not move notation',
+  'not-legal': 'not a legal move',
+};
+
+function illegalMessage(attempts: readonly IllegalAttempt[]): string {
+  const listed = attempts.map(({ returned, reason }) => {
+    const shown = returned.type === 'string' ? JSON.stringify(returned.text) : returned.text;
+    return `${shown} (${REASON_WORDS[reason]})`;
+  });
+  return capText(`${attempts.length} illegal answers in one turn: ${listed.join(', ')}`, 1000);
+}
+
+interface Failure {
+  verdict: ForfeitRecord['verdict'];
+  message: string;
+  stack?: string;
+  output?: CapturedOutput;
+}
+
+function failureOf(answer: PlayerAnswer, limitMs: number, asked: 'startGame' | 'requestMove'): Failure {
+  if (answer.kind === 'move' || answer.kind === 'ready') {
+    const message = `answered '${answer.kind}' to ${asked}`;
+    return { verdict: 'protocol', message, output: cleanOutput(answer.output) };
+  }
+  const failure: Failure = {
+    verdict: answer.kind,
+    message: describeFailure(answer as FailureAnswer, limitMs),
+    output: cleanOutput(answer.output),
+  };
+  if (answer.kind === 'error' && typeof answer.stack === 'string') failure.stack = capText(answer.stack, STACK_CAP);
+  return failure;
+}
+
+/** A timer that fired, or an answer that arrived after the limit anyway (a synchronous in-process agent). */
+function lateness(asked: Asked, limitMs: number): Failure | null {
+  if (asked.answer === null) return { verdict: 'timeout', message: `no answer within ${limitMs} ms` };
+  if (asked.wallMs > limitMs) {
+    const message = `answered after ${Math.round(asked.wallMs)} ms, over the ${limitMs} ms limit`;
+    return { verdict: 'timeout', message };
+  }
+  return null;
+}
+
+function forfeit(
+  side: Side,
+  phase: ForfeitRecord['phase'],
+  failure: Failure,
+  attempts: IllegalAttempt[],
+  wallMs: number,
+): ForfeitRecord {
+  const { verdict, message } = failure;
+  const record: ForfeitRecord = { side, verdict, message, phase, attempts, wallMs: roundMs(wallMs) };
+  if (failure.stack !== undefined) record.stack = failure.stack;
+  if (failure.output !== undefined) record.output = failure.output;
+  return record;
+}
+
+function endOf<S, M>(game: Game<S, M>, state: S, loser: ForfeitRecord | undefined, config: RefereeConfig): GameEnd {
+  const finalState = game.encode(state);
+  if (loser) {
+    const { side, verdict } = loser;
+    return { winner: other(side), reason: verdict, loser, score: null, diff: config.forcedLossDiff, finalState };
+  }
+  const { winner, score, diff } = game.outcome(state);
+  return { winner, reason: 'score', score: [score[0], score[1]], diff, finalState };
+}
+
+export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<GameRecord> {
+  const { game, seed, onTurn } = options;
+  const config = resolveConfig(options.config);
+  const players: readonly [Player, Player] = [options.black, options.white];
+  if (players[0] === players[1]) {
+    throw new Error('playGame: black and white are the same Player object; create one Player per side for self-play');
+  }
+  if (!Number.isSafeInteger(seed)) throw new RangeError(`playGame: seed must be an integer (got ${String(seed)})`);
+
+  let state = game.initial(seed);
+  const initialState = game.encode(state);
+  const turns: TurnRecord[] = [];
+  const start: StartRecord[] = [];
+  const timeUsedMs = [0, 0];
+  const turnsAsked = [0, 0];
+  let loser: ForfeitRecord | undefined;
+
+  /** Build one player; a failure there loses for that side. */
+  const startPlayer = async (side: Side): Promise<ForfeitRecord | undefined> => {
+    const player = players[side];
+    const limitMs = config.constructTimeoutMs;
+    const asked = await askWithin(
+      () => player.startGame({ game: game.id, side, seed, initialState, timeLimitMs: limitMs }),
+      limitMs,
+    );
+    const entry: StartRecord = { wallMs: roundMs(asked.wallMs) };
+    start[side] = entry;
+    const output = cleanOutput(asked.answer?.output);
+    if (output) entry.output = output;
+    if (asked.answer === null) await settleWithin(() => player.abort(`construction took over ${limitMs} ms`), limitMs);
+    const late = lateness(asked, limitMs);
+    if (late) return forfeit(side, 'start', late, [], asked.wallMs);
+    const answer = asked.answer as PlayerAnswer;
+    if (answer.kind !== 'ready') {
+      return forfeit(side, 'start', failureOf(answer, limitMs, 'startGame'), [], asked.wallMs);
+    }
+    const cpuMs = cleanCpu(answer.cpuMs);
+    if (cpuMs !== undefined) entry.cpuMs = cpuMs;
+    return undefined;
+  };
+
+  /** Ask the side to move until it answers a legal move (a turn record) or loses (a forfeit). */
+  const playTurn = async (side: Side, legal: readonly M[]): Promise<TurnRecord | ForfeitRecord> => {
+    const player = players[side];
+    const limitMs = config.moveTimeoutMs;
+    const encoded = game.encode(state);
+    const previous = turns[turns.length - 1];
+    const opponentMoved = previous !== undefined && previous.side !== side && previous.kind === 'move';
+    const lastMove = opponentMoved ? previous.move! : null;
+    const moveNumber = ++turnsAsked[side];
+    const illegal: IllegalAttempt[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const info: MoveInfo = {
+        color: game.symbols[side],
+        timeLimitMs: limitMs,
+        moveNumber,
+        timeUsedMs: roundMs(timeUsedMs[side]),
+        attempt,
+        attemptsAllowed: config.illegalMoveLimit,
+        lastMove,
+      };
+      const asked = await askWithin(() => player.requestMove({ state: encoded, info }), limitMs);
+      timeUsedMs[side] += asked.wallMs;
+      if (asked.answer === null) await settleWithin(() => player.abort(`no answer within ${limitMs} ms`), limitMs);
+      const late = lateness(asked, limitMs);
+      if (late) return forfeit(side, 'move', late, illegal, asked.wallMs);
+
+      let answer = asked.answer as PlayerAnswer;
+      let tamper: string | undefined;
+      if (answer.kind === 'tamper' && !config.tamperLoses) {
+        tamper = describeFailure(answer, limitMs);
+        answer = { kind: 'move', value: answer.value, output: answer.output };
+      }
+      if (answer.kind !== 'move') {
+        return forfeit(side, 'move', failureOf(answer, limitMs, 'requestMove'), illegal, asked.wallMs);
+      }
+
+      const found = findLegalMove(game, legal, answer.value);
+      const wallMs = roundMs(asked.wallMs);
+      const cpuMs = cleanCpu(answer.cpuMs);
+      const output = cleanOutput(answer.output);
+      if (typeof found === 'number') {
+        const move = legal[found];
+        const turn: TurnRecord = { ply: turns.length + 1, side, kind: 'move', move: game.formatMove(move), wallMs };
+        if (illegal.length > 0) turn.illegal = illegal;
+        if (cpuMs !== undefined) turn.cpuMs = cpuMs;
+        if (game.moveDetails) turn.details = game.moveDetails(state, move);
+        if (tamper !== undefined) turn.tamper = tamper;
+        if (output) turn.output = output;
+        state = game.apply(state, move);
+        return turn;
+      }
+      const attemptRecord: IllegalAttempt = { returned: describeValue(answer.value), reason: found, wallMs };
+      if (cpuMs !== undefined) attemptRecord.cpuMs = cpuMs;
+      if (tamper !== undefined) attemptRecord.tamper = tamper;
+      if (output) attemptRecord.output = output;
+      illegal.push(attemptRecord);
+      if (attempt >= config.illegalMoveLimit) {
+        return forfeit(side, 'move', { verdict: 'illegal', message: illegalMessage(illegal) }, illegal, asked.wallMs);
+      }
+    }
+  };
+
+  try {
+    // game.py builds Black's player, then White's; when both fail, Black's failure decides.
+    const blackFailed = await startPlayer(0);
+    const whiteFailed = await startPlayer(1);
+    loser = blackFailed ?? whiteFailed;
+    while (loser === undefined && !game.isTerminal(state)) {
+      const side = game.toMove(state);
+      const legal = game.legalMoves(state);
+      let turn: TurnRecord;
+      if (legal.length === 0) {
+        turn = { ply: turns.length + 1, side, kind: 'pass' };
+        state = game.pass(state);
+      } else {
+        const result = await playTurn(side, legal);
+        if (!('ply' in result)) {
+          loser = result;
+          break;
+        }
+        turn = result;
+      }
+      turns.push(turn);
+      onTurn?.(turn, state);
+    }
+  } finally {
+    await Promise.all(players.map((player) => settleWithin(() => player.endGame(), config.moveTimeoutMs)));
+  }
+
+  return {
+    format: RECORD_FORMAT,
+    game: game.id,
+    players: [players[0].name, players[1].name],
+    seed,
+    config,
+    initialState,
+    start: [start[0], start[1]],
+    turns,
+    end: endOf(game, state, loser, config),
+  };
+}

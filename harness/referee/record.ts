@@ -1,0 +1,294 @@
+/**
+ * GameRecord: one refereed game as JSON, complete enough that `replayRecord` can re-check every move and a
+ * report can redraw every position. Records are data, not logs: versioned, validated when loaded.
+ */
+import type { Side } from '../games/game.js';
+import type { RefereeConfig } from './config.js';
+import { DEFAULT_REFEREE_CONFIG, resolveConfig } from './config.js';
+import type { ValuePreview, ValueType } from './describe-value.js';
+import type { CapturedOutput } from './player.js';
+import type { EndReason, LossVerdict } from './verdict.js';
+import { END_REASONS, isEndReason, isLossVerdict } from './verdict.js';
+
+export const RECORD_FORMAT = 'referee.game/1';
+
+/** Why an answered value was not accepted as a move. */
+export type IllegalReason =
+  /** The value is not a string. */
+  | 'not-a-string'
+  /** The string is not the game's canonical notation (e.g. 'd3' for 'D3'). */
+  | 'not-notation'
+  /** Well-formed notation, but not a legal move here (occupied square, the opponent's move …). */
+  | 'not-legal';
+
+export const ILLEGAL_REASONS: readonly IllegalReason[] = ['not-a-string', 'not-notation', 'not-legal'];
+
+export interface IllegalAttempt {
+  /** What came back, described safely. */
+  returned: ValuePreview;
+  reason: IllegalReason;
+  /** Wall time of this ask as the referee measured it, in ms. */
+  wallMs: number;
+  /** CPU time the player reported (informational; never trusted for limits). */
+  cpuMs?: number;
+  /** Present when the player changed its board on this ask and config.tamperLoses is false. */
+  tamper?: string;
+  output?: CapturedOutput;
+}
+
+export interface TurnRecord {
+  /** 1-based position in the game; passes take a ply. */
+  ply: number;
+  side: Side;
+  kind: 'move' | 'pass';
+  /** The move in canonical notation (kind 'move' only). */
+  move?: string;
+  /** Illegal answers before the accepted one, in order (omitted when none). */
+  illegal?: IllegalAttempt[];
+  /** Wall time of the accepted ask (kind 'move' only). */
+  wallMs?: number;
+  cpuMs?: number;
+  /** Game-specific facts about the move, from game.moveDetails (e.g. Reversi's { flipped }). */
+  details?: Record<string, number | string>;
+  /** Present when the player changed its board and config.tamperLoses is false. */
+  tamper?: string;
+  output?: CapturedOutput;
+}
+
+/** How building a player at the start of the game went. */
+export interface StartRecord {
+  wallMs: number;
+  cpuMs?: number;
+  output?: CapturedOutput;
+}
+
+/** The side that lost by force, and why. */
+export interface ForfeitRecord {
+  side: Side;
+  verdict: LossVerdict;
+  /** One line, capped. */
+  message: string;
+  /** 'start': building the player failed; 'move': the turn at ply turns.length + 1 failed. */
+  phase: 'start' | 'move';
+  /** Illegal answers given in the failing turn (all of them for verdict 'illegal'). */
+  attempts: IllegalAttempt[];
+  /** Wall time of the failing ask (the whole wait for a timeout). */
+  wallMs: number;
+  stack?: string;
+  output?: CapturedOutput;
+}
+
+export interface GameEnd {
+  /** null is a draw. */
+  winner: Side | null;
+  reason: EndReason;
+  /** Forced losses only. */
+  loser?: ForfeitRecord;
+  /** Per-side score for a 'score' end; null after a forced loss (the final state is recorded instead). */
+  score: [number, number] | null;
+  diff: number;
+  /** game.encode of the last position. */
+  finalState: string;
+}
+
+export interface GameRecord {
+  format: typeof RECORD_FORMAT;
+  /** Game registry id. */
+  game: string;
+  /** Player names, indexed by side. */
+  players: [string, string];
+  seed: number;
+  config: RefereeConfig;
+  /** game.encode(game.initial(seed)). */
+  initialState: string;
+  /** Building each player, indexed by side. */
+  start: [StartRecord, StartRecord];
+  turns: TurnRecord[];
+  end: GameEnd;
+}
+
+/** A record failed validation; `turn` is 0 for the header, the 1-based ply for a turn, turns.length + 1 for the end. */
+export class RecordShapeError extends Error {
+  constructor(
+    readonly turn: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RecordShapeError';
+  }
+}
+
+type Json = Record<string, unknown>;
+
+const VALUE_TYPES: readonly ValueType[] = [
+  'string',
+  'number',
+  'bigint',
+  'boolean',
+  'undefined',
+  'null',
+  'symbol',
+  'function',
+  'array',
+  'object',
+];
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isTime = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+const isSide = (value: unknown): value is Side => value === 0 || value === 1;
+
+/** Field checks for one part of a record, failing with the part's turn number and path. */
+class Checker {
+  constructor(
+    private readonly turn: number,
+    private readonly path: string,
+  ) {}
+
+  fail(field: string, expected: string): never {
+    throw new RecordShapeError(this.turn, `record ${this.path}${field ? `.${field}` : ''} must be ${expected}`);
+  }
+
+  object(value: unknown, field: string): Json {
+    if (!isObject(value)) this.fail(field, 'an object');
+    return value;
+  }
+
+  string(object: Json, field: string): string {
+    if (typeof object[field] !== 'string') this.fail(field, 'a string');
+    return object[field] as string;
+  }
+
+  time(object: Json, field: string, optional = false): void {
+    const value = object[field];
+    if (optional && value === undefined) return;
+    if (!isTime(value)) this.fail(field, 'a non-negative number of ms');
+  }
+
+  output(object: Json, field: string): void {
+    const value = object[field];
+    if (value === undefined) return;
+    if (!isObject(value) || typeof value.text !== 'string' || !isTime(value.droppedBytes)) {
+      this.fail(field, 'captured output { text, droppedBytes }');
+    }
+  }
+
+  attempts(value: unknown, field: string): void {
+    if (!Array.isArray(value)) this.fail(field, 'an array of illegal attempts');
+    value.forEach((attempt, index) => {
+      const at = `${field}[${index}]`;
+      const item = this.object(attempt, at);
+      const returned = this.object(item.returned, `${at}.returned`);
+      if (!(VALUE_TYPES as readonly unknown[]).includes(returned.type)) {
+        this.fail(`${at}.returned.type`, VALUE_TYPES.join(' | '));
+      }
+      if (typeof returned.text !== 'string') this.fail(`${at}.returned.text`, 'a string');
+      if (returned.truncated !== undefined && returned.truncated !== true) {
+        this.fail(`${at}.returned.truncated`, 'true or absent');
+      }
+      if (!(ILLEGAL_REASONS as readonly unknown[]).includes(item.reason)) {
+        this.fail(`${at}.reason`, ILLEGAL_REASONS.join(' | '));
+      }
+      this.time(item, 'wallMs');
+      this.time(item, 'cpuMs', true);
+      if (item.tamper !== undefined && typeof item.tamper !== 'string') this.fail(`${at}.tamper`, 'a string');
+      this.output(item, 'output');
+    });
+  }
+}
+
+function checkTurn(value: unknown, index: number): void {
+  const check: Checker = new Checker(index + 1, `turns[${index}]`);
+  const turn = check.object(value, '');
+  if (turn.ply !== index + 1) check.fail('ply', `${index + 1} (turns are numbered 1, 2, 3 … in order)`);
+  if (!isSide(turn.side)) check.fail('side', '0 or 1');
+  if (turn.kind === 'pass') {
+    for (const field of ['move', 'illegal', 'wallMs', 'cpuMs', 'details', 'tamper', 'output']) {
+      if (turn[field] !== undefined) check.fail(field, 'absent on a pass (the player is not asked)');
+    }
+    return;
+  }
+  if (turn.kind !== 'move') check.fail('kind', "'move' or 'pass'");
+  check.string(turn, 'move');
+  if (turn.illegal !== undefined) check.attempts(turn.illegal, 'illegal');
+  check.time(turn, 'wallMs');
+  check.time(turn, 'cpuMs', true);
+  if (turn.details !== undefined) {
+    const details = check.object(turn.details, 'details');
+    for (const [key, detail] of Object.entries(details)) {
+      if (typeof detail !== 'number' && typeof detail !== 'string') {
+        check.fail(`details.${key}`, 'a number or a string');
+      }
+    }
+  }
+  if (turn.tamper !== undefined && typeof turn.tamper !== 'string') check.fail('tamper', 'a string');
+  check.output(turn, 'output');
+}
+
+function checkEnd(value: unknown, turn: number): void {
+  const check: Checker = new Checker(turn, 'end');
+  const end = check.object(value, '');
+  if (end.winner !== null && !isSide(end.winner)) check.fail('winner', '0, 1 or null');
+  if (!isEndReason(end.reason)) check.fail('reason', `one of ${END_REASONS.join(', ')}`);
+  if (end.score !== null) {
+    const score = end.score;
+    const isNumber = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n);
+    if (!Array.isArray(score) || score.length !== 2 || !score.every(isNumber)) {
+      check.fail('score', 'null or [number, number]');
+    }
+  }
+  if (!isTime(end.diff)) check.fail('diff', 'a non-negative number');
+  check.string(end, 'finalState');
+  if (end.loser === undefined) return;
+  const loser = check.object(end.loser, 'loser');
+  if (!isSide(loser.side)) check.fail('loser.side', '0 or 1');
+  if (!isLossVerdict(loser.verdict)) check.fail('loser.verdict', 'a loss verdict');
+  if (typeof loser.message !== 'string') check.fail('loser.message', 'a string');
+  if (loser.phase !== 'start' && loser.phase !== 'move') check.fail('loser.phase', "'start' or 'move'");
+  check.attempts(loser.attempts, 'loser.attempts');
+  check.time(loser, 'wallMs');
+  if (loser.stack !== undefined && typeof loser.stack !== 'string') check.fail('loser.stack', 'a string');
+  check.output(loser, 'output');
+}
+
+/**
+ * Check that untrusted JSON has the shape of a GameRecord (types and numbering only; `replayRecord` checks the
+ * moves). Throws a RecordShapeError with a one-line message naming the field.
+ */
+export function validateRecordShape(json: unknown): GameRecord {
+  const header: Checker = new Checker(0, 'header');
+  const record = header.object(json, '');
+  if (record.format !== RECORD_FORMAT) {
+    header.fail('format', `${JSON.stringify(RECORD_FORMAT)} (got ${JSON.stringify(record.format) ?? 'nothing'})`);
+  }
+  header.string(record, 'game');
+  const players = record.players;
+  if (!Array.isArray(players) || players.length !== 2 || !players.every((name) => typeof name === 'string')) {
+    header.fail('players', 'two player names');
+  }
+  if (typeof record.seed !== 'number' || !Number.isSafeInteger(record.seed)) header.fail('seed', 'an integer');
+  const config = header.object(record.config, 'config');
+  for (const field of Object.keys(DEFAULT_REFEREE_CONFIG)) {
+    if (config[field] === undefined) header.fail(`config.${field}`, 'present (records store the whole config)');
+  }
+  try {
+    resolveConfig(config as Partial<RefereeConfig>);
+  } catch (error) {
+    if (error instanceof RecordShapeError) throw error;
+    throw new RecordShapeError(0, `record header.config is invalid: ${(error as Error).message}`);
+  }
+  header.string(record, 'initialState');
+  const start = record.start;
+  if (!Array.isArray(start) || start.length !== 2) header.fail('start', 'two start records');
+  start.forEach((item: unknown, side: number) => {
+    const check: Checker = new Checker(0, `start[${side}]`);
+    const entry = check.object(item, '');
+    check.time(entry, 'wallMs');
+    check.time(entry, 'cpuMs', true);
+    check.output(entry, 'output');
+  });
+  if (!Array.isArray(record.turns)) header.fail('turns', 'an array');
+  record.turns.forEach(checkTurn);
+  checkEnd(record.end, record.turns.length + 1);
+  return record as unknown as GameRecord;
+}
