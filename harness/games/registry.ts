@@ -3,6 +3,9 @@
  * else in the harness names a game.
  */
 import type { AnyGame } from './game.js';
+import { connect4, connect4Nogo } from './connect4/index.js';
+import { gomoku, gomokuExact5 } from './gomoku/index.js';
+import { nogo } from './nogo/index.js';
 import { reversi } from './reversi/index.js';
 
 const GAMES = new Map<string, AnyGame>();
@@ -12,7 +15,7 @@ export function registerGame(game: AnyGame): void {
   GAMES.set(game.id, game);
 }
 
-registerGame(reversi);
+for (const game of [reversi, connect4, connect4Nogo, gomoku, gomokuExact5, nogo]) registerGame(game);
 
 export function gameIds(): string[] {
   return [...GAMES.keys()];
