@@ -48,6 +48,16 @@ export interface Game<S = unknown, M = unknown> {
 
   /** The start position. Games with a drawn layout (board size, blocked cells) take it from the seed. */
   initial(seed?: number): S;
+  /**
+   * True when initial(seed) draws a layout from the seed: a series then plays each drawn layout twice, once with
+   * each side moving first (games 2k and 2k+1 share a seed), so neither player is favoured by the draw.
+   */
+  readonly seededLayout?: boolean;
+  /**
+   * The game's own rule defaults where its course differs from the Reversi platform (e.g. 3 s per move, an
+   * illegal answer loses at once). Explicit config always wins over these.
+   */
+  readonly defaultRules?: { readonly moveTimeoutMs?: number; readonly illegalMoveLimit?: number };
   toMove(state: S): Side;
   /** Legal moves in the platform's own order (students break ties by it). Empty when the side must pass. */
   legalMoves(state: S): M[];

@@ -87,3 +87,15 @@ export function resolveConfig(partial?: Partial<RefereeConfig> | null): RefereeC
   }
   return Object.freeze({ moveTimeoutMs, illegalMoveLimit, constructTimeoutMs, tamperLoses, forcedLossDiff });
 }
+
+/**
+ * The config a game is played under: the platform defaults, then the game's own rule defaults (game.defaultRules),
+ * then what the caller set explicitly.
+ */
+export function configForGame(
+  game: { readonly defaultRules?: Partial<Pick<RefereeConfig, 'moveTimeoutMs' | 'illegalMoveLimit'>> },
+  partial?: Partial<RefereeConfig> | null,
+): RefereeConfig {
+  const explicit = Object.fromEntries(Object.entries(partial ?? {}).filter(([, value]) => value !== undefined));
+  return resolveConfig({ ...game.defaultRules, ...explicit });
+}

@@ -1,6 +1,6 @@
 /** The referee's public API: play one game or a series, record it, replay it. */
 export type { Agent, AgentFactory } from './agent.js';
-export { DEFAULT_REFEREE_CONFIG, resolveConfig, type RefereeConfig } from './config.js';
+export { DEFAULT_REFEREE_CONFIG, configForGame, resolveConfig, type RefereeConfig } from './config.js';
 export { describeValue, PREVIEW_CAP, type ValuePreview, type ValueType } from './describe-value.js';
 export { InProcessPlayer } from './in-process.js';
 export { findLegalMove } from './legal-move.js';

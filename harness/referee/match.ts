@@ -6,7 +6,7 @@
  */
 import { other, type Game, type Side } from '../games/game.js';
 import { askWithin, settleWithin, type Asked } from './ask.js';
-import { resolveConfig, type RefereeConfig } from './config.js';
+import { configForGame, type RefereeConfig } from './config.js';
 import { describeValue } from './describe-value.js';
 import { findLegalMove } from './legal-move.js';
 import type { CapturedOutput, MoveInfo, Player, PlayerAnswer } from './player.js';
@@ -120,7 +120,7 @@ function endOf<S, M>(game: Game<S, M>, state: S, loser: ForfeitRecord | undefine
 
 export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<GameRecord> {
   const { game, seed, onTurn } = options;
-  const config = resolveConfig(options.config);
+  const config = configForGame(options.game, options.config);
   const players: readonly [Player, Player] = [options.black, options.white];
   if (players[0] === players[1]) {
     throw new Error('playGame: black and white are the same Player object; create one Player per side for self-play');

@@ -1,9 +1,10 @@
 /**
  * A series between two players with alternating colours: `a` is the first side in even games and the second in
- * odd ones, and game i is seeded with deriveSeed(seed, i), so a series seed fixes every game.
+ * odd ones, and game i is seeded with deriveSeed(seed, i) (i / 2 rounded down for games with a seeded layout, so
+ * each drawn board is played once with each side first): a series seed fixes every game.
  */
 import type { Game, Side } from '../games/game.js';
-import { resolveConfig, type RefereeConfig } from './config.js';
+import { configForGame, type RefereeConfig } from './config.js';
 import { playGame } from './match.js';
 import type { Player } from './player.js';
 import type { GameRecord, TurnRecord } from './record.js';
@@ -137,7 +138,7 @@ export async function playSeries<S, M>(options: PlaySeriesOptions<S, M>): Promis
   if (!Number.isSafeInteger(seed)) {
     throw new RangeError(`playSeries: seed must be an integer (got ${String(seed)}); e.g. 1`);
   }
-  const config = resolveConfig(options.config);
+  const config = configForGame(options.game, options.config);
   const records: GameRecord[] = [];
   for (let index = 0; index < games; index++) {
     const aIsFirst = sideOfA(index) === 0;
@@ -145,7 +146,8 @@ export async function playSeries<S, M>(options: PlaySeriesOptions<S, M>): Promis
       game,
       black: aIsFirst ? a : b,
       white: aIsFirst ? b : a,
-      seed: deriveSeed(seed, index),
+      // A drawn layout is played twice, once with each side first: games 2k and 2k+1 share a seed.
+      seed: deriveSeed(seed, game.seededLayout ? Math.floor(index / 2) : index),
       config,
       onTurn: onTurn ? (turn, state) => onTurn(turn, state, index) : undefined,
     });

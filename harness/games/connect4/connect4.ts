@@ -18,6 +18,8 @@ interface Variant {
   checkShape: ShapeCheck;
   /** Widest board, so parseMove can reject columns no board of the variant has. */
   maxCols: number;
+  seededLayout?: boolean;
+  defaultRules?: Game['defaultRules'];
 }
 
 function makeConnect4(variant: Variant): Game<Connect4State, number> {
@@ -28,6 +30,8 @@ function makeConnect4(variant: Variant): Game<Connect4State, number> {
     sideNames: ['Red', 'Yellow'],
 
     initial: (seed = 0) => variant.initial(seed),
+    seededLayout: variant.seededLayout,
+    defaultRules: variant.defaultRules,
     toMove: (s) => s.side,
     legalMoves(s) {
       const moves: number[] = [];
@@ -81,6 +85,9 @@ export const connect4 = makeConnect4({
 
 export const connect4Nogo = makeConnect4({
   id: 'connect4-nogo',
+  // The course draws a board per pairing and plays it once each way; 3 s a move; an illegal answer loses.
+  seededLayout: true,
+  defaultRules: { moveTimeoutMs: 3000, illegalMoveLimit: 1 },
   title: `Connect Four with a no-go cell, ${MIN_SIZE}..${MAX_SIZE} rows x ${MIN_SIZE}..${MAX_SIZE} columns`,
   initial(seed) {
     const { rows, cols, noGoRow, noGoCol } = drawLayout(seed);

@@ -17,6 +17,8 @@ export const nogo: Game<NoGoState, number> = {
   title: 'NoGo 9x9 (capturing and suicide are illegal; no legal move loses)',
   symbols: ['X', 'O'],
   sideNames: ['Black', 'White'],
+  // Botzone's NoGo ends the game on an illegal answer; `illegalMoveLimit` in a config can restore 3 asks.
+  defaultRules: { illegalMoveLimit: 1 },
 
   initial: () => emptyState(),
   toMove: (s) => s.side,
