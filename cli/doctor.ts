@@ -1,0 +1,34 @@
+/**
+ * `referee doctor`: which sandbox layers this machine gives untrusted submissions, checked live.
+ * Exit codes: 0 the sandbox works (a loud warning when it only guards against accidents), 1 it does not.
+ */
+import type { Command } from 'commander';
+import { describeLayers, detectLayers, FALLBACK_WARNING, isHardened } from '../harness/sandbox/layers.js';
+import { sandboxSelfTest } from '../harness/submission/self-test.js';
+
+export function register(program: Command): void {
+  program
+    .command('doctor')
+    .description('report the sandbox layers active on this machine and test them live')
+    .option('--json', 'print the report as JSON')
+    .action(async (flags: { json?: boolean }) => {
+      const layers = detectLayers();
+      const table = describeLayers(layers);
+      const live = await sandboxSelfTest();
+      const hardened = isHardened(layers);
+      if (flags.json) {
+        console.log(JSON.stringify({ node: process.version, platform: process.platform, hardened, layers: table, selfTest: live }, null, 2));
+      } else {
+        console.log(`referee doctor: Node ${process.version} on ${process.platform}`);
+        for (const row of table) console.log(`  ${row.active ? '✓' : '✗'} ${row.layer.padEnd(16)} ${row.detail}`);
+        console.log(
+          live.error
+            ? `  ✗ live test: ${live.error}`
+            : `  ${live.ok ? '✓' : '✗'} live test: started in ${live.startMs.toFixed(0)} ms, one move in ${live.moveMs.toFixed(2)} ms; ` +
+                `reading /etc/passwd ${live.readEtcPasswd}, starting a process ${live.spawnProcess}`,
+        );
+        if (!hardened) console.error(FALLBACK_WARNING);
+      }
+      process.exitCode = live.ok ? 0 : 1;
+    });
+}

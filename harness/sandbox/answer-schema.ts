@@ -1,0 +1,71 @@
+/**
+ * The parent's check of every line the child host sends: JSON Schema, compiled once with ajv. Anything that
+ * does not match is a protocol violation, whatever the child meant by it.
+ */
+import { Ajv } from 'ajv';
+import type { Answer } from './protocol.js';
+
+const id = { type: 'integer', minimum: 1 };
+const standIn = {
+  type: 'object',
+  properties: { type: { type: 'string', maxLength: 20 }, text: { type: 'string', maxLength: 1000 } },
+  required: ['type', 'text'],
+  additionalProperties: false,
+};
+const value = {}; // any JSON; the host caps its size and the line length is capped before parsing
+
+function variant(t: string, properties: Record<string, unknown>, required: string[]): object {
+  return {
+    type: 'object',
+    properties: { t: { const: t }, ...properties },
+    required: ['t', ...required],
+    additionalProperties: false,
+  };
+}
+
+const schema = {
+  type: 'object',
+  properties: { t: { enum: ['hello', 'loaded', 'ready', 'move', 'tamper', 'error', 'memory'] } },
+  required: ['t'],
+  discriminator: { propertyName: 't' },
+  oneOf: [
+    variant('hello', {}, []),
+    variant(
+      'loaded',
+      {
+        id,
+        exports: { type: 'array', items: { type: 'string', maxLength: 200 }, maxItems: 50 },
+        entry: { type: ['string', 'null'], maxLength: 200 },
+      },
+      ['id', 'exports', 'entry'],
+    ),
+    variant('ready', { id }, ['id']),
+    variant('move', { id, value, standIn }, ['id']),
+    variant('tamper', { id, value, standIn, detail: { type: 'string', maxLength: 1000 } }, ['id', 'detail']),
+    variant('error', { id, message: { type: 'string', maxLength: 2000 }, stack: { type: 'string', maxLength: 8000 } }, [
+      'id',
+      'message',
+    ]),
+    variant('memory', { id, message: { type: 'string', maxLength: 2000 } }, ['id', 'message']),
+  ],
+};
+
+const ajv = new Ajv({ discriminator: true, allErrors: false, strict: true });
+const validate = ajv.compile<Answer>(schema);
+
+/** The answer in a line, or a one-line reason it is not one. */
+export function parseAnswer(line: string): { answer: Answer } | { problem: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    return { problem: `the player host sent a line that is not JSON: ${JSON.stringify(line.slice(0, 80))}` };
+  }
+  if (!validate(json)) {
+    const first = validate.errors?.[0];
+    return {
+      problem: `the player host sent a malformed message (${first ? `${first.instancePath || '/'} ${first.message}` : 'invalid'}): ${JSON.stringify(line.slice(0, 80))}`,
+    };
+  }
+  return { answer: json as Answer };
+}

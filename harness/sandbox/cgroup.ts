@@ -1,0 +1,183 @@
+/**
+ * Per-player cgroups for memory, pids and CPU accounting, v1 or v2, whichever this machine lets us write.
+ * Groups are created under the cgroup the harness itself runs in (read from /proc/self/cgroup), so a harness
+ * that is itself confined stays confined. The child joins its groups before it execs anything (launch.ts).
+ */
+import { mkdirSync, readFileSync, rmdirSync, writeFileSync, existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+type Controller = 'memory' | 'pids' | 'cpu';
+
+export interface CgroupSupport {
+  version: 'v1' | 'v2';
+  /** Where groups are made, for display (v1: the memory hierarchy's). */
+  base: string;
+  controllers: Controller[];
+  /** The parent directory of new groups, per controller. */
+  dirs: Partial<Record<Controller, string>>;
+}
+
+const ROOT = '/sys/fs/cgroup';
+const V1_NAMES: Record<Controller, string> = { memory: 'memory', pids: 'pids', cpu: 'cpuacct' };
+
+function ownPaths(): Map<string, string> {
+  const paths = new Map<string, string>();
+  for (const line of readFileSync('/proc/self/cgroup', 'utf8').trim().split('\n')) {
+    const [, names, path] = line.split(':');
+    for (const name of names.split(',')) paths.set(name === '' ? 'unified' : name, path);
+  }
+  return paths;
+}
+
+function writable(dir: string): boolean {
+  const probe = join(dir, `referee-probe-${process.pid}`);
+  try {
+    mkdirSync(probe);
+    rmdirSync(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function detectCgroups(): CgroupSupport | null {
+  let paths: Map<string, string>;
+  try {
+    paths = ownPaths();
+  } catch {
+    return null;
+  }
+  const v1: CgroupSupport = { version: 'v1', base: '', controllers: [], dirs: {} };
+  for (const controller of ['memory', 'pids', 'cpu'] as Controller[]) {
+    const name = V1_NAMES[controller];
+    const dir = join(ROOT, name, paths.get(name) ?? '/');
+    if (paths.has(name) && existsSync(join(dir, 'cgroup.procs')) && writable(dir)) {
+      v1.controllers.push(controller);
+      v1.dirs[controller] = dir;
+    }
+  }
+  if (v1.controllers.includes('memory')) return { ...v1, base: v1.dirs.memory as string };
+  const unified = join(ROOT, paths.get('unified') ?? '/');
+  try {
+    const enabled = readFileSync(join(unified, 'cgroup.subtree_control'), 'utf8').split(/\s+/);
+    const controllers = (['memory', 'pids', 'cpu'] as Controller[]).filter((c) => enabled.includes(c));
+    if (controllers.includes('memory') && writable(unified)) {
+      return { version: 'v2', base: unified, controllers, dirs: Object.fromEntries(controllers.map((c) => [c, unified])) };
+    }
+  } catch {
+    // no unified hierarchy here
+  }
+  return null;
+}
+
+function readNumber(file: string): number | null {
+  try {
+    const value = Number(readFileSync(file, 'utf8').trim());
+    return Number.isFinite(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function readField(file: string, field: string): number | null {
+  try {
+    const match = new RegExp(`^${field} (\\d+)$`, 'm').exec(readFileSync(file, 'utf8'));
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One player's groups: made with limits set, joined by the child, read while it runs, removed at close. */
+export class PlayerCgroup {
+  private readonly dirs: Partial<Record<Controller, string>> = {};
+
+  constructor(
+    private readonly support: CgroupSupport,
+    memoryMb: number,
+    pidsMax: number,
+  ) {
+    const name = `referee-${process.pid}-${randomBytes(6).toString('hex')}`;
+    const dirs = new Set<string>();
+    for (const controller of support.controllers) {
+      const dir = join(support.dirs[controller] as string, name);
+      if (!dirs.has(dir)) mkdirSync(dir);
+      dirs.add(dir);
+      this.dirs[controller] = dir;
+    }
+    const bytes = String(memoryMb * 1024 * 1024);
+    if (support.version === 'v1') {
+      writeFileSync(join(this.dirs.memory as string, 'memory.limit_in_bytes'), bytes);
+      const swap = join(this.dirs.memory as string, 'memory.memsw.limit_in_bytes');
+      if (existsSync(swap)) writeFileSync(swap, bytes);
+    } else {
+      writeFileSync(join(this.dirs.memory as string, 'memory.max'), bytes);
+      const swap = join(this.dirs.memory as string, 'memory.swap.max');
+      if (existsSync(swap)) writeFileSync(swap, '0');
+    }
+    if (this.dirs.pids) writeFileSync(join(this.dirs.pids, 'pids.max'), String(pidsMax));
+  }
+
+  /** The cgroup.procs files the child writes its pid into before exec. */
+  joinFiles(): string[] {
+    return [...new Set(Object.values(this.dirs))].map((dir) => join(dir, 'cgroup.procs'));
+  }
+
+  /** Every pid in the player's groups (the child and anything it managed to start). */
+  pids(): number[] {
+    const pids = new Set<number>();
+    for (const file of this.joinFiles()) {
+      try {
+        for (const line of readFileSync(file, 'utf8').split('\n')) if (line) pids.add(Number(line));
+      } catch {
+        // group already gone
+      }
+    }
+    return [...pids];
+  }
+
+  /** CPU time used by the group so far, in ms, or null without a CPU controller. */
+  cpuMs(): number | null {
+    const dir = this.dirs.cpu;
+    if (!dir) return null;
+    if (this.support.version === 'v1') {
+      const ns = readNumber(join(dir, 'cpuacct.usage'));
+      return ns === null ? null : ns / 1e6;
+    }
+    const usec = readField(join(dir, 'cpu.stat'), 'usage_usec');
+    return usec === null ? null : usec / 1e3;
+  }
+
+  /** Whether the kernel's OOM killer acted in the memory group (the `memory` verdict). */
+  oomKilled(): boolean {
+    const dir = this.dirs.memory as string;
+    if (this.support.version === 'v1') {
+      // Kernels before 4.13 have no oom_kill counter; hitting the limit at all is the nearest sign there.
+      const kills = readField(join(dir, 'memory.oom_control'), 'oom_kill');
+      return (kills ?? readNumber(join(dir, 'memory.failcnt')) ?? 0) > 0;
+    }
+    return (readField(join(dir, 'memory.events'), 'oom_kill') ?? 0) > 0;
+  }
+
+  /**
+   * Remove the groups once their processes are gone. The kernel may still hold a group for a moment after its
+   * last process exits (EBUSY), so this retries for up to about a second.
+   */
+  async destroy(): Promise<boolean> {
+    const left = new Set(Object.values(this.dirs));
+    for (let attempt = 0; attempt < 50 && left.size > 0; attempt++) {
+      if (attempt > 0) await sleep(20);
+      for (const dir of left) {
+        try {
+          rmdirSync(dir);
+          left.delete(dir);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') left.delete(dir);
+        }
+      }
+    }
+    return left.size === 0;
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * The child host: runs inside the sandboxed process, loads one compiled submission and answers the parent's
+ * requests. Bundled with esbuild into one file (host-bundle.ts) and run with plain node, never ts-node.
+ *
+ * Everything the host relies on after student code has run (JSON, fs.writeSync, the game's functions) is
+ * captured before the submission loads, so a student overriding JSON.stringify or prototypes can only break
+ * their own answers — which the parent then rejects as a protocol violation. Nothing here is trusted by the
+ * parent: it validates every line and keeps every clock itself.
+ */
+import { readFileSync, writeSync } from 'node:fs';
+import Module from 'node:module';
+import { Socket } from 'node:net';
+import { getGame } from '../../games/registry.js';
+import type { MoveInfo } from '../../referee/player.js';
+import { describeValue } from '../../referee/describe-value.js';
+import type { Answer, HostConfig, Request, ValueStandIn } from '../protocol.js';
+import { ANSWER_FD, REQUEST_FD } from '../protocol.js';
+
+const stringify = JSON.stringify;
+const parse = JSON.parse;
+const config = parse(process.argv[2] ?? '{}') as HostConfig;
+const game = getGame(config.game);
+const createBoard = game.studentBoard.create.bind(game.studentBoard);
+const fingerprint = game.studentBoard.fingerprint.bind(game.studentBoard);
+const symbols = game.symbols;
+/** What `import { Board } from 'referee'` gives: the class of the game's student board. */
+const refereeModule = Object.freeze({ Board: (createBoard(game.initial(0)) as object).constructor });
+
+interface StudentPlayer {
+  getMove(board: unknown, info?: MoveInfo): unknown;
+}
+type StudentClass = new (color: string) => StudentPlayer;
+
+let playerClass: StudentClass | null = null;
+let player: StudentPlayer | null = null;
+/** The id of the request being worked on; an answer for it is sent at most once. */
+let current: number | null = null;
+
+function send(answer: Answer): void {
+  const bytes = Buffer.from(`${stringify(answer)}\n`);
+  let sent = 0;
+  while (sent < bytes.length) sent += writeSync(ANSWER_FD, bytes, sent);
+}
+
+function answer(id: number, message: Answer): void {
+  if (current !== id) return;
+  current = null;
+  send(message);
+}
+
+/** Strings, finite numbers, booleans, null and small plain data travel as JSON; anything else as a stand-in. */
+function carry(value: unknown): { value?: unknown; standIn?: ValueStandIn } {
+  const type = typeof value;
+  if (type === 'string') {
+    const text = value as string;
+    return { value: text.length > 1000 ? text.slice(0, 1000) : text };
+  }
+  if ((type === 'number' && Number.isFinite(value)) || type === 'boolean' || value === null) return { value };
+  if (type === 'object') {
+    try {
+      const json = stringify(value);
+      if (typeof json === 'string' && json.length <= 1000) return { value: parse(json) };
+    } catch {
+      // cyclic, a throwing getter or toJSON: described below
+    }
+  }
+  const preview = describeValue(value);
+  return { standIn: { type: preview.type, text: preview.text } };
+}
+
+function errorAnswer(id: number, error: unknown): Answer {
+  let message = 'a value that is not an Error was thrown';
+  let stack: string | undefined;
+  try {
+    if (error instanceof Error) {
+      message = `${error.name}: ${error.message}`;
+      stack = typeof error.stack === 'string' ? error.stack.slice(0, 8000) : undefined;
+    } else {
+      message = `threw ${describeValue(error).text}`;
+    }
+  } catch {
+    // a hostile error object; the generic message stands
+  }
+  // rlimit --as turns a Buffer bomb into this RangeError: the memory ceiling, not a bug in the student's logic.
+  if (/Array buffer allocation failed|Allocation failed/.test(message)) return { t: 'memory', id, message };
+  return { t: 'error', id, message: message.slice(0, 2000), stack };
+}
+
+function load(id: number): void {
+  const bundle = config.bundle;
+  const mod = new Module(bundle);
+  mod.filename = bundle;
+  mod.paths = [];
+  const allowed = new Set(config.allow);
+  const realRequire = Module.createRequire(bundle);
+  // Module#_compile (rather than vm.compileFunction) so --enable-source-maps maps stacks to the student's files.
+  mod.require = ((name: string) => {
+    if (name === 'referee') return refereeModule;
+    if (allowed.has(name) || allowed.has(name.replace(/^node:/, ''))) return realRequire(name);
+    throw new Error(`import of '${name}' is not allowed in this assignment`);
+  }) as NodeJS.Require;
+  const source = readFileSync(bundle, 'utf8');
+  (mod as unknown as { _compile(code: string, file: string): void })._compile(source, bundle);
+  const exported = mod.exports as Record<string, unknown> | ((...args: unknown[]) => unknown);
+  let names: string[] = [];
+  let entry: string | null = null;
+  if (typeof exported === 'function') {
+    entry = 'module.exports';
+    playerClass = exported as unknown as StudentClass;
+  } else if (typeof exported === 'object' && exported !== null) {
+    names = Object.keys(exported).slice(0, 50);
+    if (typeof exported.AIPlayer === 'function') entry = 'AIPlayer';
+    else if (typeof exported.default === 'function') entry = 'default';
+    if (entry) playerClass = exported[entry] as StudentClass;
+  }
+  answer(id, { t: 'loaded', id, exports: names, entry });
+}
+
+function start(id: number, side: 0 | 1): void {
+  if (!playerClass) throw new Error('the submission has no AIPlayer class to construct');
+  player = null;
+  player = new playerClass(symbols[side]);
+  answer(id, { t: 'ready', id });
+}
+
+function move(id: number, state: string, info: MoveInfo): void {
+  if (!player) throw new Error('getMove was asked before the player was constructed');
+  if (typeof player.getMove !== 'function') throw new TypeError('AIPlayer has no getMove method');
+  const board = createBoard(game.decode(state));
+  const before = fingerprint(board);
+  const finish = (value: unknown): void => {
+    const after = fingerprint(board);
+    if (after !== before) answer(id, { t: 'tamper', id, ...carry(value), detail: 'the board changed during getMove' });
+    else answer(id, { t: 'move', id, ...carry(value) });
+  };
+  const result = player.getMove(board, info);
+  if (typeof result === 'object' && result !== null && typeof (result as Promise<unknown>).then === 'function') {
+    (result as Promise<unknown>).then(finish, (error: unknown) => answer(id, errorAnswer(id, error)));
+  } else {
+    finish(result);
+  }
+}
+
+function handle(request: Request): void {
+  current = request.id;
+  try {
+    if (request.t === 'load') load(request.id);
+    else if (request.t === 'start') start(request.id, request.side);
+    else move(request.id, request.state, request.info);
+  } catch (error) {
+    answer(request.id, errorAnswer(request.id, error));
+  }
+}
+
+// Asynchronous throws and unhandled rejections belong to whatever the student is working on right now.
+process.on('uncaughtException', (error) => {
+  if (current !== null) answer(current, errorAnswer(current, error));
+});
+process.on('unhandledRejection', (error) => {
+  if (current !== null) answer(current, errorAnswer(current, error));
+});
+
+function main(): void {
+  const input = new Socket({ fd: REQUEST_FD, readable: true, writable: false });
+  let pending = '';
+  input.setEncoding('utf8');
+  input.on('data', (chunk: string) => {
+    pending += chunk;
+    let newline = pending.indexOf('\n');
+    while (newline >= 0) {
+      const line = pending.slice(0, newline);
+      pending = pending.slice(newline + 1);
+      handle(parse(line) as Request);
+      newline = pending.indexOf('\n');
+    }
+  });
+  // The parent closing the channel means the series is over.
+  input.on('end', () => process.exit(0));
+  send({ t: 'hello' });
+}
+
+main();

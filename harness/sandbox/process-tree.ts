@@ -1,0 +1,80 @@
+/**
+ * The processes behind one player. bubblewrap's --new-session puts the sandboxed node in a session (and process
+ * group) of its own, so signalling the group we spawned is not enough: we walk /proc for descendants and signal
+ * each of their groups, plus every pid the player's cgroup holds.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return children;
+  }
+  for (const task of tasks) {
+    try {
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ')) {
+        if (child.trim()) children.push(Number(child));
+      }
+    } catch {
+      // the task ended while we looked
+    }
+  }
+  return children;
+}
+
+/** The pid and all its descendants (just the pid where /proc is missing). */
+export function processTree(pid: number): number[] {
+  const seen = [pid];
+  for (let i = 0; i < seen.length; i++) for (const child of childrenOf(seen[i])) if (!seen.includes(child)) seen.push(child);
+  return seen;
+}
+
+/** The process group of a pid, or the pid itself where /proc is missing. */
+export function processGroup(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces and parentheses): state ppid pgrp …
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  } catch {
+    return pid;
+  }
+}
+
+/** Signal each group (negative pid), ignoring groups that are already gone. */
+export function signalGroups(groups: Iterable<number>, signal: NodeJS.Signals): void {
+  for (const group of groups) {
+    try {
+      process.kill(-group, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+export function signalPids(pids: Iterable<number>, signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Whether a pid still exists (a zombie counts as gone). */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    try {
+      process.kill(pid, 0);
+      return process.platform !== 'linux';
+    } catch {
+      return false;
+    }
+  }
+}

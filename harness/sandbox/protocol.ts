@@ -1,0 +1,44 @@
+/**
+ * The JSON-lines protocol between the parent (SandboxPlayer) and the child host, one message per line on
+ * dedicated fds: the parent writes to the child's fd 3, the child writes to fd 4. stdout and stderr are the
+ * student's own, so `console.log` cannot corrupt the channel. Shared by both sides; types only plus constants.
+ */
+import type { MoveInfo } from '../referee/player.js';
+
+export const REQUEST_FD = 3;
+export const ANSWER_FD = 4;
+
+/** What the child host is told on its command line. */
+export interface HostConfig {
+  /** The compiled submission bundle (CommonJS). */
+  bundle: string;
+  /** Game registry id; the host builds the student Board for it. */
+  game: string;
+  /** Bare imports the assignment allows at run time (Node built-ins left external by the compiler). */
+  allow: string[];
+}
+
+/** Parent → child. Every request carries an id that its one answer repeats. */
+export type Request =
+  | { t: 'load'; id: number }
+  | { t: 'start'; id: number; side: 0 | 1 }
+  | { t: 'move'; id: number; state: string; info: MoveInfo };
+
+/** A returned value that JSON cannot carry faithfully (undefined, NaN, a function, a huge object …). */
+export interface ValueStandIn {
+  type: string;
+  text: string;
+}
+
+/** Child → parent. `hello` is the only message without an id (sent once, before any request). */
+export type Answer =
+  | { t: 'hello' }
+  | { t: 'loaded'; id: number; exports: string[]; entry: string | null }
+  | { t: 'ready'; id: number }
+  | { t: 'move'; id: number; value?: unknown; standIn?: ValueStandIn }
+  | { t: 'tamper'; id: number; value?: unknown; standIn?: ValueStandIn; detail: string }
+  | { t: 'error'; id: number; message: string; stack?: string }
+  | { t: 'memory'; id: number; message: string };
+
+/** Answers longer than this are a protocol violation (the host caps what it sends far below it). */
+export const MAX_ANSWER_BYTES = 256 * 1024;

@@ -1,0 +1,409 @@
+/**
+ * The parent side of a sandboxed submission: a Player the referee plays like any other. One child process per
+ * player, warm across moves and games (a new AIPlayer per game), respawned after a kill.
+ *
+ * The parent trusts nothing from the child: every line is validated, every answer must match the one request
+ * outstanding, time is measured here from request to answer, CPU is read from the cgroup (or /proc), and the
+ * child is frozen with SIGSTOP whenever it is not its turn.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
+import type { Readable, Writable } from 'node:stream';
+import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
+import { parseAnswer } from './answer-schema.js';
+import { PlayerCgroup } from './cgroup.js';
+import { hostBundlePath } from './host-bundle.js';
+import { detectLayers, FALLBACK_WARNING, isHardened, type Layers } from './layers.js';
+import { launchPlan } from './launch.js';
+import { OutputCapture } from './output.js';
+import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
+import type { Answer, Request, ValueStandIn } from './protocol.js';
+import { MAX_ANSWER_BYTES } from './protocol.js';
+
+export interface SandboxOptions {
+  /** Shown in records and reports. */
+  name: string;
+  /** The compiled submission (CommonJS bundle, see harness/submission/compile.ts). */
+  bundlePath: string;
+  /** The submission's root folder, the only user folder the child may read. */
+  submissionRoot: string;
+  /** Game registry id. */
+  game: string;
+  /** Memory ceiling for the player's whole process, in MB (default 512). */
+  memoryMb?: number;
+  /** Let the player compute while the opponent thinks (default false: frozen between turns). */
+  ponder?: boolean;
+  /** Bare imports the assignment allows at run time (Node built-ins; default none). */
+  allowImports?: string[];
+  /** Most processes/threads the player's cgroup may hold (default 64: node needs ~10 threads). */
+  pidsMax?: number;
+  /** Time allowed for the sandbox itself to start (not the student's code), in ms (default 10 s). */
+  startupTimeoutMs?: number;
+  /** Override the detected layers (tests exercise the fallbacks with this). */
+  layers?: Layers;
+}
+
+type Expect = 'hello' | 'loaded' | 'ready' | 'move';
+const ACCEPTS: Record<Expect, readonly Answer['t'][]> = {
+  hello: ['hello'],
+  loaded: ['loaded', 'error', 'memory'],
+  ready: ['ready', 'error', 'memory'],
+  move: ['move', 'tamper', 'error', 'memory'],
+};
+
+/** A child failure the referee sees as an answer (timeout, crash, memory, protocol). */
+type Failure = Extract<PlayerAnswer, { kind: 'timeout' | 'crash' | 'memory' | 'protocol' }>;
+type Outcome = { answer: Answer } | { failure: Failure };
+
+interface Pending {
+  id: number;
+  expect: Expect;
+  timer: ReturnType<typeof setTimeout>;
+  settle(outcome: Outcome): void;
+}
+
+/** The live child process and everything tied to its lifetime. */
+interface Child {
+  process: ChildProcess;
+  requests: Writable;
+  cgroup: PlayerCgroup | null;
+  /**
+   * Process groups to freeze, thaw and kill. bubblewrap's --new-session makes two, and its outer process
+   * stops itself when its child stops, so both are thawed together.
+   */
+  groups: Set<number>;
+  /** The node process (the deepest in the tree), whose CPU time is read when there is no cgroup. */
+  node: number;
+  exited: Promise<void>;
+  killed: boolean;
+}
+
+const MEMORY_SIGNS = /heap out of memory|Reached heap limit|Allocation failed|Array buffer allocation failed/;
+let warnedFallback = false;
+
+/** The value a host answer carries, with stand-ins turned back into something close to what was returned. */
+function returnedValue(answer: { value?: unknown; standIn?: ValueStandIn }): unknown {
+  if (!answer.standIn) return answer.value;
+  const { type, text } = answer.standIn;
+  if (type === 'undefined') return undefined;
+  if (type === 'number') return Number(text);
+  if (type === 'bigint' && /^-?\d+n$/.test(text)) return BigInt(text.slice(0, -1));
+  if (type === 'symbol') return Symbol(text.replace(/^Symbol\((.*)\)$/, '$1'));
+  // Functions and objects JSON cannot carry: a frozen stand-in that is clearly not a move.
+  return Object.freeze({ [`<${type}>`]: text });
+}
+
+export class SandboxPlayer implements Player {
+  readonly name: string;
+  private readonly layers: Layers;
+  private child: Child | null = null;
+  private pending: Pending | null = null;
+  /** A protocol violation seen while nothing was outstanding, reported on the next call. */
+  private violation: string | null = null;
+  private nextId = 1;
+  private readonly output = new OutputCapture();
+  private cpuBaseline = 0;
+  private loaded: { exports: string[]; entry: string | null } | null = null;
+  /** Every child not yet fully gone (killed ones take a moment to die), so close can wait for them all. */
+  private readonly living = new Set<Promise<void>>();
+
+  private readonly memoryMb: number;
+
+  constructor(private readonly options: SandboxOptions) {
+    this.name = options.name;
+    this.memoryMb = options.memoryMb ?? 512;
+    this.layers = options.layers ?? detectLayers();
+  }
+
+  /** What the submission exported, once it has been loaded (for the interface check's hints). */
+  get exports(): { exports: string[]; entry: string | null } | null {
+    return this.loaded;
+  }
+
+  async startGame(start: GameStart): Promise<PlayerAnswer> {
+    const reported = this.takeViolation();
+    if (reported) return reported;
+    if (!this.child) {
+      const failure = await this.spawnAndLoad(start.timeLimitMs);
+      if (failure) return failure;
+    }
+    return this.ask({ t: 'start', id: 0, side: start.side }, 'ready', start.timeLimitMs);
+  }
+
+  async requestMove(request: MoveRequest): Promise<PlayerAnswer> {
+    const reported = this.takeViolation();
+    if (reported) return reported;
+    if (!this.child) {
+      return { kind: 'crash', message: "the player's process is not running (it was stopped after an earlier failure)" };
+    }
+    const message: Request = { t: 'move', id: 0, state: request.state, info: request.info };
+    return this.ask(message, 'move', request.info.timeLimitMs);
+  }
+
+  async abort(): Promise<void> {
+    this.kill();
+    this.settlePending({ failure: { kind: 'timeout', output: this.output.take() } });
+  }
+
+  async endGame(): Promise<void> {
+    // Nothing to tell the child: the next startGame builds a fresh AIPlayer in the same (frozen) process.
+  }
+
+  async close(): Promise<void> {
+    this.kill();
+    this.settlePending({ failure: { kind: 'crash', message: 'the player was closed while it was thinking' } });
+    await Promise.all(this.living);
+  }
+
+  private takeViolation(): PlayerAnswer | null {
+    if (this.violation === null) return null;
+    const message = this.violation;
+    this.violation = null;
+    return { kind: 'protocol', message, output: this.output.take() };
+  }
+
+  /** Start the child, wait for its hello (the sandbox's own time), then load the submission (the student's). */
+  private async spawnAndLoad(limitMs: number): Promise<PlayerAnswer | null> {
+    let hostPath: string;
+    try {
+      hostPath = await hostBundlePath();
+    } catch (error) {
+      return { kind: 'crash', message: `the sandbox host could not be built: ${(error as Error).message}` };
+    }
+    if (!isHardened(this.layers) && !warnedFallback) {
+      warnedFallback = true;
+      process.stderr.write(`${FALLBACK_WARNING}\n`);
+    }
+    const memoryMb = this.memoryMb;
+    const cgroup = this.layers.cgroup ? new PlayerCgroup(this.layers.cgroup, memoryMb, this.options.pidsMax ?? 64) : null;
+    const plan = launchPlan({
+      layers: this.layers,
+      hostPath,
+      config: { bundle: this.options.bundlePath, game: this.options.game, allow: this.options.allowImports ?? [] },
+      submissionRoot: this.options.submissionRoot,
+      memoryMb,
+      joinFiles: cgroup ? cgroup.joinFiles() : [],
+    });
+    const proc = spawn(plan.command, plan.args, {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+      detached: true,
+      env: {},
+    });
+    const child: Child = {
+      process: proc,
+      requests: proc.stdio[3] as Writable,
+      cgroup,
+      groups: new Set(proc.pid ? [proc.pid] : []),
+      node: proc.pid ?? 0,
+      killed: false,
+      exited: Promise.resolve(),
+    };
+    this.child = child;
+    this.cpuBaseline = 0;
+    proc.stdout?.on('data', (chunk: Buffer) => this.output.add(chunk, false));
+    proc.stderr?.on('data', (chunk: Buffer) => this.output.add(chunk, true));
+    child.requests.on('error', () => {
+      // EPIPE when the child is gone; its exit is reported by the close handler.
+    });
+    this.readAnswers(child, proc.stdio[4] as Readable);
+    proc.once('error', (error) => this.childEnded(child, null, null, `the sandbox could not start: ${error.message}`));
+    // Gone means the processes have exited (judged first, while the cgroup still says why) and the cgroups are removed.
+    child.exited = new Promise((resolve) => {
+      proc.once('close', (code, signal) => {
+        this.childEnded(child, code, signal, null);
+        void (cgroup?.destroy() ?? Promise.resolve()).then(() => resolve());
+      });
+    });
+    const exited = child.exited;
+    this.living.add(exited);
+    void exited.then(() => this.living.delete(exited));
+
+    const hello = await this.exchange(null, 'hello', this.options.startupTimeoutMs ?? 10_000);
+    if ('failure' in hello) {
+      const tail = this.output.stderrTail().trim().split('\n').slice(-3).join(' ⏎ ');
+      this.kill();
+      if (hello.failure.kind === 'protocol') return hello.failure;
+      return { kind: 'crash', message: `the sandbox did not start${tail ? `: ${tail}` : ''}` };
+    }
+    this.output.take(); // start-up noise is the harness's, not the student's
+    const tree = processTree(proc.pid as number);
+    for (const pid of tree) child.groups.add(processGroup(pid));
+    child.node = tree[tree.length - 1];
+
+    this.cpuSinceLast(); // from here on, CPU time is the student's
+    const loaded = await this.ask({ t: 'load', id: 0 }, 'loaded', limitMs);
+    if (loaded.kind === 'ready') return null;
+    // Not loaded: start afresh next game, so the same clear error comes back instead of a confusing one.
+    this.kill();
+    return loaded;
+  }
+
+  /**
+   * Send a request and turn the outcome into a PlayerAnswer. 'loaded' comes back as kind 'ready' when a class
+   * to construct was found; the host's 'move' and 'tamper' carry the returned value.
+   */
+  private async ask(request: Request, expect: Expect, limitMs: number): Promise<PlayerAnswer> {
+    const outcome = await this.exchange(request, expect, limitMs);
+    if ('failure' in outcome) return outcome.failure;
+    const output = this.output.take();
+    const answer = outcome.answer;
+    switch (answer.t) {
+      case 'loaded':
+        this.loaded = { exports: answer.exports, entry: answer.entry };
+        if (answer.entry) return { kind: 'ready', output };
+        return {
+          kind: 'error',
+          message:
+            answer.exports.length > 0
+              ? `the submission exports no AIPlayer class (it exports ${answer.exports.join(', ')}): add export class AIPlayer`
+              : 'the submission exports nothing: add export class AIPlayer { constructor(color) … getMove(board) … }',
+          output,
+        };
+      case 'ready':
+        return { kind: 'ready', cpuMs: this.cpuSinceLast(), output };
+      case 'move':
+        return { kind: 'move', value: returnedValue(answer), cpuMs: this.cpuSinceLast(), output };
+      case 'tamper':
+        return { kind: 'tamper', value: returnedValue(answer), detail: answer.detail, output };
+      case 'error':
+        return { kind: 'error', message: answer.message, stack: answer.stack, output };
+      case 'memory':
+        this.kill();
+        return { kind: 'memory', message: answer.message, output };
+      default:
+        return { kind: 'protocol', message: `unexpected '${answer.t}' message`, output };
+    }
+  }
+
+  /** One request/answer round trip under the parent's own deadline. request null waits for the hello. */
+  private exchange(request: Request | null, expect: Expect, limitMs: number): Promise<Outcome> {
+    const child = this.child;
+    if (!child) return Promise.resolve({ failure: { kind: 'crash', message: "the player's process is not running" } });
+    return new Promise<Outcome>((resolve) => {
+      const id = request ? this.nextId++ : 0;
+      const timer = setTimeout(() => {
+        this.kill();
+        this.settlePending({ failure: { kind: 'timeout', output: this.output.take() } });
+      }, limitMs);
+      this.pending = { id, expect, timer, settle: resolve };
+      if (request) {
+        request.id = id;
+        // Write first, then thaw: the child wakes once and finds its request waiting.
+        child.requests.write(`${JSON.stringify(request)}\n`);
+        if (!this.options.ponder) signalGroups(child.groups, 'SIGCONT');
+      }
+    });
+  }
+
+  private settlePending(outcome: Outcome): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    clearTimeout(pending.timer);
+    if ('answer' in outcome && this.child && !this.options.ponder) signalGroups(this.child.groups, 'SIGSTOP');
+    // Output written just before the answer may sit in the stdout pipe's callback of this same loop turn.
+    setImmediate(() => pending.settle(outcome));
+  }
+
+  private readAnswers(child: Child, answers: Readable): void {
+    let buffered = '';
+    answers.setEncoding('utf8');
+    answers.on('data', (chunk: string) => {
+      if (this.child !== child) return;
+      buffered += chunk;
+      let newline = buffered.indexOf('\n');
+      while (newline >= 0 && this.child === child) {
+        this.onLine(buffered.slice(0, newline));
+        buffered = buffered.slice(newline + 1);
+        newline = buffered.indexOf('\n');
+      }
+      if (buffered.length > MAX_ANSWER_BYTES) this.onViolation(`the player host sent a line over ${MAX_ANSWER_BYTES} bytes`);
+    });
+    answers.on('error', () => {
+      // the child died; the close handler reports it
+    });
+  }
+
+  private onLine(line: string): void {
+    const parsed = parseAnswer(line);
+    if ('problem' in parsed) return this.onViolation(parsed.problem);
+    const answer = parsed.answer;
+    const pending = this.pending;
+    const id = answer.t === 'hello' ? 0 : answer.id;
+    if (!pending || pending.id !== id || !ACCEPTS[pending.expect].includes(answer.t)) {
+      return this.onViolation(`the player host sent an unsolicited '${answer.t}' message`);
+    }
+    this.settlePending({ answer });
+  }
+
+  private onViolation(message: string): void {
+    this.kill();
+    if (this.pending) this.settlePending({ failure: { kind: 'protocol', message, output: this.output.take() } });
+    else this.violation ??= message;
+  }
+
+  /** The child ended on its own (not by our kill): a crash, or the memory ceiling. */
+  private childEnded(child: Child, code: number | null, signal: NodeJS.Signals | null, startError: string | null): void {
+    if (this.child !== child || child.killed) return;
+    this.child = null;
+    const output = this.output.take();
+    const tail = this.output.stderrTail();
+    if (child.cgroup?.oomKilled() || MEMORY_SIGNS.test(tail)) {
+      const failure: Failure = { kind: 'memory', message: `exceeded the ${this.memoryMb} MB memory limit`, output };
+      if (this.pending) this.settlePending({ failure });
+      else this.violation ??= failure.message;
+      return;
+    }
+    // bubblewrap reports a child killed by signal N as exit code 128 + N.
+    if (this.layers.bwrap && code !== null && code > 128) {
+      signal = signalName(code - 128) ?? signal;
+      code = null;
+    }
+    const lastLine = tail.trim().split('\n').pop() ?? '';
+    const message = startError ?? `the player's process exited${lastLine ? `: ${lastLine.slice(0, 300)}` : ''}`;
+    const failure: Failure = { kind: 'crash', message, exitCode: code, signal, output };
+    if (this.pending) this.settlePending({ failure });
+    else this.violation ??= message;
+  }
+
+  /** SIGKILL everything the child is made of; safe to call when there is nothing to kill. */
+  private kill(): void {
+    const child = this.child;
+    if (!child) return;
+    this.child = null;
+    child.killed = true;
+    const pids = child.cgroup?.pids() ?? [];
+    signalGroups(child.groups, 'SIGKILL');
+    signalPids(pids, 'SIGKILL');
+    // A stopped process still dies of SIGKILL; the descendants of a tree walk made before it was frozen too.
+    signalPids(processTree(child.process.pid ?? 0).slice(1), 'SIGKILL');
+  }
+
+  /** CPU time since the previous answer: the cgroup's counter, else the process tree's from /proc. */
+  private cpuSinceLast(): number | undefined {
+    const child = this.child;
+    if (!child) return undefined;
+    const total = child.cgroup?.cpuMs() ?? processCpuMs(child.node);
+    if (total === null) return undefined;
+    const used = total - this.cpuBaseline;
+    this.cpuBaseline = total;
+    return Math.max(0, Math.round(used * 1000) / 1000);
+  }
+}
+
+function signalName(number: number): NodeJS.Signals | null {
+  const entry = Object.entries(osConstants.signals).find(([, value]) => value === number);
+  return entry ? (entry[0] as NodeJS.Signals) : null;
+}
+
+/** utime + stime of the player's node process from /proc, in ms (clock ticks are 10 ms), or null without /proc. */
+function processCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * The interface check (the platform's 接口测试): a checklist, one step per line with a fix hint on failure.
+ * found the entry → compiles → exports AIPlayer → constructs for both colours → legal moves on probe positions
+ * within the limit → does not tamper. Type errors are warnings. Every line of student code runs in the sandbox.
+ */
+import { performance } from 'node:perf_hooks';
+import type { AnyGame } from '../games/game.js';
+import { getGame } from '../games/registry.js';
+import { DEFAULT_REFEREE_CONFIG } from '../referee/config.js';
+import type { MoveInfo, PlayerAnswer } from '../referee/player.js';
+import { describeLayers, detectLayers, isHardened, type Layers } from '../sandbox/layers.js';
+import { SandboxPlayer } from '../sandbox/sandbox-player.js';
+import { CompileError, compileSubmission, formatProblem, type SourceProblem } from './compile.js';
+import { describeJudged, judgeAnswer } from './judge.js';
+import { probePositions } from './probes.js';
+import { resolveSubmission, type ResolvedSubmission } from './resolve.js';
+import { exportHint } from './suggest.js';
+import { typeCheck, type TypeCheckResult } from './typecheck.js';
+
+export type StepId = 'entry' | 'compile' | 'types' | 'export' | 'construct' | 'moves' | 'tamper';
+export type StepStatus = 'pass' | 'fail' | 'warn' | 'skip';
+
+export interface CheckStep {
+  id: StepId;
+  title: string;
+  status: StepStatus;
+  /** What happened, one line. */
+  detail?: string;
+  /** How to fix it (failures and warnings). */
+  hint?: string;
+  /** Located problems (compile errors, type errors). */
+  problems?: SourceProblem[];
+}
+
+export interface CheckResult {
+  /** True when no step failed (warnings allowed). */
+  ok: boolean;
+  submission: string;
+  entry?: string;
+  game: string;
+  steps: CheckStep[];
+  /** The sandbox layers that were active. */
+  layers: string[];
+  hardened: boolean;
+  durationMs: number;
+}
+
+export interface CheckOptions {
+  /** Game registry id (default 'reversi'). */
+  game?: string;
+  /** Per-move limit in ms (default: the platform's 60 s). */
+  moveTimeoutMs?: number;
+  /** Construction limit in ms (default: the move limit). */
+  constructTimeoutMs?: number;
+  /** Asks per probe position before it counts as failed (default 3, as the platform). */
+  illegalLimit?: number;
+  memoryMb?: number;
+  allowImports?: string[];
+  /** Run tsc for warnings (default true for TypeScript entries). */
+  typeCheck?: boolean;
+  /** Seed for the probe positions (default 1). */
+  seed?: number;
+  layers?: Layers;
+}
+
+const TITLES: Record<StepId, string> = {
+  entry: 'found the entry',
+  compile: 'compiles',
+  types: 'type checks',
+  export: 'exports AIPlayer',
+  construct: "constructs for both colours within the time limit",
+  moves: 'getMove returns a legal move within the time limit',
+  tamper: 'does not change the board it is given',
+};
+
+const FIX: Record<string, string> = {
+  timeout: 'make it answer sooner: check the time you are given in getMove(board, info).timeLimitMs',
+  error: 'fix the error above (the stack points at your code)',
+  crash: 'do not exit the process; return a move instead',
+  memory: 'use less memory (the limit applies to the whole process)',
+  protocol: 'do not write to file descriptors 3/4 or change JSON/Object.prototype.toJSON',
+  tamper: 'work on board.copy() instead of the board you are given',
+  illegal: 'return one of board.getLegalActions(color), exactly as written (e.g. "D3")',
+};
+
+function failure(game: AnyGame, answer: PlayerAnswer, limitMs: number): { detail: string; hint: string } {
+  const judged = judgeAnswer(game, null, answer, limitMs);
+  return { detail: describeJudged(judged), hint: FIX[judged.verdict] ?? '' };
+}
+
+export async function checkSubmission(path: string, options: CheckOptions = {}): Promise<CheckResult> {
+  const started = performance.now();
+  const gameId = options.game ?? 'reversi';
+  const game = getGame(gameId);
+  const layers = options.layers ?? detectLayers();
+  const steps: CheckStep[] = [];
+  const result = (): CheckResult => {
+    for (const id of Object.keys(TITLES) as StepId[]) {
+      if (!steps.some((step) => step.id === id)) steps.push({ id, title: TITLES[id], status: 'skip' });
+    }
+    steps.sort((a, b) => Object.keys(TITLES).indexOf(a.id) - Object.keys(TITLES).indexOf(b.id));
+    return {
+      ok: steps.every((step) => step.status !== 'fail'),
+      submission: path,
+      entry: submission?.entry,
+      game: gameId,
+      steps,
+      layers: describeLayers(layers).filter((layer) => layer.active).map((layer) => layer.layer),
+      hardened: isHardened(layers),
+      durationMs: Math.round(performance.now() - started),
+    };
+  };
+  const step = (id: StepId, status: StepStatus, extra: Partial<CheckStep> = {}): void => {
+    steps.push({ id, title: TITLES[id], status, ...extra });
+  };
+
+  let submission: ResolvedSubmission | undefined;
+  try {
+    submission = resolveSubmission(path);
+    step('entry', 'pass', { detail: submission.entry });
+  } catch (error) {
+    step('entry', 'fail', { detail: (error as Error).message, hint: 'pass src/AIPlayer.ts or the folder that holds it' });
+    return result();
+  }
+
+  const types: Promise<TypeCheckResult> | null =
+    options.typeCheck !== false && submission.entry.endsWith('.ts') ? typeCheck(submission, gameId) : null;
+  const finishTypes = async (): Promise<void> => {
+    if (!types) return;
+    const checked = await types;
+    if (!checked.ran) step('types', 'skip', { detail: checked.note });
+    else if (checked.problems.length === 0) step('types', 'pass');
+    else {
+      step('types', 'warn', {
+        detail: `${checked.problems.length} type error(s); the code still runs`,
+        hint: 'fix the types: the platform compiles with tsc',
+        problems: checked.problems,
+      });
+    }
+  };
+
+  let bundlePath: string;
+  try {
+    const compiled = await compileSubmission(submission, { allowImports: options.allowImports });
+    bundlePath = compiled.bundlePath;
+    step('compile', 'pass', compiled.warnings.length > 0 ? { problems: compiled.warnings } : {});
+  } catch (error) {
+    if (!(error instanceof CompileError)) throw error;
+    step('compile', 'fail', {
+      detail: error.problems.length === 1 ? formatProblem(error.problems[0]) : `${error.problems.length} errors`,
+      hint: error.problems.some((p) => p.text.includes('not allowed') || p.text.includes('outside'))
+        ? 'import only files inside your submission folder (and referee)'
+        : 'fix the syntax at the places listed',
+      problems: error.problems,
+    });
+    await finishTypes();
+    return result();
+  }
+
+  const moveTimeoutMs = options.moveTimeoutMs ?? DEFAULT_REFEREE_CONFIG.moveTimeoutMs;
+  const constructTimeoutMs = options.constructTimeoutMs ?? moveTimeoutMs;
+  const illegalLimit = options.illegalLimit ?? DEFAULT_REFEREE_CONFIG.illegalMoveLimit;
+  const player = new SandboxPlayer({
+    name: 'check',
+    bundlePath,
+    submissionRoot: submission.root,
+    game: gameId,
+    memoryMb: options.memoryMb,
+    allowImports: options.allowImports,
+    layers,
+  });
+  // Pushes the sandboxed steps; returns early at the first failure.
+  const play = async (): Promise<void> => {
+    const start = (side: 0 | 1, state: unknown): Promise<PlayerAnswer> =>
+      player.startGame({ game: gameId, side, seed: options.seed ?? 1, initialState: game.encode(state), timeLimitMs: constructTimeoutMs });
+
+    // Construct for both colours; the first start also loads the module (and tells us what it exports).
+    const initial = game.initial(options.seed ?? 1);
+    for (const side of [0, 1] as const) {
+      const answer = await start(side, initial);
+      const exported = player.exports;
+      if (!steps.some((s) => s.id === 'export') && exported) {
+        if (exported.entry) step('export', 'pass', { detail: `uses ${exported.entry}` });
+        else {
+          step('export', 'fail', { detail: `found: ${exported.exports.join(', ') || 'no exports'}`, hint: exportHint(exported.exports) });
+          return;
+        }
+      }
+      if (answer.kind !== 'ready') {
+        const why = failure(game, answer, constructTimeoutMs);
+        const failedStep: StepId = exported ? 'construct' : 'export';
+        step(failedStep, 'fail', { detail: `${game.symbols[side]}: ${why.detail}`, hint: why.hint });
+        return;
+      }
+      await player.endGame();
+    }
+    step('construct', 'pass', { detail: `${game.symbols.join(' and ')}` });
+
+    const played: string[] = [];
+    let tampered: string | null = null;
+    for (const probe of probePositions(game, options.seed ?? 1)) {
+      const ready = await start(probe.side, probe.state);
+      if (ready.kind !== 'ready') {
+        const why = failure(game, ready, constructTimeoutMs);
+        step('moves', 'fail', { detail: `${probe.label}: constructing again: ${why.detail}`, hint: why.hint });
+        return;
+      }
+      let outcome: { ok: true; move: string } | { ok: false; detail: string; hint: string } | null = null;
+      for (let attempt = 1; attempt <= illegalLimit && outcome === null; attempt++) {
+        const info: MoveInfo = {
+          color: game.symbols[probe.side],
+          timeLimitMs: moveTimeoutMs,
+          moveNumber: 1,
+          timeUsedMs: 0,
+          attempt,
+          attemptsAllowed: illegalLimit,
+          lastMove: null,
+        };
+        const answer = await player.requestMove({ state: game.encode(probe.state), info });
+        if (answer.kind === 'tamper') {
+          tampered ??= `${probe.label}: ${answer.detail ?? 'changed the board'}`;
+          const judged = judgeAnswer(game, probe.state, { kind: 'move', value: answer.value }, moveTimeoutMs);
+          outcome = judged.verdict === 'ok' ? { ok: true, move: judged.move } : { ok: false, detail: describeJudged(judged), hint: FIX.illegal };
+          continue;
+        }
+        const judged = judgeAnswer(game, probe.state, answer, moveTimeoutMs);
+        if (judged.verdict === 'ok') outcome = { ok: true, move: judged.move };
+        else if (judged.verdict !== 'illegal' || attempt === illegalLimit) {
+          outcome = { ok: false, detail: describeJudged(judged), hint: FIX[judged.verdict] ?? '' };
+        }
+      }
+      await player.endGame();
+      if (outcome && !outcome.ok) {
+        step('moves', 'fail', { detail: `${probe.label}: ${outcome.detail}`, hint: outcome.hint });
+        if (tampered) step('tamper', 'fail', { detail: tampered, hint: FIX.tamper });
+        return;
+      }
+      if (outcome?.ok) played.push(`${probe.label} → ${outcome.move}`);
+    }
+    step('moves', 'pass', { detail: played.join('; ') });
+    step('tamper', tampered ? 'fail' : 'pass', tampered ? { detail: tampered, hint: FIX.tamper } : {});
+  };
+  try {
+    await play();
+  } finally {
+    await player.close();
+  }
+  await finishTypes();
+  return result();
+}

@@ -1,0 +1,108 @@
+/**
+ * Shared helpers for the sandbox tests: build a fixture (optionally with placeholders filled in), start it
+ * behind the sandbox, play one move, and look for leftovers (processes, files) afterwards.
+ */
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { getGame } from '../../harness/games/registry.js';
+import type { MoveInfo, PlayerAnswer } from '../../harness/referee/player.js';
+import { SandboxPlayer, type SandboxOptions } from '../../harness/sandbox/sandbox-player.js';
+import { compileSubmission } from '../../harness/submission/compile.js';
+import { resolveSubmission } from '../../harness/submission/resolve.js';
+
+export const reversi = getGame('reversi');
+export const HOSTILE = resolve('tests/fixtures/hostile');
+export const SUBMISSIONS = resolve('tests/fixtures/submissions');
+
+const scratchDirs: string[] = [];
+afterAll(() => {
+  for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A world-readable scratch folder (the sandboxed child runs as uid nobody), removed after the test file. */
+export function scratch(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `referee-${prefix}-`));
+  chmodSync(dir, 0o755);
+  scratchDirs.push(dir);
+  return dir;
+}
+
+/** Use a private cache for this test file, so its bundles (and nothing else) land there. */
+export function isolateCache(): string {
+  const dir = scratch('cache');
+  process.env.REFEREE_CACHE_DIR = dir;
+  return dir;
+}
+
+/** A fixture as a submission; placeholders like __PORT__ are replaced in a copy in a scratch folder. */
+export function fixture(name: string, fill: Record<string, string> = {}): string {
+  const source = join(HOSTILE, name);
+  if (Object.keys(fill).length === 0) return source;
+  let text = readFileSync(source, 'utf8');
+  for (const [key, value] of Object.entries(fill)) text = text.split(key).join(value);
+  const path = join(scratch('fixture'), basename(name));
+  writeFileSync(path, text);
+  return path;
+}
+
+/** The player and its bundle's path (which names its processes, for leftover checks). */
+export async function sandboxed(
+  path: string,
+  options: Partial<SandboxOptions> = {},
+): Promise<{ player: SandboxPlayer; bundle: string }> {
+  const submission = resolveSubmission(path);
+  const compiled = await compileSubmission(submission);
+  const player = new SandboxPlayer({
+    name: basename(path),
+    bundlePath: compiled.bundlePath,
+    submissionRoot: submission.root,
+    game: 'reversi',
+    ...options,
+  });
+  return { player, bundle: compiled.bundlePath };
+}
+
+export function moveInfo(timeLimitMs: number, color = 'X'): MoveInfo {
+  return { color, timeLimitMs, moveNumber: 1, timeUsedMs: 0, attempt: 1, attemptsAllowed: 3, lastMove: null };
+}
+
+/** Start a game as Black at the opening and ask for one move; the construction answer if that fails. */
+export async function playOpening(player: SandboxPlayer, timeLimitMs: number): Promise<{ phase: 'start' | 'move'; answer: PlayerAnswer }> {
+  const state = reversi.encode(reversi.initial(1));
+  const ready = await player.startGame({ game: 'reversi', side: 0, seed: 1, initialState: state, timeLimitMs });
+  if (ready.kind !== 'ready') return { phase: 'start', answer: ready };
+  return { phase: 'move', answer: await player.requestMove({ state, info: moveInfo(timeLimitMs) }) };
+}
+
+export function isLegalOpening(value: unknown): boolean {
+  const initial = reversi.initial(1);
+  return reversi.legalMoves(initial).some((move: unknown) => reversi.formatMove(move) === value);
+}
+
+/** Pids of live processes whose command line mentions `needle` (a bundle path is unique to one submission). */
+export function processesMentioning(needle: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) found.push(Number(entry));
+    } catch {
+      // gone while we looked
+    }
+  }
+  return found;
+}
+
+/** A listing of the folders a submission could try to write to, to compare before and after. */
+export function listing(dirs: string[]): string[] {
+  return dirs.flatMap((dir) => {
+    try {
+      return readdirSync(dir).map((name) => join(dir, name));
+    } catch {
+      return [];
+    }
+  }).sort();
+}

@@ -1,0 +1,111 @@
+/** The interface check as a checklist, on good submissions and on the hostile fixtures it must catch. */
+import { join } from 'node:path';
+import { checkSubmission, type CheckResult, type StepId } from '../../harness/submission/check.js';
+import { createSubmissionPlayer } from '../../harness/submission/player.js';
+import { probePositions } from '../../harness/submission/probes.js';
+import { HOSTILE, SUBMISSIONS, fixture, isolateCache, playOpening, reversi } from '../sandbox/support.js';
+import type { SandboxPlayer } from '../../harness/sandbox/sandbox-player.js';
+
+beforeAll(() => {
+  isolateCache();
+});
+
+const FAST = { moveTimeoutMs: 2000, memoryMb: 256 };
+const status = (result: CheckResult, id: StepId) => result.steps.find((step) => step.id === id)?.status;
+
+test.each([
+  ['a TypeScript file with sibling imports', join(SUBMISSIONS, 'random-ts/AIPlayer.ts')],
+  ['a JavaScript folder with package.json main and module.exports', join(SUBMISSIONS, 'dir-package')],
+  ['a one-argument async default export', join(SUBMISSIONS, 'async-one-arg.mjs')],
+])('passes %s', async (_, path) => {
+  const result = await checkSubmission(path, FAST);
+  expect(result.steps.filter((step) => step.status === 'fail')).toEqual([]);
+  expect(result.ok).toBe(true);
+  expect(status(result, 'moves')).toBe('pass');
+  expect(result.steps.map((step) => step.id)).toEqual(['entry', 'compile', 'types', 'export', 'construct', 'moves', 'tamper']);
+});
+
+test('a misnamed export fails at "exports AIPlayer" with the rename', async () => {
+  const result = await checkSubmission(join(HOSTILE, 'misnamed-export.ts'), FAST);
+  const step = result.steps.find((s) => s.id === 'export');
+  expect(step?.status).toBe('fail');
+  expect(step?.hint).toMatch(/rename the export AiPlayer to AIPlayer/);
+  expect(result.ok).toBe(false);
+});
+
+test('a syntax error fails at "compiles" with file:line:col', async () => {
+  const result = await checkSubmission(join(HOSTILE, 'syntax-error.ts'), FAST);
+  const step = result.steps.find((s) => s.id === 'compile');
+  expect(step?.status).toBe('fail');
+  expect(step?.problems?.[0]).toMatchObject({ file: 'syntax-error.ts', line: 6, column: 1 });
+  expect(status(result, 'export')).toBe('skip');
+});
+
+test('a type error is a warning: the submission still passes', async () => {
+  const result = await checkSubmission(join(HOSTILE, 'type-error.ts'), FAST);
+  expect(result.ok).toBe(true);
+  const types = result.steps.find((s) => s.id === 'types');
+  expect(types?.status).toBe('warn');
+  expect(types?.problems?.[0]).toMatchObject({ file: 'type-error.ts', line: 7 });
+});
+
+test('a loop in getMove fails "legal move within the time limit" as a timeout', async () => {
+  const result = await checkSubmission(join(HOSTILE, 'loop-getmove.js'), { ...FAST, moveTimeoutMs: 400 });
+  const moves = result.steps.find((s) => s.id === 'moves');
+  expect(moves?.status).toBe('fail');
+  expect(moves?.detail).toMatch(/timeout: no answer within 400 ms/);
+});
+
+test('a loop in the constructor fails "constructs"', async () => {
+  const result = await checkSubmission(join(HOSTILE, 'loop-constructor.js'), { ...FAST, moveTimeoutMs: 400 });
+  expect(status(result, 'construct')).toBe('fail');
+});
+
+test('mutating the board fails "does not change the board"', async () => {
+  const result = await checkSubmission(join(HOSTILE, 'mutate-board.js'), FAST);
+  expect(status(result, 'moves')).toBe('pass');
+  expect(status(result, 'tamper')).toBe('fail');
+  expect(result.ok).toBe(false);
+});
+
+test('an error in getMove fails the probe with its message', async () => {
+  const result = await checkSubmission(join(HOSTILE, 'throws.js'), FAST);
+  expect(result.steps.find((s) => s.id === 'moves')?.detail).toMatch(/error: Error: student bug on purpose/);
+});
+
+test('an illegal answer fails the probe after illegalLimit asks, naming the value', async () => {
+  const result = await checkSubmission(fixture('returns-value.js', { __VALUE__: "() => 'd3'" }), { ...FAST, illegalLimit: 2 });
+  const moves = result.steps.find((s) => s.id === 'moves');
+  expect(moves?.detail).toMatch(/returned "d3", which is not a move in the game's notation/);
+  expect(moves?.hint).toMatch(/getLegalActions/);
+});
+
+test('a missing submission fails at "found the entry"', async () => {
+  const result = await checkSubmission('/nope/AIPlayer.ts', FAST);
+  expect(status(result, 'entry')).toBe('fail');
+  expect(result.ok).toBe(false);
+});
+
+test('probe positions come from the game: both colours, a single legal move, late positions', () => {
+  const probes = probePositions(reversi, 1);
+  expect(new Set(probes.map((p) => p.side))).toEqual(new Set([0, 1]));
+  expect(probes.some((p) => reversi.legalMoves(p.state).length === 1)).toBe(true);
+  for (const probe of probes) {
+    expect(reversi.isTerminal(probe.state)).toBe(false);
+    expect(reversi.toMove(probe.state)).toBe(probe.side);
+    expect(reversi.legalMoves(probe.state).length).toBeGreaterThan(0);
+  }
+  expect(probePositions(reversi, 1)).toEqual(probes);
+});
+
+test('createSubmissionPlayer gives a Player that plays from a path', async () => {
+  const player = (await createSubmissionPlayer(join(SUBMISSIONS, 'random-ts'), { memoryMb: 256 })) as SandboxPlayer;
+  try {
+    expect(player.name).toBe('random-ts');
+    const { answer } = await playOpening(player, 2000);
+    expect(answer.kind).toBe('move');
+  } finally {
+    await player.close();
+  }
+  await expect(createSubmissionPlayer(join(HOSTILE, 'syntax-error.ts'))).rejects.toThrow(/syntax-error\.ts:6:1/);
+});

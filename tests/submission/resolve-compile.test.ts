@@ -1,0 +1,119 @@
+/** Finding entries, the submission boundary at compile time, and bare-import allowlists. */
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CompileError, compileSubmission, packageName } from '../../harness/submission/compile.js';
+import { isSubmissionPath, resolveSubmission, SubmissionError } from '../../harness/submission/resolve.js';
+import { exportHint } from '../../harness/submission/suggest.js';
+import { isolateCache, scratch, SUBMISSIONS } from '../sandbox/support.js';
+
+beforeAll(() => {
+  isolateCache();
+});
+
+function tree(files: Record<string, string>): string {
+  const root = scratch('submission');
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(root, name, '..'), { recursive: true });
+    writeFileSync(join(root, name), text);
+  }
+  return root;
+}
+
+async function problemsOf(path: string, allowImports?: string[]): Promise<string[]> {
+  try {
+    await compileSubmission(resolveSubmission(path), { allowImports });
+  } catch (error) {
+    if (error instanceof CompileError) return error.problems.map((p) => p.text);
+    throw error;
+  }
+  return [];
+}
+
+describe('resolveSubmission', () => {
+  test('a directory uses package.json main, else the conventional names in order', () => {
+    expect(resolveSubmission(join(SUBMISSIONS, 'dir-package')).entry).toBe(join(SUBMISSIONS, 'dir-package/lib/player.js'));
+    const root = tree({ 'index.ts': '', 'src/AIPlayer.ts': '' });
+    expect(resolveSubmission(root).entry).toBe(join(root, 'src/AIPlayer.ts'));
+    expect(resolveSubmission(tree({ 'AIPlayer.js': '' })).kind).toBe('directory');
+  });
+
+  test("a single file's root is its folder", () => {
+    const resolved = resolveSubmission(join(SUBMISSIONS, 'random-ts/AIPlayer.ts'));
+    expect(resolved.root).toBe(join(SUBMISSIONS, 'random-ts'));
+    expect(resolved.kind).toBe('file');
+  });
+
+  test('bad inputs give one-line errors naming the fix', () => {
+    expect(() => resolveSubmission('/nope/AIPlayer.ts')).toThrow(/submission not found: .*pass a file like src\/AIPlayer.ts/);
+    expect(() => resolveSubmission(tree({ 'README.md': '' }))).toThrow(/no entry file .*add src\/AIPlayer.ts/);
+    expect(() => resolveSubmission(tree({ 'package.json': '{"main":"gone.js"}' }))).toThrow(/"main" names gone.js/);
+    const notes = tree({ 'notes.txt': '' });
+    expect(() => resolveSubmission(join(notes, 'notes.txt'))).toThrow(SubmissionError);
+  });
+
+  test('an entry symlinked from outside the root is refused', () => {
+    const root = tree({});
+    symlinkSync(join(SUBMISSIONS, 'random-ts/AIPlayer.ts'), join(root, 'AIPlayer.ts'));
+    expect(() => resolveSubmission(root)).toThrow(/outside the submission folder/);
+  });
+
+  test('isSubmissionPath tells paths from built-in player names', () => {
+    expect(isSubmissionPath('src/AIPlayer.ts')).toBe(true);
+    expect(isSubmissionPath('AIPlayer.js')).toBe(true);
+    expect(isSubmissionPath(SUBMISSIONS)).toBe(true);
+    expect(isSubmissionPath('random')).toBe(false);
+  });
+});
+
+describe('compileSubmission', () => {
+  test('bundles sibling modules, leaves referee external, names the bundle by content hash', async () => {
+    const first = await compileSubmission(resolveSubmission(join(SUBMISSIONS, 'random-ts')));
+    const again = await compileSubmission(resolveSubmission(join(SUBMISSIONS, 'random-ts/AIPlayer.ts')));
+    expect(again.bundlePath).toBe(first.bundlePath);
+    expect(first.bundlePath).toContain(first.hash);
+  });
+
+  test('every refused import is named: outside the root, symlinks out, bare packages, builtins', async () => {
+    const root = tree({
+      'AIPlayer.ts': "import './inner';\nimport '../elsewhere';\nimport 'lodash';\nimport 'node:fs';\nimport './linked';\nexport class AIPlayer {}\n",
+      'inner.ts': '',
+    });
+    writeFileSync(join(root, '..', 'elsewhere.ts'), '');
+    symlinkSync(resolve('package.json'), join(root, 'linked.json'));
+    writeFileSync(join(root, 'linked.ts'), "import './linked.json';\n");
+    const problems = await problemsOf(root);
+    expect(problems).toHaveLength(4);
+    expect(problems.join('\n')).toMatch(/'\.\.\/elsewhere' resolves to .*outside the submission folder/);
+    expect(problems.join('\n')).toMatch(/import 'lodash' is not allowed \(this assignment allows no packages\)/);
+    expect(problems.join('\n')).toMatch(/import 'node:fs' is not allowed/);
+    expect(problems.join('\n')).toMatch(/'\.\/linked\.json' resolves to .*package\.json, outside/);
+  });
+
+  test('allowlisted builtins stay external; allowlisted packages must still live inside the root', async () => {
+    const root = tree({
+      'AIPlayer.ts': "import { cpus } from 'node:os';\nimport x from 'tiny';\nexport class AIPlayer { n = cpus().length + x; }\n",
+      'node_modules/tiny/package.json': '{"name":"tiny","main":"index.js"}',
+      'node_modules/tiny/index.js': 'module.exports = 1;',
+    });
+    expect(await problemsOf(root, ['os', 'tiny'])).toEqual([]);
+    expect(await problemsOf(root, ['tiny'])).toEqual([expect.stringMatching(/import 'node:os' is not allowed \(allowed: tiny\)/)]);
+  });
+
+  test('syntax errors carry file:line:col', async () => {
+    const root = tree({ 'AIPlayer.ts': 'export class AIPlayer {\n  getMove() { return ; }}\n}\n' });
+    await expect(compileSubmission(resolveSubmission(root))).rejects.toThrow(/^AIPlayer\.ts:3:1: Unexpected "}"/);
+  });
+
+  test('packageName strips subpaths and the node: prefix', () => {
+    expect(['lodash/fp', '@scope/pkg/x', 'node:fs'].map(packageName)).toEqual(['lodash', '@scope/pkg', 'fs']);
+  });
+});
+
+describe('exportHint', () => {
+  test('suggests the near-miss name, or the only export, or how to export', () => {
+    expect(exportHint(['AiPlayer'])).toMatch(/rename the export AiPlayer to AIPlayer/);
+    expect(exportHint(['AIPlayr', 'helper'])).toMatch(/rename the export AIPlayr/);
+    expect(exportHint(['MyBot'])).toMatch(/export your class as AIPlayer.*found MyBot/);
+    expect(exportHint([])).toMatch(/add export class AIPlayer/);
+  });
+});
