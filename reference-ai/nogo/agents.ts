@@ -1,0 +1,43 @@
+/**
+ * NoGo reference AIs: a one-ply mobility heuristic and alpha-beta on mobility. Random and MCTS (the classic
+ * strong NoGo player) are the generic agents.
+ */
+import type { AnyGame } from '../../harness/games/game.js';
+import { nogo, type NoGoState } from '../../harness/games/nogo/index.js';
+import type { AgentFactory } from '../../harness/referee/agent.js';
+import { alphaBetaAgent } from '../generic/alphabeta.js';
+import { evaluateNoGo } from './evaluate.js';
+
+function requireNoGo(game: AnyGame, agent: string): void {
+  if (game.id !== nogo.id) {
+    throw new Error(`reference AI '${agent}' plays nogo only, not '${game.id}'; pick a generic agent (random, alphabeta, mcts)`);
+  }
+}
+
+/** The move after which the opponent is worst off in mobility (ties to the first in index order). */
+export function heuristicMove(state: NoGoState): number {
+  let best = -1;
+  let bestValue = -Infinity;
+  for (const cell of nogo.legalMoves(state)) {
+    const value = -evaluateNoGo(nogo.apply(state, cell));
+    if (value > bestValue) {
+      bestValue = value;
+      best = cell;
+    }
+  }
+  return best;
+}
+
+export const nogoHeuristicAgent: AgentFactory = (game) => {
+  requireNoGo(game, 'heuristic');
+  return { choose: (state) => heuristicMove(state as NoGoState) };
+};
+
+/** Alpha-beta on mobility, `nodeBudget` states per move. */
+export function nogoAlphaBetaAgent(nodeBudget: number): AgentFactory {
+  const search = alphaBetaAgent<NoGoState, number>({ nodeBudget, evaluate: evaluateNoGo, transposition: true });
+  return (game, side, seed) => {
+    requireNoGo(game, 'alphabeta');
+    return search(game, side, seed);
+  };
+}

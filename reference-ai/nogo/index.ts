@@ -1,0 +1,2 @@
+export { heuristicMove, nogoAlphaBetaAgent, nogoHeuristicAgent } from './agents.js';
+export { evaluateNoGo, mobility } from './evaluate.js';
