@@ -1,0 +1,280 @@
+/**
+ * The assignment config: a JSON file validated against grading/assignment.schema.json, resolved into a complete
+ * Assignment (every default filled in). Omitted fields reproduce the course platform (60 s per move, three asks,
+ * touching the board loses); DEFAULT_ASSIGNMENT is the built-in ladder used when no config is given.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject } from 'ajv';
+import { gameIds } from '../harness/games/registry.js';
+import type { RefereeConfig } from '../harness/referee/config.js';
+import { referenceNames } from '../reference-ai/index.js';
+import { packageFile } from './package-root.js';
+
+export type Visibility = 'visible' | 'hidden' | 'after_due_date' | 'after_published';
+
+export type ScoringRule =
+  /** Full points at or above winRate, none below. */
+  | { rule: 'threshold'; winRate: number }
+  /** 0 at minWinRate, full points at fullWinRate, linear between. */
+  | { rule: 'linear'; minWinRate: number; fullWinRate: number };
+
+export interface OpponentItem {
+  /** Reference AI name. */
+  name: string;
+  title: string;
+  /** Even: half as each colour. */
+  games: number;
+  points: number;
+  scoring: ScoringRule;
+  seed: number;
+  /** The opponent's first N moves are random (seeded), for variety against deterministic references. */
+  openingMoves: number;
+  visibility: Visibility;
+}
+
+export interface Assignment {
+  title: string;
+  game: string;
+  referee: RefereeConfig;
+  parallelGames: number;
+  interfaceCheck: { points: number; visibility: Visibility };
+  opponents: OpponentItem[];
+}
+
+/** One problem in a config: the JSON pointer of the offending value and what to write instead. */
+export interface ConfigIssue {
+  pointer: string;
+  message: string;
+}
+
+/** A config that does not validate. The message lists every issue, one per line, as `pointer: fix`. */
+export class AssignmentError extends Error {
+  constructor(
+    readonly issues: ConfigIssue[],
+    readonly source: string,
+  ) {
+    super(`${source} is not a valid assignment:\n${issues.map((issue) => `  ${issue.pointer}: ${issue.message}`).join('\n')}`);
+    this.name = 'AssignmentError';
+  }
+}
+
+export const SCHEMA_PATH = packageFile('grading', 'assignment.schema.json');
+
+/** Platform defaults (game.py) for everything a config file leaves out. */
+const PLATFORM = {
+  title: 'Reversi AI',
+  game: 'reversi',
+  moveTimeoutMs: 60_000,
+  illegalMoveLimit: 3,
+  tamperLoses: true,
+  forcedLossDiff: 0,
+  parallelGames: 1,
+  interfacePoints: 10,
+  games: 10,
+  seed: 1,
+  scoring: { rule: 'threshold', winRate: 0.5 } as ScoringRule,
+  visibility: 'visible' as Visibility,
+};
+
+/**
+ * The built-in assignment: a ladder that separates a weak, a fair and a strong AI, with 0.5 s per move so a whole
+ * local grade takes a few minutes at most even for an AI that uses all its time.
+ */
+export const DEFAULT_ASSIGNMENT_JSON = {
+  title: 'Reversi AI (built-in ladder)',
+  game: 'reversi',
+  moveTimeoutMs: 500,
+  constructTimeoutMs: 5000,
+  illegalMoveLimit: 3,
+  tamperLoses: true,
+  interfaceCheck: { points: 10 },
+  opponents: [
+    { name: 'random', title: 'vs random', games: 10, points: 30, seed: 1, scoring: { rule: 'linear', minWinRate: 0.5, fullWinRate: 0.9 } },
+    { name: 'weighted', title: 'vs weighted', games: 10, points: 30, seed: 2, openingMoves: 2, scoring: { rule: 'linear', minWinRate: 0.3, fullWinRate: 0.7 } },
+    { name: 'mobility', title: 'vs mobility', games: 10, points: 30, seed: 3, openingMoves: 2, scoring: { rule: 'linear', minWinRate: 0.1, fullWinRate: 0.5 } },
+  ],
+} as const;
+
+let validator: ReturnType<Ajv['compile']> | null = null;
+
+function compiledSchema(): ReturnType<Ajv['compile']> {
+  if (validator) return validator;
+  const ajv = new Ajv({ allErrors: true, verbose: true, discriminator: true, strict: true, strictRequired: false });
+  // Our annotation: the fix to print when a value fails its schema.
+  ajv.addKeyword({ keyword: 'fixHint', schemaType: 'string' });
+  validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as object);
+  return validator;
+}
+
+/** Levenshtein distance, for "did you mean" on misspelt keys. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const saved = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = saved;
+    }
+  }
+  return row[b.length];
+}
+
+function closest(word: string, candidates: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const d = distance(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best !== null && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
+}
+
+const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** One issue per ajv error, phrased as the fix; type errors on a value win over its other complaints. */
+function issuesOf(errors: ErrorObject[]): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const seen = new Set<string>();
+  const add = (pointer: string, message: string): void => {
+    const key = `${pointer}\u0000${message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    issues.push({ pointer: pointer || '/', message });
+  };
+  for (const error of errors) {
+    const parent = error.parentSchema as { fixHint?: string; properties?: Record<string, unknown> } | undefined;
+    switch (error.keyword) {
+      case 'additionalProperties': {
+        const key = (error.params as { additionalProperty: string }).additionalProperty;
+        const known = Object.keys(parent?.properties ?? {}).filter((name) => name !== '$schema');
+        const guess = closest(key, known);
+        add(
+          `${error.instancePath}/${escapePointer(key)}`,
+          `unknown key${guess ? ` (did you mean "${guess}"?)` : ''}: remove it or use one of ${known.join(', ')}`,
+        );
+        break;
+      }
+      case 'required': {
+        const key = (error.params as { missingProperty: string }).missingProperty;
+        const hint = (parent?.properties?.[key] as { fixHint?: string } | undefined)?.fixHint;
+        add(`${error.instancePath}/${escapePointer(key)}`, `is required${hint ? ` and ${hint}` : ''}`);
+        break;
+      }
+      case 'discriminator': {
+        add(`${error.instancePath}/rule`, 'must be "threshold" or "linear"');
+        break;
+      }
+      default:
+        add(error.instancePath, parent?.fixHint ?? (error.message ?? 'is invalid'));
+    }
+  }
+  return issues;
+}
+
+function resolveItem(raw: Record<string, unknown>): OpponentItem {
+  const name = raw.name as string;
+  return {
+    name,
+    title: (raw.title as string | undefined) ?? `vs ${name}`,
+    games: (raw.games as number | undefined) ?? PLATFORM.games,
+    points: raw.points as number,
+    scoring: (raw.scoring as ScoringRule | undefined) ?? PLATFORM.scoring,
+    seed: (raw.seed as number | undefined) ?? PLATFORM.seed,
+    openingMoves: (raw.openingMoves as number | undefined) ?? 0,
+    visibility: (raw.visibility as Visibility | undefined) ?? PLATFORM.visibility,
+  };
+}
+
+/**
+ * Validate untrusted JSON (already parsed) and fill in the defaults. `source` names the file in errors.
+ * Throws an AssignmentError listing every problem with its JSON pointer.
+ */
+export function resolveAssignment(json: unknown, source = 'the assignment'): Assignment {
+  const validate = compiledSchema();
+  if (!validate(json)) throw new AssignmentError(issuesOf(validate.errors ?? []), source);
+  const raw = json as Record<string, unknown>;
+  const issues: ConfigIssue[] = [];
+  const game = (raw.game as string | undefined) ?? PLATFORM.game;
+  if (!gameIds().includes(game)) issues.push({ pointer: '/game', message: `unknown game "${game}": use one of ${gameIds().join(', ')}` });
+  const rawOpponents = (raw.opponents as Record<string, unknown>[] | undefined) ?? [];
+  if (raw.opponents === undefined) issues.push({ pointer: '/opponents', message: 'is required: list at least one reference opponent, e.g. [{ "name": "random", "games": 10, "points": 30 }]' });
+  const known = issues.length === 0 ? referenceNames(game) : [];
+  const opponents = rawOpponents.map(resolveItem);
+  opponents.forEach((item, index) => {
+    if (issues.length === 0 && !known.includes(item.name)) {
+      const guess = closest(item.name, known);
+      issues.push({
+        pointer: `/opponents/${index}/name`,
+        message: `unknown reference AI "${item.name}"${guess ? ` (did you mean "${guess}"?)` : ''}: use one of ${known.join(', ')}`,
+      });
+    }
+    if (item.scoring.rule === 'linear' && !(item.scoring.minWinRate < item.scoring.fullWinRate)) {
+      issues.push({ pointer: `/opponents/${index}/scoring/fullWinRate`, message: 'must be greater than minWinRate, e.g. minWinRate 0.2 and fullWinRate 0.6' });
+    }
+  });
+  if (issues.length > 0) throw new AssignmentError(issues, source);
+  const moveTimeoutMs = (raw.moveTimeoutMs as number | undefined) ?? PLATFORM.moveTimeoutMs;
+  const interfaceCheck = (raw.interfaceCheck as { points?: number; visibility?: Visibility } | undefined) ?? {};
+  return {
+    title: (raw.title as string | undefined) ?? PLATFORM.title,
+    game,
+    referee: Object.freeze({
+      moveTimeoutMs,
+      illegalMoveLimit: (raw.illegalMoveLimit as number | undefined) ?? PLATFORM.illegalMoveLimit,
+      constructTimeoutMs: (raw.constructTimeoutMs as number | undefined) ?? moveTimeoutMs,
+      tamperLoses: (raw.tamperLoses as boolean | undefined) ?? PLATFORM.tamperLoses,
+      forcedLossDiff: (raw.forcedLossDiff as number | undefined) ?? PLATFORM.forcedLossDiff,
+    }),
+    parallelGames: (raw.parallelGames as number | undefined) ?? PLATFORM.parallelGames,
+    interfaceCheck: {
+      points: interfaceCheck.points ?? PLATFORM.interfacePoints,
+      visibility: interfaceCheck.visibility ?? PLATFORM.visibility,
+    },
+    opponents,
+  };
+}
+
+/** Read, parse and resolve an assignment file; a JSON syntax error is an AssignmentError at pointer "/". */
+export function loadAssignment(path: string): Assignment {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new AssignmentError([{ pointer: '/', message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): check the path` }], path);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new AssignmentError([{ pointer: '/', message: `is not valid JSON (${(error as Error).message}): fix the syntax` }], path);
+  }
+  return resolveAssignment(json, path);
+}
+
+export function defaultAssignment(): Assignment {
+  return resolveAssignment(JSON.parse(JSON.stringify(DEFAULT_ASSIGNMENT_JSON)), 'the built-in assignment');
+}
+
+/** Canonical JSON (sorted keys) so equal configs hash equal whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The hash of a resolved assignment, written into every grade and used to key resumable games. */
+export function assignmentHash(assignment: Assignment): string {
+  return sha256(canonicalJson(assignment));
+}

@@ -1,0 +1,96 @@
+/**
+ * What gets graded: a student's submission behind the sandbox, or a trusted reference AI (a grade of a reference
+ * is a valid test of the grader, and a yardstick for instructors). The grader sees only this interface.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import { getGame } from '../harness/games/registry.js';
+import { InProcessPlayer } from '../harness/referee/in-process.js';
+import type { Player } from '../harness/referee/player.js';
+import { checkSubmission, type CheckResult } from '../harness/submission/check.js';
+import { compileSubmission, formatProblem } from '../harness/submission/compile.js';
+import { createSubmissionPlayer } from '../harness/submission/player.js';
+import { resolveSubmission } from '../harness/submission/resolve.js';
+import { referenceAgent } from '../reference-ai/index.js';
+import { sha256, type Assignment } from './assignment.js';
+import type { GradedSubmission, InterfaceCheckResult } from './grade-result.js';
+
+export interface Contestant {
+  readonly submission: GradedSubmission;
+  /** The interface checklist; a failure stops the grade before any game. */
+  check(): Promise<InterfaceCheckResult>;
+  /** A fresh Player; the grader creates one per concurrent game and closes it. */
+  createPlayer(): Promise<Player>;
+}
+
+/** A reference AI of `game` as the graded side. It passes the interface check by construction. */
+export function referenceContestant(game: string, name: string): Contestant {
+  const factory = referenceAgent(game, name);
+  return {
+    submission: { name, path: null, hash: sha256(`reference:${game}:${name}`), language: 'reference AI', kind: 'reference' },
+    async check() {
+      return {
+        passed: true,
+        layers: [],
+        items: [{ id: 'reference', title: `${name} is a built-in reference AI`, status: 'pass', detail: 'reference AIs are trusted and not checked' }],
+      };
+    },
+    async createPlayer() {
+      return new InProcessPlayer(name, factory, getGame);
+    },
+  };
+}
+
+const LANGUAGES: Record<string, string> = { '.ts': 'TypeScript', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript' };
+
+/** The submission module's checklist in the grade's own terms. */
+export function checkItems(check: CheckResult): InterfaceCheckResult {
+  return {
+    passed: check.ok,
+    layers: check.layers,
+    items: check.steps.map((step) => {
+      const problems = (step.problems ?? []).map(formatProblem);
+      const detail = [step.detail, ...problems].filter((line): line is string => typeof line === 'string' && line !== '').join('\n');
+      return {
+        id: step.id,
+        title: step.title,
+        status: step.status,
+        ...(detail ? { detail } : {}),
+        ...(step.hint ? { fix: step.hint } : {}),
+      };
+    }),
+  };
+}
+
+/**
+ * A student's submission (a file or a folder). Its hash is the compiled bundle's (the code that actually runs),
+ * or the entry file's when it does not compile, so the journal never reuses games of other code.
+ */
+export async function submissionContestant(path: string, assignment: Assignment): Promise<Contestant> {
+  const absolute = resolve(path);
+  let hash = sha256(`missing:${absolute}`);
+  let language = LANGUAGES[extname(absolute)] ?? 'unknown';
+  try {
+    const resolved = resolveSubmission(absolute);
+    language = LANGUAGES[extname(resolved.entry)] ?? language;
+    hash = existsSync(resolved.entry) ? sha256(readFileSync(resolved.entry, 'utf8')) : hash;
+    hash = (await compileSubmission(resolved)).hash;
+  } catch {
+    // Not found or not compiling: the interface check reports it; the hash above still keys the journal.
+  }
+  const limits = assignment.referee;
+  return {
+    submission: { name: path, path, hash, language, kind: 'submission' },
+    async check() {
+      return checkItems(
+        await checkSubmission(absolute, {
+          game: assignment.game,
+          moveTimeoutMs: limits.moveTimeoutMs,
+          constructTimeoutMs: limits.constructTimeoutMs,
+          illegalLimit: limits.illegalMoveLimit,
+        }),
+      );
+    },
+    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path }),
+  };
+}

@@ -1,0 +1,287 @@
+/**
+ * Grading one submission: the interface check, then every rubric item's games against its reference opponent
+ * (colours alternating, the submission Black in even games), up to `parallelGames` at a time. Each finished game
+ * goes to the journal at once, so an interrupted grade resumes from the games it finished.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Side } from '../harness/games/game.js';
+import { getGame } from '../harness/games/registry.js';
+import { InProcessPlayer } from '../harness/referee/in-process.js';
+import { playGame } from '../harness/referee/match.js';
+import type { Player } from '../harness/referee/player.js';
+import type { GameRecord } from '../harness/referee/record.js';
+import { deriveSeed } from '../harness/referee/seed.js';
+import { LOSS_VERDICTS, VERDICT_DESCRIPTIONS } from '../harness/referee/verdict.js';
+import { referenceAgent } from '../reference-ai/index.js';
+import { assignmentHash, type Assignment } from './assignment.js';
+import type { Contestant } from './contestant.js';
+import { GRADE_FORMAT, type GameEntry, type GradeResult, type ItemResult, type VerdictCounts } from './grade-result.js';
+import { gameKey, Journal, JOURNAL_FILE, readJournal, type JournalEntry } from './journal.js';
+import { withRandomOpening } from './opening.js';
+import { harnessVersion } from './package-root.js';
+import { describeRule, itemPoints, roundPoints } from './scoring.js';
+import { wilsonInterval } from './stats.js';
+
+export interface GradeOptions {
+  assignment: Assignment;
+  /** The config file, or 'built-in'. */
+  assignmentSource: string;
+  contestant: Contestant;
+  /** Where the journal (games.jsonl) goes; without it nothing is written and nothing resumes. */
+  outDir?: string;
+  /** Reuse the journal's finished games instead of starting afresh. */
+  resume?: boolean;
+  /** Replaces every item's series seed. */
+  seed?: number | null;
+  /** Play just this one game (item index, game index): how the report re-runs a single game. */
+  only?: { item: number; index: number };
+  /** The command line that re-runs this grade, for the report. */
+  command?: string;
+  /** Called as each game finishes (or is taken from the journal). */
+  onGame?: (entry: GameEntry, finished: number, total: number) => void;
+  /** Keeps finished games instead of outDir's games.jsonl (the batch runner's SQLite journal); resumes from it. */
+  store?: GameStore;
+  /** Games played at once, replacing the assignment's parallelGames (the batch runner plays one per process). */
+  parallelGames?: number;
+}
+
+/** One game of the grade: its rubric item, its number within the item, its seed and its games.jsonl key. */
+export interface GameSlot {
+  item: number;
+  index: number;
+  seed: number;
+  key: string;
+}
+
+/** Somewhere other than games.jsonl to keep finished games and find them again. */
+export interface GameStore {
+  /** The finished game of this slot from an earlier run, if there is one. */
+  find(slot: GameSlot): JournalEntry | undefined;
+  /** Keep a finished game; it must be durable when this returns. */
+  save(entry: JournalEntry): void;
+}
+
+const resultFor = (record: GameRecord, side: Side): GameEntry['result'] =>
+  record.end.winner === null ? 'draw' : record.end.winner === side ? 'win' : 'loss';
+
+const zeroVerdicts = (): VerdictCounts => Object.fromEntries(LOSS_VERDICTS.map((verdict) => [verdict, 0])) as VerdictCounts;
+
+/** The submission's score difference in one game (a forced loss counts ±diff, game.py's way). */
+function diffFor(record: GameRecord, side: Side): number {
+  const { score, winner, diff } = record.end;
+  if (score !== null) return score[side] - score[1 - side];
+  return winner === null ? 0 : winner === side ? diff : -diff;
+}
+
+function summarizeItem(assignment: Assignment, itemIndex: number, seed: number, entries: GameEntry[], skipped: boolean): ItemResult {
+  const item = assignment.opponents[itemIndex];
+  const bySide: ItemResult['bySide'] = [
+    { wins: 0, draws: 0, losses: 0 },
+    { wins: 0, draws: 0, losses: 0 },
+  ];
+  const verdicts = zeroVerdicts();
+  const opponentVerdicts = zeroVerdicts();
+  let diffSum = 0;
+  for (const entry of entries) {
+    const key = entry.result === 'win' ? 'wins' : entry.result === 'draw' ? 'draws' : 'losses';
+    bySide[entry.studentSide][key] += 1;
+    diffSum += diffFor(entry.record, entry.studentSide);
+    const loser = entry.record.end.loser;
+    if (loser) (loser.side === entry.studentSide ? verdicts : opponentVerdicts)[loser.verdict] += 1;
+  }
+  const wins = bySide[0].wins + bySide[1].wins;
+  const draws = bySide[0].draws + bySide[1].draws;
+  const losses = bySide[0].losses + bySide[1].losses;
+  const played = entries.length;
+  const winRate = played === 0 ? 0 : (wins + draws / 2) / played;
+  const interval = wilsonInterval(wins + draws / 2, played);
+  return {
+    opponent: item.name,
+    title: item.title,
+    status: skipped ? 'skipped' : played === item.games ? 'played' : 'partial',
+    games: item.games,
+    played,
+    wins,
+    draws,
+    losses,
+    winRate,
+    wilson: { low: interval.low, high: interval.high },
+    points: skipped ? 0 : itemPoints(item.scoring, winRate, item.points),
+    maxPoints: item.points,
+    scoring: item.scoring,
+    rule: describeRule(item.scoring),
+    seed,
+    visibility: item.visibility,
+    bySide,
+    verdicts,
+    opponentVerdicts,
+    averageDiff: played === 0 ? 0 : diffSum / played,
+  };
+}
+
+function warningsFor(result: Omit<GradeResult, 'warnings'>, assignment: Assignment, only: boolean): string[] {
+  const warnings: string[] = [];
+  if (!result.interfaceCheck.passed) {
+    warnings.push('The interface check failed, so no games were played: fix the items marked as failed and grade again.');
+  }
+  for (const verdict of LOSS_VERDICTS) {
+    const count = result.items.reduce((sum, item) => sum + item.verdicts[verdict], 0);
+    if (count === 0) continue;
+    const limit = verdict === 'timeout' ? ` (the limit is ${assignment.referee.moveTimeoutMs} ms per move)` : '';
+    warnings.push(`${count} game${count === 1 ? ' was' : 's were'} lost because the AI ${VERDICT_DESCRIPTIONS[verdict]}${limit}.`);
+  }
+  const dropped = result.games.reduce((sum, game) => sum + droppedBytes(game.record, game.studentSide), 0);
+  if (dropped > 0) warnings.push(`The AI printed more than the capture limit: ${dropped} bytes of output were dropped.`);
+  if (result.timings.resumedGames > 0) {
+    warnings.push(`${result.timings.resumedGames} game(s) were taken from the journal of an interrupted run (--resume).`);
+  }
+  if (only) warnings.push('Only one game was played (--only): this is not a complete grade.');
+  return warnings;
+}
+
+function droppedBytes(record: GameRecord, side: Side): number {
+  let dropped = record.start[side].output?.droppedBytes ?? 0;
+  for (const turn of record.turns) if (turn.side === side) dropped += turn.output?.droppedBytes ?? 0;
+  if (record.end.loser?.side === side) dropped += record.end.loser.output?.droppedBytes ?? 0;
+  return dropped;
+}
+
+export async function grade(options: GradeOptions): Promise<GradeResult> {
+  const { assignment, contestant, only } = options;
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const game = getGame(assignment.game);
+  const configHash = assignmentHash(assignment);
+  const version = harnessVersion();
+  const seedOverride = options.seed ?? null;
+  const itemSeeds = assignment.opponents.map((item) => seedOverride ?? item.seed);
+  if (only && (only.item >= assignment.opponents.length || only.index >= assignment.opponents[only.item].games)) {
+    throw new RangeError(`--only ${only.item}:${only.index} names no game of this assignment: items are 0..${assignment.opponents.length - 1}`);
+  }
+
+  const checkStarted = performance.now();
+  const check = await contestant.check();
+  const checkMs = performance.now() - checkStarted;
+
+  const slots: GameSlot[] = [];
+  if (check.passed) {
+    assignment.opponents.forEach((item, itemIndex) => {
+      for (let index = 0; index < item.games; index++) {
+        if (only && (only.item !== itemIndex || only.index !== index)) continue;
+        const seed = deriveSeed(itemSeeds[itemIndex], index);
+        const key = gameKey({
+          assignmentHash: configHash,
+          submissionHash: contestant.submission.hash,
+          harnessVersion: version,
+          item: itemIndex,
+          index,
+          seed,
+        });
+        slots.push({ item: itemIndex, index, seed, key });
+      }
+    });
+  }
+
+  let journal: Journal | null = null;
+  let previous = new Map<string, JournalEntry>();
+  const store = options.store;
+  if (store === undefined && options.outDir !== undefined) {
+    mkdirSync(options.outDir, { recursive: true });
+    const path = join(options.outDir, JOURNAL_FILE);
+    if (options.resume) previous = readJournal(path);
+    journal = new Journal(path, options.resume === true);
+  }
+
+  const entries: GameEntry[] = [];
+  const toPlay: GameSlot[] = [];
+  const finish = (entry: GameEntry): void => {
+    entries.push(entry);
+    options.onGame?.(entry, entries.length, slots.length);
+  };
+  for (const slot of slots) {
+    const stored = store ? store.find(slot) : previous.get(slot.key);
+    if (stored && stored.item === slot.item && stored.index === slot.index && stored.record.seed === slot.seed) {
+      const side = (slot.index % 2) as Side;
+      finish({ item: slot.item, index: slot.index, seed: slot.seed, studentSide: side, result: resultFor(stored.record, side), wallMs: stored.wallMs, resumed: true, record: stored.record });
+    } else {
+      toPlay.push(slot);
+    }
+  }
+
+  const gamesStarted = performance.now();
+  const players: Player[] = [];
+  const lane = async (): Promise<void> => {
+    const student = await contestant.createPlayer();
+    players.push(student);
+    const opponents = new Map<string, Player>();
+    for (let slot = toPlay.shift(); slot !== undefined; slot = toPlay.shift()) {
+      const item = assignment.opponents[slot.item];
+      let opponent = opponents.get(item.name);
+      if (!opponent) {
+        opponent = new InProcessPlayer(item.name, withRandomOpening(referenceAgent(game.id, item.name), item.openingMoves), getGame);
+        opponents.set(item.name, opponent);
+        players.push(opponent);
+      }
+      const side = (slot.index % 2) as Side;
+      const gameStarted = performance.now();
+      const record = await playGame({
+        game,
+        black: side === 0 ? student : opponent,
+        white: side === 0 ? opponent : student,
+        seed: slot.seed,
+        config: assignment.referee,
+      });
+      const wallMs = Math.round(performance.now() - gameStarted);
+      const kept = { key: slot.key, item: slot.item, index: slot.index, wallMs, record };
+      if (store) store.save(kept);
+      else journal?.append(kept);
+      finish({ item: slot.item, index: slot.index, seed: slot.seed, studentSide: side, result: resultFor(record, side), wallMs, resumed: false, record });
+    }
+  };
+  try {
+    const lanes = Math.min(options.parallelGames ?? assignment.parallelGames, toPlay.length);
+    await Promise.all(Array.from({ length: lanes }, lane));
+  } finally {
+    journal?.close();
+    await Promise.allSettled(players.map((player) => player.close()));
+  }
+  const gamesMs = performance.now() - gamesStarted;
+
+  entries.sort((a, b) => a.item - b.item || a.index - b.index);
+  const items = assignment.opponents.map((_, itemIndex) =>
+    summarizeItem(assignment, itemIndex, itemSeeds[itemIndex], entries.filter((entry) => entry.item === itemIndex), !check.passed),
+  );
+  const interfacePoints = check.passed ? assignment.interfaceCheck.points : 0;
+  const score = roundPoints(interfacePoints + items.reduce((sum, item) => sum + item.points, 0));
+  const maxScore = roundPoints(assignment.interfaceCheck.points + items.reduce((sum, item) => sum + item.maxPoints, 0));
+  const partial: Omit<GradeResult, 'warnings'> = {
+    format: GRADE_FORMAT,
+    assignment: { title: assignment.title, game: assignment.game, hash: configHash, source: options.assignmentSource, config: assignment },
+    submission: contestant.submission,
+    environment: { harness: version, node: process.version, platform: `${process.platform}-${process.arch}` },
+    seedOverride,
+    command: options.command ?? `referee grade ${contestant.submission.path ?? contestant.submission.name}`,
+    interfaceCheck: {
+      ...check,
+      points: interfacePoints,
+      maxPoints: assignment.interfaceCheck.points,
+      visibility: assignment.interfaceCheck.visibility,
+      wallMs: Math.round(checkMs),
+    },
+    items,
+    score,
+    maxScore,
+    games: entries,
+    timings: {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      totalMs: Math.round(performance.now() - started),
+      checkMs: Math.round(checkMs),
+      gamesMs: Math.round(gamesMs),
+      resumedGames: entries.filter((entry) => entry.resumed).length,
+    },
+  };
+  return { ...partial, warnings: warningsFor(partial, assignment, only !== undefined) };
+}

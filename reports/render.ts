@@ -1,0 +1,137 @@
+/**
+ * report.html from a GradeResult: one self-contained page (CSS, JS and data inline; a CSP forbids any network
+ * access) rendered with handlebars, which escapes every value a student controls; the only unescaped inserts are
+ * our own CSS and JS and the data block, which scriptSafeJson makes inert inside <script>.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import Handlebars from 'handlebars';
+import type { AnyGame } from '../harness/games/game.js';
+import { getGame } from '../harness/games/registry.js';
+import { LOSS_VERDICTS } from '../harness/referee/verdict.js';
+import type { GameEntry, GradeResult, ItemResult } from '../grading/grade-result.js';
+import { packageFile } from '../grading/package-root.js';
+import { gameView, SvgTokens } from './replay-data.js';
+import { scriptSafeJson } from './safe-json.js';
+import { studentOutput } from './student-output.js';
+
+const template = (name: string): string => readFileSync(packageFile('reports', 'templates', name), 'utf8');
+
+let compiled: HandlebarsTemplateDelegate | null = null;
+
+const CHECK_MARKS = { pass: '✓', fail: '✗', warn: '!', skip: '–' } as const;
+
+const pct = (rate: number): string => `${(100 * rate).toFixed(1)}%`;
+
+function verdictText(item: ItemResult): string {
+  return LOSS_VERDICTS.filter((verdict) => item.verdicts[verdict] > 0)
+    .map((verdict) => `${verdict} × ${item.verdicts[verdict]}`)
+    .join(', ');
+}
+
+function scoreText(entry: GameEntry): string {
+  const { score } = entry.record.end;
+  if (score === null) return '—';
+  const own = score[entry.studentSide];
+  const theirs = score[1 - entry.studentSide];
+  return `${own}–${theirs}`;
+}
+
+function endingText(game: AnyGame, entry: GameEntry): string {
+  const { end } = entry.record;
+  if (!end.loser) return 'by the board';
+  const who = end.loser.side === entry.studentSide ? 'the submission' : 'the opponent';
+  return `${who} lost: ${end.loser.verdict} — ${end.loser.message}`;
+}
+
+function timeUsed(entry: GameEntry): string {
+  let ms = 0;
+  for (const turn of entry.record.turns) {
+    if (turn.side !== entry.studentSide) continue;
+    ms += turn.wallMs ?? 0;
+    for (const attempt of turn.illegal ?? []) ms += attempt.wallMs;
+  }
+  if (entry.record.end.loser?.side === entry.studentSide) ms += entry.record.end.loser.wallMs;
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`;
+}
+
+/** The view model: everything the template shows, already phrased. */
+function viewModel(result: GradeResult): Record<string, unknown> {
+  const game = getGame(result.assignment.game);
+  const config = result.assignment.config;
+  const tokens = new SvgTokens();
+  const views = result.games.map((entry) => {
+    const item = result.items[entry.item];
+    return gameView(game, entry.record, tokens, {
+      title: `${item.title}, game ${entry.index + 1} (${game.sideNames[entry.studentSide]})`,
+      studentSide: entry.studentSide,
+      result: entry.result,
+    });
+  });
+  const items = result.items.map((item, itemIndex) => ({
+    ...item,
+    skipped: item.status === 'skipped',
+    summary: item.status === 'skipped' ? 'not played' : `${item.wins}-${item.draws}-${item.losses} (W-D-L), win rate ${pct(item.winRate)}`,
+    winRatePct: pct(item.winRate),
+    wilsonPct: `${pct(item.wilson.low)} – ${pct(item.wilson.high)}`,
+    verdictText: verdictText(item),
+    games: result.games
+      .map((entry, view) => ({ entry, view }))
+      .filter(({ entry }) => entry.item === itemIndex)
+      .map(({ entry, view }) => ({
+        view,
+        number: entry.index + 1,
+        slot: `${entry.item}:${entry.index}`,
+        colour: game.sideNames[entry.studentSide],
+        result: entry.result,
+        score: scoreText(entry),
+        plies: entry.record.turns.length,
+        timeUsed: timeUsed(entry),
+        ending: endingText(game, entry),
+      })),
+  }));
+  const firstGame = result.games[0];
+  const sub = result.submission;
+  return {
+    assignment: result.assignment,
+    submission: { ...sub, label: sub.path ?? `${sub.name} (reference AI)` },
+    environment: result.environment,
+    finishedAt: result.timings.finishedAt,
+    timings: result.timings,
+    score: result.score,
+    maxScore: result.maxScore,
+    percent: result.maxScore > 0 ? ((100 * result.score) / result.maxScore).toFixed(1) : '0.0',
+    checkPassed: result.interfaceCheck.passed,
+    interfaceCheck: result.interfaceCheck,
+    checkItems: result.interfaceCheck.items.map((item) => ({ ...item, mark: CHECK_MARKS[item.status], skipped: item.status === 'skip' })),
+    sandboxLayers: result.interfaceCheck.layers.join(', '),
+    items,
+    warnings: result.warnings,
+    rules:
+      `${config.referee.moveTimeoutMs} ms per move (passed to getMove as info.timeLimitMs), ` +
+      `${config.referee.constructTimeoutMs} ms to build the AIPlayer, ${config.referee.illegalMoveLimit} asks per turn before an illegal-move loss, ` +
+      `changing the board ${config.referee.tamperLoses ? 'loses' : 'is recorded but allowed'}.`,
+    moveTimeoutMs: config.referee.moveTimeoutMs,
+    hasGames: views.length > 0,
+    viewOptions: views.map((view) => `${view.title} — ${view.result}`),
+    output: studentOutput(result),
+    seedOverride: result.seedOverride !== null,
+    command: result.command,
+    oneGameCommand: firstGame ? `${result.command} --only ${firstGame.item}:${firstGame.index} --out referee-rerun` : null,
+    css: template('report.css'),
+    viewerJs: template('viewer.js'),
+    dataJson: scriptSafeJson({ sideNames: game.sideNames, tokens: tokens.list, games: views }),
+  };
+}
+
+/** The whole report as one HTML string. */
+export function renderReport(result: GradeResult): string {
+  compiled ??= Handlebars.create().compile(template('report.hbs'));
+  return compiled(viewModel(result));
+}
+
+/** Render and write atomically. */
+export function writeReport(path: string, result: GradeResult): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, renderReport(result));
+  renameSync(temporary, path);
+}

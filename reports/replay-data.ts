@@ -1,0 +1,104 @@
+/**
+ * The replay viewer's data for each game: every position drawn by the game's own renderSvg (the Game interface
+ * only; nothing here knows a game's rules), plus what happened at each ply. SVGs of one report share most of their
+ * elements, so each frame is stored as indexes into one table of distinct elements (a Reversi game of 60 plies
+ * shrinks about thirtyfold).
+ */
+import type { AnyGame } from '../harness/games/game.js';
+import type { GameRecord, IllegalAttempt } from '../harness/referee/record.js';
+import { VERDICT_DESCRIPTIONS } from '../harness/referee/verdict.js';
+
+export interface PlyView {
+  ply: number;
+  side: 0 | 1;
+  /** 'D3', or 'pass'. */
+  label: string;
+  wallMs: number | null;
+  /** Illegal answers before the accepted one (student-controlled text). */
+  illegal: { text: string; reason: string }[];
+  tamper: string | null;
+}
+
+export interface GameView {
+  title: string;
+  players: [string, string];
+  studentSide: 0 | 1;
+  result: string;
+  /** One frame per position: the start, then after each ply. */
+  frames: number[][];
+  plies: PlyView[];
+  /** How the game ended, in words (includes the forfeit message, student-controlled). */
+  ending: string;
+  /** The failing turn of a forced loss: its illegal attempts, shown after the last frame. */
+  failedAttempts: { text: string; reason: string }[];
+  timeLimitMs: number;
+}
+
+/** Splits SVG markup into elements and interns them; the viewer joins a frame's elements back in order. */
+export class SvgTokens {
+  readonly list: string[] = [];
+  private readonly index = new Map<string, number>();
+
+  encode(svg: string): number[] {
+    return svg.split(/(?<=>)(?=<)/).map((part) => {
+      let id = this.index.get(part);
+      if (id === undefined) {
+        id = this.list.length;
+        this.list.push(part);
+        this.index.set(part, id);
+      }
+      return id;
+    });
+  }
+}
+
+const attemptView = (attempt: IllegalAttempt): { text: string; reason: string } => ({
+  text: attempt.returned.type === 'string' ? JSON.stringify(attempt.returned.text) : attempt.returned.text,
+  reason: attempt.reason,
+});
+
+function endingOf(game: AnyGame, record: GameRecord): string {
+  const { end } = record;
+  const winnerName = end.winner === null ? null : `${game.sideNames[end.winner]} (${record.players[end.winner]})`;
+  if (end.loser) {
+    const loser = `${game.sideNames[end.loser.side]} (${record.players[end.loser.side]})`;
+    return `${loser} lost: it ${VERDICT_DESCRIPTIONS[end.loser.verdict]} — ${end.loser.message}`;
+  }
+  const score = end.score ? ` ${end.score[0]}–${end.score[1]}` : '';
+  return winnerName === null ? `Draw${score}.` : `${winnerName} won${score}.`;
+}
+
+export function gameView(game: AnyGame, record: GameRecord, tokens: SvgTokens, meta: { title: string; studentSide: 0 | 1; result: string }): GameView {
+  let state = game.decode(record.initialState);
+  const frames = [tokens.encode(game.renderSvg(state))];
+  const plies: PlyView[] = [];
+  for (const turn of record.turns) {
+    if (turn.kind === 'pass') {
+      state = game.pass(state);
+    } else {
+      const move = game.parseMove(turn.move ?? '');
+      if (move === null) throw new Error(`record ply ${turn.ply}: ${JSON.stringify(turn.move)} is not ${game.id} notation`);
+      state = game.apply(state, move);
+    }
+    frames.push(tokens.encode(game.renderSvg(state, turn.kind === 'move' ? { lastMove: turn.move } : {})));
+    plies.push({
+      ply: turn.ply,
+      side: turn.side,
+      label: turn.kind === 'move' ? (turn.move as string) : 'pass',
+      wallMs: turn.wallMs ?? null,
+      illegal: (turn.illegal ?? []).map(attemptView),
+      tamper: turn.tamper ?? null,
+    });
+  }
+  return {
+    title: meta.title,
+    players: record.players,
+    studentSide: meta.studentSide,
+    result: meta.result,
+    frames,
+    plies,
+    ending: endingOf(game, record),
+    failedAttempts: (record.end.loser?.attempts ?? []).map(attemptView),
+    timeLimitMs: record.config.moveTimeoutMs,
+  };
+}

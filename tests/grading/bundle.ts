@@ -1,0 +1,21 @@
+/**
+ * Runs a TypeScript entry in a child node process: esbuild bundles it (dependencies stay external) into a folder
+ * under the package root, so the code's own package-root lookups work as they do from dist/.
+ */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { build } from 'esbuild';
+import { packageFile } from '../../grading/package-root.js';
+
+export async function bundleForNode(entry: string): Promise<string> {
+  const dir = packageFile('node_modules', '.referee-test');
+  mkdirSync(dir, { recursive: true });
+  const outfile = join(dir, `${basename(entry, '.ts')}-${process.pid}.mjs`);
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'silent' });
+  return outfile;
+}
+
+export function runNode(script: string, args: string[]): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [script, ...args], { encoding: 'utf8', timeout: 60_000 });
+}

@@ -1,0 +1,73 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, jest, test } from '@jest/globals';
+import { Command } from 'commander';
+import { UsageError } from '../../cli/args.js';
+import { register } from '../../cli/grade.js';
+import { readGradeResult } from '../../grading/grade-result.js';
+import { SMALL_ASSIGNMENT_JSON } from './helpers.js';
+
+async function run(args: string[]): Promise<string> {
+  const program = new Command().exitOverride().configureOutput({ writeErr: () => undefined });
+  register(program);
+  const lines: string[] = [];
+  const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+  const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  try {
+    await program.parseAsync(['node', 'referee', 'grade', ...args]);
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+  return lines.join('\n');
+}
+
+function setup(config: unknown = SMALL_ASSIGNMENT_JSON): { dir: string; config: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'referee-cli-'));
+  writeFileSync(join(dir, 'a.json'), JSON.stringify(config));
+  return { dir, config: join(dir, 'a.json') };
+}
+
+describe('referee grade', () => {
+  afterEach(() => {
+    process.exitCode = undefined;
+  });
+
+  test('grades, writes grade.json and report.html, prints one line per item, exits 0', async () => {
+    const { dir, config } = setup();
+    const out = join(dir, 'out');
+    const printed = await run(['greedy', '--config', config, '--out', out]);
+    const result = readGradeResult(join(out, 'grade.json'));
+    expect(existsSync(join(out, 'report.html'))).toBe(true);
+    expect(printed).toContain(`Score: ${result.score} / ${result.maxScore}`);
+    expect(printed).toContain('vs random');
+    expect(printed).toContain('vs greedy');
+    expect(process.exitCode ?? 0).toBe(0);
+    expect(result.command).toBe(`referee grade greedy --config ${config}`);
+  });
+
+  test('--min-score above the score exits 1; --json prints the summary', async () => {
+    const { dir, config } = setup();
+    const printed = await run(['random', '--config', config, '--out', join(dir, 'out'), '--min-score', '1000', '--json']);
+    const summary = JSON.parse(printed) as { score: number; maxScore: number; items: unknown[] };
+    expect(summary.items).toHaveLength(2);
+    expect(process.exitCode).toBe(1);
+  });
+
+  test('a malformed config is a usage error naming the pointer', async () => {
+    const { dir, config } = setup({ opponents: [{ name: 'random', games: 3, points: 1 }] });
+    await expect(run(['random', '--config', config, '--out', join(dir, 'out')])).rejects.toThrow(UsageError);
+    await expect(run(['random', '--config', config, '--out', join(dir, 'out')])).rejects.toThrow('/opponents/0/games: must be an even number ≥ 2');
+  });
+
+  test('an unknown player is a usage error; --only plays one game', async () => {
+    const { dir, config } = setup();
+    await expect(run(['nobody', '--config', config])).rejects.toThrow(/neither a submission .* nor a reference AI/);
+    await run(['random', '--config', config, '--out', join(dir, 'one'), '--only', '1:1']);
+    const result = readGradeResult(join(dir, 'one', 'grade.json'));
+    expect(result.games.map((entry) => [entry.item, entry.index])).toEqual([[1, 1]]);
+    expect(result.items[1].status).toBe('partial');
+    expect(readFileSync(join(dir, 'one', 'report.html'), 'utf8')).toContain('not a complete grade');
+  });
+});
