@@ -7,7 +7,13 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { UsageError } from './args.js';
+import { register as registerCheck } from './check.js';
+import { register as registerDoctor } from './doctor.js';
+import { register as registerGrade } from './grade.js';
+import { register as registerInit } from './init.js';
 import { register as registerPerft } from './perft.js';
+import { register as registerPlay } from './play.js';
+import { register as registerReplay } from './replay.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -21,7 +27,11 @@ const program = new Command()
   // One line per error, named after the command, like every other message of ours.
   .configureOutput({ outputError: (text, write) => write(`referee: ${text.replace(/^error: /, '')}`) });
 
-for (const register of [registerPerft]) register(program);
+for (const register of [
+  registerGrade, registerCheck, registerPlay, registerReplay, registerInit, registerDoctor, registerPerft,
+]) {
+  register(program);
+}
 
 try {
   await program.parseAsync(process.argv);

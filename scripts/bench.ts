@@ -3,7 +3,12 @@
  * (shared/ARCHITECTURE.md). Prints numbers and ratios; asserts nothing about time.
  */
 import { cpus } from 'node:os';
+import { getGame } from '../harness/games/registry.js';
 import { reversi } from '../harness/games/reversi/index.js';
+import { InProcessPlayer } from '../harness/referee/in-process.js';
+import { playGame } from '../harness/referee/match.js';
+import { deriveSeed } from '../harness/referee/seed.js';
+import { randomAgent } from '../reference-ai/generic/random.js';
 
 const EDAX_LEAVES_PER_S = 328e6; // Edax 4.6, C, one thread, this kind of machine
 const FIRST_CUT_JS_LEAVES_PER_S = 15e6; // a first-cut JS bitboard with 32-bit halves
@@ -49,6 +54,24 @@ export function benchRulesGames(seconds: number): number {
   return rate;
 }
 
+/** Random vs random through the referee (playGame, in-process players): the rules plus the harness per game. */
+export async function benchRefereeGames(seconds: number, rulesRate: number): Promise<void> {
+  const black = new InProcessPlayer('random-a', randomAgent, getGame);
+  const white = new InProcessPlayer('random-b', randomAgent, getGame);
+  const deadline = performance.now() + seconds * 1000;
+  let games = 0;
+  let plies = 0;
+  while (performance.now() < deadline) {
+    const record = await playGame({ game: reversi, black, white, seed: deriveSeed(7, games) });
+    plies += record.turns.length;
+    games++;
+  }
+  const rate = games / seconds;
+  console.log(`referee in-process, random vs random: ${fmt(rate)} games/s on one core, ` +
+    `${((seconds * 1e6) / plies).toFixed(1)} µs/ply (${(rate / PLATFORM_GAMES_PER_S).toFixed(0)}x the platform's ` +
+    `game.py; ${(rulesRate / rate).toFixed(1)}x slower than the bare rules)`);
+}
+
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
@@ -56,7 +79,8 @@ async function main(): Promise<void> {
   if (want('perft')) benchPerft([10, 11]);
   if (want('games')) {
     console.log('\n## Games per second');
-    benchRulesGames(3);
+    const rulesRate = benchRulesGames(3);
+    await benchRefereeGames(3, rulesRate);
   }
 }
 

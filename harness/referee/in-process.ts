@@ -1,8 +1,8 @@
 /**
  * A trusted agent (a reference AI) as a Player, in the referee's own process: no IPC, no sandbox. The state
  * crosses the same encoded boundary as for a sandboxed player, so agents see exactly what submissions see.
- * Agents are synchronous and budget by nodes, so the referee's timer cannot interrupt them; it still rules a
- * late answer a timeout.
+ * Agents are synchronous and budget by nodes, so the referee's timer could not interrupt them anyway; as trusted
+ * players they are timed but never ruled late, so a slow machine plays the same seeded games.
  */
 import type { AnyGame } from '../games/game.js';
 import type { Agent, AgentFactory } from './agent.js';
@@ -14,6 +14,8 @@ function failure(error: unknown): PlayerAnswer {
 }
 
 export class InProcessPlayer implements Player {
+  /** Reference AIs budget by nodes: their moves are timed but never ruled late (see Player.trusted). */
+  readonly trusted = true;
   private game: AnyGame | null = null;
   private agent: Agent | null = null;
 

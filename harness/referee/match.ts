@@ -85,7 +85,14 @@ function failureOf(answer: PlayerAnswer, limitMs: number, asked: 'startGame' | '
 }
 
 /** A timer that fired, or an answer that arrived after the limit anyway (a synchronous in-process agent). */
+/** The wait for a trusted player: Node's longest timer, i.e. no limit in practice. */
+const UNTIMED_MS = 2 ** 31 - 1;
+
+/** The wait the referee allows a player: the rule's limit, or none for a trusted reference AI. */
+const waitFor = (player: Player, limitMs: number): number => (player.trusted === true ? UNTIMED_MS : limitMs);
+
 function lateness(asked: Asked, limitMs: number): Failure | null {
+  if (limitMs === UNTIMED_MS) return null;
   if (asked.answer === null) return { verdict: 'timeout', message: `no answer within ${limitMs} ms` };
   if (asked.wallMs > limitMs) {
     const message = `answered after ${Math.round(asked.wallMs)} ms, over the ${limitMs} ms limit`;
@@ -138,9 +145,9 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
   /** Build one player; a failure there loses for that side. */
   const startPlayer = async (side: Side): Promise<ForfeitRecord | undefined> => {
     const player = players[side];
-    const limitMs = config.constructTimeoutMs;
+    const limitMs = waitFor(player, config.constructTimeoutMs);
     const asked = await askWithin(
-      () => player.startGame({ game: game.id, side, seed, initialState, timeLimitMs: limitMs }),
+      () => player.startGame({ game: game.id, side, seed, initialState, timeLimitMs: config.constructTimeoutMs }),
       limitMs,
     );
     const entry: StartRecord = { wallMs: roundMs(asked.wallMs) };
@@ -162,7 +169,7 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
   /** Ask the side to move until it answers a legal move (a turn record) or loses (a forfeit). */
   const playTurn = async (side: Side, legal: readonly M[]): Promise<TurnRecord | ForfeitRecord> => {
     const player = players[side];
-    const limitMs = config.moveTimeoutMs;
+    const limitMs = waitFor(player, config.moveTimeoutMs);
     const encoded = game.encode(state);
     const previous = turns[turns.length - 1];
     const opponentMoved = previous !== undefined && previous.side !== side && previous.kind === 'move';
@@ -172,7 +179,7 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
     for (let attempt = 1; ; attempt++) {
       const info: MoveInfo = {
         color: game.symbols[side],
-        timeLimitMs: limitMs,
+        timeLimitMs: config.moveTimeoutMs,
         moveNumber,
         timeUsedMs: roundMs(timeUsedMs[side]),
         attempt,

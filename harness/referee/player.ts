@@ -70,6 +70,12 @@ export type PlayerAnswer =
 export interface Player {
   /** Shown in records and reports. */
   readonly name: string;
+  /**
+   * A trusted reference AI that budgets by nodes, not time: the referee still measures its moves but never rules
+   * them late, so a slow or busy machine cannot change a seeded game (reproducibility). Untrusted players never
+   * set this.
+   */
+  readonly trusted?: boolean;
   /** Begin a game: a fresh AIPlayer for this colour. Resolves 'ready' or a failure. */
   startGame(start: GameStart): Promise<PlayerAnswer>;
   /** Ask for a move. Must resolve; the referee races it against its own deadline. */

@@ -37,3 +37,22 @@ describe('seeded layouts are played once each way', () => {
     expect(new Set(result.records.map((r) => r.seed)).size).toBe(4);
   });
 });
+
+describe('trusted reference players are timed but never ruled late', () => {
+  test('a slow trusted agent keeps playing past the move limit; its time is still recorded', async () => {
+    const slow = (game: typeof connect4): ReturnType<typeof randomAgent> => ({
+      choose(state) {
+        const until = Date.now() + 30;
+        while (Date.now() < until) { /* a search that overruns a 10 ms limit */ }
+        return game.legalMoves(state)[0];
+      },
+    });
+    const a = inProcess('slow', () => slow(connect4), connect4);
+    const b = inProcess('random', randomAgent, connect4);
+    const result = await playSeries({ game: connect4, a, b, games: 2, seed: 1, config: { moveTimeoutMs: 10 } });
+    expect(result.verdicts.timeout).toEqual([0, 0]);
+    expect(result.records.every((r) => r.end.reason === 'score')).toBe(true);
+    const slowTurn = result.records[0].turns.find((t) => t.side === 0)!;
+    expect(slowTurn.wallMs).toBeGreaterThan(10);
+  });
+});

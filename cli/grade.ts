@@ -1,0 +1,134 @@
+/**
+ * `referee grade <submission>`: the interface check, the rubric's games, then grade.json and report.html.
+ * Exit codes: 0 graded (whatever the score), 1 score under --min-score, 2 usage or config error, 3 internal error.
+ */
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { getGame } from '../harness/games/registry.js';
+import { referenceNames } from '../reference-ai/index.js';
+import { AssignmentError, defaultAssignment, loadAssignment, type Assignment } from '../grading/assignment.js';
+import { referenceContestant, submissionContestant, type Contestant } from '../grading/contestant.js';
+import { grade } from '../grading/grade.js';
+import { writeGradeResult, type GradeResult } from '../grading/grade-result.js';
+import { formatSummary, summaryJson } from '../grading/summary.js';
+import { writeReport } from '../reports/render.js';
+import { UsageError } from './args.js';
+import { isSubmissionPath } from '../harness/submission/player.js';
+
+interface GradeFlags {
+  config?: string;
+  out: string;
+  seed?: number;
+  minScore?: number;
+  only?: { item: number; index: number };
+  checkOnly?: boolean;
+  resume?: boolean;
+  json?: boolean;
+  open?: boolean;
+}
+
+function integer(value: string): number {
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('must be an integer, e.g. 1.');
+  return Number(value);
+}
+
+function score(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0) throw new InvalidArgumentError('must be a number ≥ 0, e.g. 60.');
+  return number;
+}
+
+function gameSlot(value: string): { item: number; index: number } {
+  const match = /^(\d+):(\d+)$/.exec(value);
+  if (!match) throw new InvalidArgumentError('must be ITEM:GAME counted from 0, e.g. 0:3 (the report prints it for every game).');
+  return { item: Number(match[1]), index: Number(match[2]) };
+}
+
+/** A shell word that pastes back unchanged (POSIX quoting). */
+const shellWord = (word: string): string => (/^[\w./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+function rerunCommand(submission: string, flags: GradeFlags): string {
+  const words = ['referee', 'grade', submission];
+  if (flags.config) words.push('--config', flags.config);
+  if (flags.seed !== undefined) words.push('--seed', String(flags.seed));
+  return words.map(shellWord).join(' ');
+}
+
+function openInBrowser(path: string): void {
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [path]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', path]] : ['xdg-open', [path]];
+  const child = spawn(command, args as string[], { detached: true, stdio: 'ignore' });
+  child.on('error', () => console.error(`referee: could not open a browser; open ${path} yourself`));
+  child.unref();
+}
+
+async function contestantFor(arg: string, assignment: Assignment): Promise<Contestant> {
+  if (isSubmissionPath(arg)) return submissionContestant(arg, assignment);
+  const names = referenceNames(assignment.game);
+  if (names.includes(arg)) return referenceContestant(assignment.game, arg);
+  throw new UsageError(`'${arg}' is neither a submission (a .ts/.js file or a folder) nor a reference AI (${names.join(', ')})`);
+}
+
+export function register(program: Command): void {
+  program
+    .command('grade')
+    .description('grade a submission: the interface check, games against the reference ladder, grade.json and report.html')
+    .argument('<submission>', 'the AIPlayer file or folder (a reference AI name grades that reference)')
+    .option('--config <file>', 'assignment JSON (see grading/assignment.schema.json); default: the built-in ladder')
+    .option('--out <dir>', 'folder for grade.json, report.html and games.jsonl', 'referee-report')
+    .option('--seed <s>', "replace every rubric item's series seed", integer)
+    .option('--min-score <x>', 'exit with code 1 when the score is below x', score)
+    .option('--only <item:game>', 'play one game only, e.g. 0:3 (to reproduce one game of a report)', gameSlot)
+    .option('--check-only', 'run the interface check and stop (no games)')
+    .option('--resume', 'reuse the finished games of an interrupted grade in --out')
+    .option('--json', 'print the summary as JSON')
+    .option('--open', 'open report.html in a browser when done')
+    .action(async (submission: string, flags: GradeFlags) => {
+      let assignment: Assignment;
+      try {
+        assignment = flags.config ? loadAssignment(flags.config) : defaultAssignment();
+      } catch (error) {
+        if (error instanceof AssignmentError) throw new UsageError(error.message);
+        throw error;
+      }
+      if (flags.checkOnly) assignment = { ...assignment, opponents: [] };
+      if (flags.only && (flags.only.item >= assignment.opponents.length || flags.only.index >= assignment.opponents[flags.only.item].games)) {
+        throw new UsageError(`--only ${flags.only.item}:${flags.only.index} names no game: items are 0..${assignment.opponents.length - 1}`);
+      }
+      const contestant = await contestantFor(submission, assignment);
+      const outDir = resolve(flags.out);
+      const progress = process.stderr.isTTY && !flags.json;
+      const game = getGame(assignment.game);
+      let result: GradeResult;
+      try {
+        result = await grade({
+          assignment,
+          assignmentSource: flags.config ?? 'built-in',
+          contestant,
+          outDir,
+          resume: flags.resume,
+          seed: flags.seed ?? null,
+          only: flags.only,
+          command: rerunCommand(submission, flags),
+          onGame: progress
+            ? (entry, finished, total) =>
+                process.stderr.write(`[${finished}/${total}] ${assignment.opponents[entry.item].title}, game ${entry.index + 1} as ${game.sideNames[entry.studentSide]}: ${entry.result}\n`)
+            : undefined,
+        });
+      } catch (error) {
+        if ((error as Error).name === 'SubmissionError' || (error as Error).name === 'CompileError') throw new UsageError((error as Error).message);
+        throw error;
+      }
+      const gradePath = join(outDir, 'grade.json');
+      const reportPath = join(outDir, 'report.html');
+      writeGradeResult(gradePath, result);
+      writeReport(reportPath, result);
+      console.log(flags.json ? JSON.stringify(summaryJson(result, { gradePath, reportPath })) : formatSummary(result, reportPath));
+      if (flags.minScore !== undefined && result.score < flags.minScore) {
+        if (!flags.json) console.error(`referee: score ${result.score} is below the minimum ${flags.minScore}`);
+        process.exitCode = 1;
+      }
+      if (flags.open) openInBrowser(reportPath);
+    });
+}

@@ -1,0 +1,29 @@
+/** Turns a `--black` / `--white` argument into a Player: a reference AI by name, or a submission path. */
+import type { AnyGame } from '../harness/games/game.js';
+import { getGame } from '../harness/games/registry.js';
+import { InProcessPlayer } from '../harness/referee/in-process.js';
+import type { Player } from '../harness/referee/player.js';
+import { CompileError } from '../harness/submission/compile.js';
+import { createSubmissionPlayer, isSubmissionPath } from '../harness/submission/player.js';
+import { SubmissionError } from '../harness/submission/resolve.js';
+import { referenceAgent, referenceNames } from '../reference-ai/index.js';
+import { UsageError } from './args.js';
+
+export interface PlayerOptions {
+  memoryMb?: number;
+}
+
+export async function resolvePlayer(arg: string, game: AnyGame, options: PlayerOptions = {}): Promise<Player> {
+  const names = referenceNames(game.id);
+  if (names.includes(arg)) return new InProcessPlayer(arg, referenceAgent(game.id, arg), getGame);
+  if (!isSubmissionPath(arg)) {
+    throw new UsageError(`unknown player '${arg}': use a reference AI (${names.join(', ')}) or a submission path`);
+  }
+  try {
+    return await createSubmissionPlayer(arg, { game: game.id, memoryMb: options.memoryMb });
+  } catch (err) {
+    // A submission that cannot be found or compiled is the user's input to fix, not a harness failure.
+    if (err instanceof SubmissionError || err instanceof CompileError) throw new UsageError(err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The built `referee` command end to end (npm test builds dist/ first): output, exit codes, one-line errors.
+ */
+import { describe, expect, test, beforeAll } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const CLI = resolve('dist/cli/index.js');
+
+function referee(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000 });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error('dist/cli/index.js is missing: run `npm run build` (npm test does it first)');
+});
+
+describe('referee play', () => {
+  test('plays a seeded series with alternating colours and prints the summary', () => {
+    const run = referee('play', '--black', 'greedy', '--white', 'random', '--games', '4', '--seed', '5');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/game 1\/4: greedy \(X\) vs random \(O\)/);
+    expect(run.stdout).toMatch(/game 2\/4: random \(X\) vs greedy \(O\)/);
+    expect(run.stdout).toMatch(/Score of greedy vs random: \d+ - \d+ - \d+/);
+  });
+
+  test('--json is machine-readable and the same seed gives the same games', () => {
+    const moves = (out: string) => (JSON.parse(out) as { records: { turns: { move?: string }[] }[] })
+      .records.map((r) => r.turns.map((t) => t.move ?? '-').join(' '));
+    const a = referee('play', '--black', 'weighted', '--white', 'random', '--games', '2', '--seed', '9', '--json');
+    const b = referee('play', '--black', 'weighted', '--white', 'random', '--games', '2', '--seed', '9', '--json');
+    expect(a.code).toBe(0);
+    expect(moves(a.stdout)).toEqual(moves(b.stdout));
+    expect(JSON.parse(a.stdout).format).toBe('referee.series/1');
+  });
+
+  test('--show prints the board after each move', () => {
+    const run = referee('play', '--black', 'greedy', '--white', 'greedy', '--games', '1', '--show');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('ply 1: Black (X) plays');
+    expect(run.stdout).toContain('  A B C D E F G H');
+  });
+
+  test.each([
+    [['play', '--black', 'nobody', '--white', 'random'], /unknown player 'nobody'/],
+    [['play', '--black', 'random', '--white', 'random', '--games', 'x'], /--games.*must be a whole number/],
+    [['play', '--black', 'random'], /required option '--white/],
+    [['play', '--black', 'random', '--white', 'random', '--game', 'chess'], /unknown game 'chess'/],
+    [['perft', 'deep'], /must be a whole number/],
+    [['replay', '/nonexistent/record.json'], /cannot read record .*no such file/],
+  ])('bad arguments give a one-line error and exit 2: %j', (args, message) => {
+    const run = referee(...args);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(message);
+  });
+});
+
+describe('referee replay', () => {
+  test('accepts a saved record and rejects a corrupted one with its turn number', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'referee-cli-'));
+    expect(referee('play', '--black', 'greedy', '--white', 'random', '--games', '1', '--save', dir).code).toBe(0);
+    const file = join(dir, 'game-1.json');
+    const ok = referee('replay', file);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/valid: \d+ turns/);
+
+    const record = JSON.parse(readFileSync(file, 'utf8'));
+    record.turns[4].move = record.turns[4].move === 'A1' ? 'H8' : 'A1';
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify(record));
+    const run = referee('replay', bad);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/corrupt record at turn 5/);
+  });
+});
+
+describe('referee perft', () => {
+  test('counts Reversi leaves and Connect Four leaves', () => {
+    expect(referee('perft', '6').stdout).toMatch(/^perft\(6\) = 8200 /);
+    expect(JSON.parse(referee('perft', '4', '--game', 'connect4', '--json').stdout)).toMatchObject({ leaves: 2401 });
+  });
+});
