@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
-import { gameIds } from '../harness/games/registry.js';
-import type { RefereeConfig } from '../harness/referee/config.js';
+import { gameIds, getGame } from '../harness/games/registry.js';
+import { configForGame, type RefereeConfig } from '../harness/referee/config.js';
 import { referenceNames } from '../reference-ai/index.js';
 import { packageFile } from './package-root.js';
 
@@ -61,14 +61,10 @@ export class AssignmentError extends Error {
 
 export const SCHEMA_PATH = packageFile('grading', 'assignment.schema.json');
 
-/** Platform defaults (game.py) for everything a config file leaves out. */
+/** Defaults for what a config file leaves out (the referee's rules come from configForGame: platform, then game). */
 const PLATFORM = {
   title: 'Reversi AI',
   game: 'reversi',
-  moveTimeoutMs: 60_000,
-  illegalMoveLimit: 3,
-  tamperLoses: true,
-  forcedLossDiff: 0,
   parallelGames: 1,
   interfacePoints: 10,
   games: 10,
@@ -216,18 +212,26 @@ export function resolveAssignment(json: unknown, source = 'the assignment'): Ass
     }
   });
   if (issues.length > 0) throw new AssignmentError(issues, source);
-  const moveTimeoutMs = (raw.moveTimeoutMs as number | undefined) ?? PLATFORM.moveTimeoutMs;
+  // Rules the file leaves out: the platform's, then the game's own (e.g. connect4-nogo: 3 s, illegal loses).
+  let rules: RefereeConfig;
+  try {
+    rules = configForGame(getGame(game), {
+      moveTimeoutMs: raw.moveTimeoutMs as number | undefined,
+      illegalMoveLimit: raw.illegalMoveLimit as number | undefined,
+      constructTimeoutMs: raw.constructTimeoutMs as number | undefined,
+      tamperLoses: raw.tamperLoses as boolean | undefined,
+      forcedLossDiff: raw.forcedLossDiff as number | undefined,
+    });
+  } catch (error) {
+    // The schema admits values the referee refuses (e.g. a time limit beyond Node's longest timer).
+    const field = /referee config: (\w+)/.exec((error as Error).message)?.[1];
+    throw new AssignmentError([{ pointer: `/${field ?? ''}`, message: (error as Error).message.replace(/^referee config: \w+ /, '') }], source);
+  }
   const interfaceCheck = (raw.interfaceCheck as { points?: number; visibility?: Visibility } | undefined) ?? {};
   return {
     title: (raw.title as string | undefined) ?? PLATFORM.title,
     game,
-    referee: Object.freeze({
-      moveTimeoutMs,
-      illegalMoveLimit: (raw.illegalMoveLimit as number | undefined) ?? PLATFORM.illegalMoveLimit,
-      constructTimeoutMs: (raw.constructTimeoutMs as number | undefined) ?? moveTimeoutMs,
-      tamperLoses: (raw.tamperLoses as boolean | undefined) ?? PLATFORM.tamperLoses,
-      forcedLossDiff: (raw.forcedLossDiff as number | undefined) ?? PLATFORM.forcedLossDiff,
-    }),
+    referee: rules,
     parallelGames: (raw.parallelGames as number | undefined) ?? PLATFORM.parallelGames,
     interfaceCheck: {
       points: interfaceCheck.points ?? PLATFORM.interfacePoints,

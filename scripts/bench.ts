@@ -9,6 +9,7 @@ import { InProcessPlayer } from '../harness/referee/in-process.js';
 import { playGame } from '../harness/referee/match.js';
 import { deriveSeed } from '../harness/referee/seed.js';
 import { randomAgent } from '../reference-ai/generic/random.js';
+import { benchSandbox } from './bench-sandbox.js';
 
 const EDAX_LEAVES_PER_S = 328e6; // Edax 4.6, C, one thread, this kind of machine
 const FIRST_CUT_JS_LEAVES_PER_S = 15e6; // a first-cut JS bitboard with 32-bit halves
@@ -75,12 +76,17 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
+  // `npm run bench -- perft games` runs only those sections (perft, games, sandbox).
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})`);
   if (want('perft')) benchPerft([10, 11]);
   if (want('games')) {
     console.log('\n## Games per second');
     const rulesRate = benchRulesGames(3);
     await benchRefereeGames(3, rulesRate);
+  }
+  if (want('sandbox')) {
+    console.log('');
+    await benchSandbox();
   }
 }
 

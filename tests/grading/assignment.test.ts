@@ -105,3 +105,17 @@ describe('assignment config', () => {
     expect(assignmentHash(a)).not.toBe(assignmentHash(c));
   });
 });
+
+describe("the game's own rule defaults", () => {
+  test('a config that leaves the rules out gets the game defaults; explicit values win', () => {
+    const base = { opponents: [{ name: 'random', games: 2, points: 10 }] };
+    expect(resolveAssignment({ ...base, game: 'connect4-nogo' }).referee).toMatchObject({ moveTimeoutMs: 3000, illegalMoveLimit: 1 });
+    expect(resolveAssignment({ ...base, game: 'reversi' }).referee).toMatchObject({ moveTimeoutMs: 60000, illegalMoveLimit: 3 });
+    expect(resolveAssignment({ ...base, game: 'nogo', illegalMoveLimit: 3 }).referee.illegalMoveLimit).toBe(3);
+  });
+
+  test('a limit the referee cannot time is a pointer-precise config error', () => {
+    const json = { moveTimeoutMs: 2 ** 40, opponents: [{ name: 'random', games: 2, points: 10 }] };
+    expect(() => resolveAssignment(json)).toThrow(/\/moveTimeoutMs: must be a positive integer up to 2147483647/);
+  });
+});

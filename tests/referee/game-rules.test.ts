@@ -2,6 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { connect4, connect4Nogo } from '../../harness/games/connect4/index.js';
 import { nogo } from '../../harness/games/nogo/index.js';
 import { reversi } from '../../harness/games/reversi/index.js';
+import type { AgentFactory } from '../../harness/referee/agent.js';
 import { configForGame } from '../../harness/referee/config.js';
 import { playSeries } from '../../harness/referee/series.js';
 import { inProcess, randomAgent } from './helpers/agents.js';
@@ -40,14 +41,14 @@ describe('seeded layouts are played once each way', () => {
 
 describe('trusted reference players are timed but never ruled late', () => {
   test('a slow trusted agent keeps playing past the move limit; its time is still recorded', async () => {
-    const slow = (game: typeof connect4): ReturnType<typeof randomAgent> => ({
+    const slow: AgentFactory = (game) => ({
       choose(state) {
         const until = Date.now() + 30;
         while (Date.now() < until) { /* a search that overruns a 10 ms limit */ }
         return game.legalMoves(state)[0];
       },
     });
-    const a = inProcess('slow', () => slow(connect4), connect4);
+    const a = inProcess('slow', slow, connect4);
     const b = inProcess('random', randomAgent, connect4);
     const result = await playSeries({ game: connect4, a, b, games: 2, seed: 1, config: { moveTimeoutMs: 10 } });
     expect(result.verdicts.timeout).toEqual([0, 0]);
