@@ -81,7 +81,7 @@ async function roundTrip(moves: number): Promise<void> {
     }
     times.sort((a, b) => a - b);
     console.log(
-      `per-move round trip (${moves} moves, freeze/thaw included): p50 ${percentile(times, 50).toFixed(0)} µs, ` +
+      `per-move round trip (${moves} moves, idle players frozen 2 ms after answering): p50 ${percentile(times, 50).toFixed(0)} µs, ` +
         `p99 ${percentile(times, 99).toFixed(0)} µs (goal p50 ≤ 100 µs; bare stdio JSON lines ≈ 125 µs)`,
     );
   } finally {

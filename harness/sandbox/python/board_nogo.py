@@ -1,0 +1,249 @@
+"""
+The NoGo board for Python submissions, name for name with the TypeScript Board in harness/games/nogo/board.ts,
+plus snake_case aliases. `from board import Board` gets this class when the game is nogo.
+
+9 x 9; 'E5' is file E (col 4), row 5 (row index 4); row 1 is the bottom; files skip I (A B C D E F G H J).
+Actions are 'E5' or (row, col). A move is illegal if it captures or leaves its own group without liberties.
+Getters return copies, so only the methods change a board (what the tamper check compares).
+"""
+import re
+
+SIZE = 9
+CELLS = SIZE * SIZE
+EMPTY, BLACK, WHITE = 0, 1, 2
+_FILES = 'ABCDEFGHJ'
+_SYMBOL = ('.', 'X', 'O')
+_CELL = re.compile(r'[A-HJ][1-9]\Z')
+
+
+def _neighbours(cell):
+    row, col = divmod(cell, SIZE)
+    found = []
+    if row > 0:
+        found.append(cell - SIZE)
+    if row < SIZE - 1:
+        found.append(cell + SIZE)
+    if col > 0:
+        found.append(cell - 1)
+    if col < SIZE - 1:
+        found.append(cell + 1)
+    return tuple(found)
+
+
+_NEIGHBOURS = tuple(_neighbours(cell) for cell in range(CELLS))
+
+
+def _piece_of(color):
+    if color == 'X':
+        return BLACK
+    if color == 'O':
+        return WHITE
+    raise ValueError("color must be 'X' (Black, moves first) or 'O' (White), got %r" % (color,))
+
+
+def cell_name(cell):
+    """0..80 -> 'A1'..'J9'."""
+    return _FILES[cell % SIZE] + str(cell // SIZE + 1)
+
+
+def to_cell(action):
+    """'E5' or (4, 4) -> cell index, or -1 when it names no cell (strict: capital file, no I)."""
+    if isinstance(action, str):
+        if not _CELL.match(action):
+            return -1
+        return (int(action[1]) - 1) * SIZE + _FILES.index(action[0])
+    if isinstance(action, (list, tuple)) and len(action) == 2:
+        row, col = action
+        if type(row) is int and type(col) is int and 0 <= row < SIZE and 0 <= col < SIZE:
+            return row * SIZE + col
+    return -1
+
+
+def _label_groups(cells):
+    """Group id per cell (-1 for empty) and the number of distinct liberties per group."""
+    group_of = [-1] * CELLS
+    liberties = []
+    for start in range(CELLS):
+        piece = cells[start]
+        if piece == EMPTY or group_of[start] >= 0:
+            continue
+        group = len(liberties)
+        group_of[start] = group
+        stack = [start]
+        libs = set()
+        while stack:
+            cell = stack.pop()
+            for n in _NEIGHBOURS[cell]:
+                value = cells[n]
+                if value == EMPTY:
+                    libs.add(n)
+                elif value == piece and group_of[n] < 0:
+                    group_of[n] = group
+                    stack.append(n)
+        liberties.append(len(libs))
+    return group_of, liberties
+
+
+def _legal_after_labelling(cells, piece, cell, group_of, liberties):
+    safe = False
+    for n in _NEIGHBOURS[cell]:
+        value = cells[n]
+        if value == EMPTY:
+            safe = True
+        elif value == piece:
+            safe = safe or liberties[group_of[n]] >= 2
+        elif liberties[group_of[n]] == 1:
+            return False
+    return safe
+
+
+def _legal_cells(cells, piece):
+    group_of, liberties = _label_groups(cells)
+    return [cell for cell in range(CELLS)
+            if cells[cell] == EMPTY and _legal_after_labelling(cells, piece, cell, group_of, liberties)]
+
+
+def _is_legal(cells, piece, cell):
+    if type(cell) is not int or cell < 0 or cell >= CELLS or cells[cell] != EMPTY:
+        return False
+    group_of, liberties = _label_groups(cells)
+    return _legal_after_labelling(cells, piece, cell, group_of, liberties)
+
+
+class Board(object):
+    def __init__(self):
+        """The empty 9 x 9 board."""
+        self.empty = '.'
+        self.size = SIZE
+        self._cells = [EMPTY] * CELLS
+        self._last_move = -1
+        self._history = []
+
+    def get(self, row, col):
+        """'.', 'X' or 'O' at (row, col), 0-based."""
+        if not self.isOnBoard(row, col):
+            raise IndexError('(%r, %r) is off the board: row and col go 0..%d' % (row, col, SIZE - 1))
+        return _SYMBOL[self._cells[row * SIZE + col]]
+
+    def isOnBoard(self, row, col):
+        return type(row) is int and type(col) is int and 0 <= row < SIZE and 0 <= col < SIZE
+
+    @property
+    def board(self):
+        """9 rows of '.', 'X', 'O', row 0 = row '1' (a fresh copy)."""
+        return [[_SYMBOL[v] for v in self._cells[r * SIZE:(r + 1) * SIZE]] for r in range(SIZE)]
+
+    @property
+    def lastMove(self):
+        """The last move, e.g. 'E5', or None before the first."""
+        return None if self._last_move < 0 else cell_name(self._last_move)
+
+    def getLegalActions(self, color):
+        """Cells `color` may play (empty, no capture, no suicide), as 'A1', 'B1', ... row by row from row 1."""
+        return [cell_name(cell) for cell in _legal_cells(self._cells, _piece_of(color))]
+
+    def get_legal_actions(self, color):
+        return self.getLegalActions(color)
+
+    def isLegal(self, action, color):
+        return _is_legal(self._cells, _piece_of(color), to_cell(action))
+
+    def move(self, action, color):
+        """Places a `color` stone: True, or False (and the board unchanged) when the move is not legal."""
+        piece = _piece_of(color)
+        cell = to_cell(action)
+        if not _is_legal(self._cells, piece, cell):
+            return False
+        self._cells[cell] = piece
+        self._history.append(self._last_move)
+        self._last_move = cell
+        return True
+
+    def _move(self, action, color):
+        return self.move(action, color)
+
+    def undo(self, action):
+        """Takes the stone on `action` back off the board."""
+        cell = to_cell(action)
+        if cell < 0 or self._cells[cell] == EMPTY:
+            raise ValueError('cannot undo %r: no stone there' % (action,))
+        self._cells[cell] = EMPTY
+        self._last_move = self._history.pop() if self._history else -1
+
+    def backpropagation(self, action, *ignored):
+        """board.py's name for undo; extra arguments are accepted for symmetry with Reversi and ignored."""
+        self.undo(action)
+
+    def count(self, color):
+        return self._cells.count(_piece_of(color))
+
+    def getWinner(self, toMove):
+        """With `toMove` to play: (0 Black wins | 1 White wins, 1) when `toMove` has no legal move, else None."""
+        piece = _piece_of(toMove)
+        if _legal_cells(self._cells, piece):
+            return None
+        return (1 if piece == BLACK else 0, 1)
+
+    def get_winner(self, toMove):
+        return self.getWinner(toMove)
+
+    def toString(self):
+        lines = []
+        for row in range(SIZE - 1, -1, -1):
+            lines.append(str(row + 1).rjust(2) + ''.join(' ' + _SYMBOL[v] for v in self._cells[row * SIZE:(row + 1) * SIZE]))
+        lines.append('   ' + ' '.join(_FILES))
+        return '\n'.join(lines)
+
+    def __str__(self):
+        return self.toString()
+
+    def display(self):
+        print(self.toString())
+
+    def copy(self):
+        """An independent copy (deepcopy(board) works too)."""
+        board = Board()
+        board._cells = list(self._cells)
+        board._last_move = self._last_move
+        board._history = list(self._history)
+        return board
+
+    # snake_case aliases
+    is_legal = isLegal
+    is_on_board = isOnBoard
+    last_move = lastMove
+
+
+def _from_state(text, game_id):
+    """The host's board for an encoded state: rows 9 down to 1, '/'-separated, x o and digits for empties, then a
+    space and the last move or '-'."""
+    grid_text, last_text = text.split(' ')
+    board = Board()
+    cells = board._cells
+    for i, row_text in enumerate(grid_text.split('/')):
+        row = SIZE - 1 - i
+        col = 0
+        for ch in row_text:
+            if ch == 'x' or ch == 'o':
+                cells[row * SIZE + col] = BLACK if ch == 'x' else WHITE
+                col += 1
+            else:
+                col += int(ch)
+    if last_text != '-':
+        board._last_move = to_cell(last_text)
+    return board
+
+
+def _fingerprint(board, _type=type, _list=list, _int=int, _dict=object.__getattribute__):
+    """The position as a plain string, or None when the board's fields are no longer what the class keeps."""
+    try:
+        fields = _dict(board, '__dict__')
+        cells, last = fields.get('_cells'), fields.get('_last_move')
+    except Exception:
+        return None
+    if _type(cells) is not _list or _type(last) is not _int:
+        return None
+    for value in cells:
+        if _type(value) is not _int:
+            return None
+    return '%s:%d' % (_list.__repr__(cells), last)
