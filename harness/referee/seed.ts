@@ -3,11 +3,14 @@
  * tie-breaks and playouts) derives from one series seed, so a recorded seed replays the same games anywhere.
  */
 
+/** Math's functions as module constants: global lookups are ~50x slower inside jest's vm context. */
+const { imul, floor } = Math;
+
 /** splitmix32's output mixer: a bijection on 32-bit integers that spreads every input bit over the output. */
 export function mix32(value: number): number {
   let t = (value + 0x9e3779b9) | 0;
-  t = Math.imul(t ^ (t >>> 16), 0x21f0aaad);
-  t = Math.imul(t ^ (t >>> 15), 0x735a2d97);
+  t = imul(t ^ (t >>> 16), 0x21f0aaad);
+  t = imul(t ^ (t >>> 15), 0x735a2d97);
   return (t ^ (t >>> 15)) >>> 0;
 }
 
@@ -26,7 +29,7 @@ export function deriveSeed(seed: number, index: number): number {
   if (!Number.isSafeInteger(index) || index < 0) {
     throw new RangeError(`game index must be a non-negative integer (got ${String(index)})`);
   }
-  return mix32((mix32(seed >>> 0) + Math.imul(index + 1, 0x9e3779b9)) | 0);
+  return mix32((mix32(seed >>> 0) + imul(index + 1, 0x9e3779b9)) | 0);
 }
 
 export interface Rng {
@@ -42,8 +45,8 @@ export function createRng(seed: number): Rng {
   let state = mix32(seed >>> 0) | 0;
   const next = (): number => {
     state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    let t = imul(state ^ (state >>> 15), 1 | state);
+    t = (t + imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   return {
@@ -52,7 +55,7 @@ export function createRng(seed: number): Rng {
       if (!Number.isSafeInteger(n) || n <= 0) {
         throw new RangeError(`rng.int(n) needs a positive integer n (got ${String(n)})`);
       }
-      return Math.floor(next() * n);
+      return floor(next() * n);
     },
   };
 }

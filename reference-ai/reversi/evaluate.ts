@@ -3,7 +3,7 @@
  * search's terminal values (search.ts WIN), so a proven win always outranks a good-looking position.
  */
 import { legalMask, out } from '../../harness/games/reversi/core.js';
-import { bitCount } from './bits.js';
+import { popcount as bitCount } from '../../harness/games/reversi/core.js';
 import { tableWeight } from './weights.js';
 
 /** (ph, pl, oh, ol) → an integer value for the player (ph, pl), who is to move (the table stores int32). */

@@ -1,6 +1,6 @@
 /** Greedy: the move that flips the most discs; ties go to the first in board.py's order. */
 import { flips, orderedMoves, out } from '../../harness/games/reversi/core.js';
-import { bitCount } from './bits.js';
+import { popcount as bitCount } from '../../harness/games/reversi/core.js';
 import type { ReversiState } from '../../harness/games/reversi/index.js';
 import type { AgentFactory } from '../../harness/referee/agent.js';
 import { requireReversi, sidesOf } from './position.js';

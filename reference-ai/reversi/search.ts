@@ -3,8 +3,16 @@
  * immutable Game interface (no allocation per node): negamax with alpha-beta, iterative deepening, a
  * transposition table, move ordering, and an exact endgame solver. Budgets are node counts, never time.
  */
-import { flips, legalMask, orderedMoves, out } from '../../harness/games/reversi/core.js';
-import { bitCount, bitIndex, imul } from './bits.js';
+import {
+  flips,
+  legalMask,
+  lowestBit as bitIndex,
+  orderedMoves,
+  out,
+  popcount as bitCount,
+} from '../../harness/games/reversi/core.js';
+
+const { imul } = Math;
 import { finalValue, type Evaluator } from './evaluate.js';
 import { SQUARE_WEIGHTS } from './weights.js';
 

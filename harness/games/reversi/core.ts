@@ -9,6 +9,12 @@
  * can call them millions of times without garbage.
  */
 
+/**
+ * Math's functions as module constants: inside a vm context (jest runs each test file in one; a sandbox could)
+ * every global lookup costs ~50x more, and these run millions of times per second.
+ */
+const { imul, clz32 } = Math;
+
 /** Result registers for functions that return a 64-bit set: read them right after the call. */
 export const out = { hi: 0, lo: 0 };
 
@@ -21,7 +27,7 @@ export function popcount32(x: number): number {
   x = x - ((x >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
+  return imul(x, 0x01010101) >>> 24;
 }
 
 export function popcount(hi: number, lo: number): number {
@@ -189,7 +195,7 @@ export function hasSquare(hi: number, lo: number, sq: number): boolean {
 
 /** Index of the lowest set bit of a non-zero int32. */
 export function lowestBit(x: number): number {
-  return 31 - Math.clz32(x & -x);
+  return 31 - clz32(x & -x);
 }
 
 /**
@@ -212,7 +218,7 @@ export function perft(ph: number, pl: number, oh: number, ol: number, depth: num
   while (ml !== 0) {
     const bit = ml & -ml;
     ml ^= bit;
-    flips(31 - Math.clz32(bit), ph, pl, oh, ol);
+    flips(31 - clz32(bit), ph, pl, oh, ol);
     const fh = out.hi;
     const fl = out.lo;
     total += perft(oh & ~fh, ol & ~fl, ph | fh, pl | fl | bit, depth - 1);
@@ -220,7 +226,7 @@ export function perft(ph: number, pl: number, oh: number, ol: number, depth: num
   while (mh !== 0) {
     const bit = mh & -mh;
     mh ^= bit;
-    flips(63 - Math.clz32(bit), ph, pl, oh, ol);
+    flips(63 - clz32(bit), ph, pl, oh, ol);
     const fh = out.hi;
     const fl = out.lo;
     total += perft(oh & ~fh, ol & ~fl, ph | fh | bit, pl | fl, depth - 1);
@@ -267,7 +273,7 @@ export function orderedMoves(ph: number, pl: number, oh: number, ol: number): nu
     while (opp !== 0) {
       const bit = opp & -opp;
       opp ^= bit;
-      const sq = 31 - Math.clz32(bit) + half * 32;
+      const sq = 31 - clz32(bit) + half * 32;
       for (let k = sq * 8, end = k + 8; k < end; k++) {
         const n = NEIGHBOURS[k];
         if (n < 0) break;
