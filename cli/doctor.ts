@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { describeLayers, detectLayers, FALLBACK_WARNING, isHardened } from '../harness/sandbox/layers.js';
+import { describePython, findPython } from '../harness/sandbox/python-runtime.js';
 import { sandboxSelfTest } from '../harness/submission/self-test.js';
 
 export function register(program: Command): void {
@@ -17,10 +18,12 @@ export function register(program: Command): void {
       const live = await sandboxSelfTest();
       const hardened = isHardened(layers);
       if (flags.json) {
-        console.log(JSON.stringify({ node: process.version, platform: process.platform, hardened, layers: table, selfTest: live }, null, 2));
+        const python = findPython();
+        console.log(JSON.stringify({ node: process.version, platform: process.platform, hardened, layers: table, python, selfTest: live }, null, 2));
       } else {
         console.log(`referee doctor: Node ${process.version} on ${process.platform}`);
         for (const row of table) console.log(`  ${row.active ? '✓' : '✗'} ${row.layer.padEnd(16)} ${row.detail}`);
+        console.log(`  ${findPython() ? '✓' : '✗'} ${'python'.padEnd(16)} ${describePython()}`);
         console.log(
           live.error
             ? `  ✗ live test: ${live.error}`

@@ -41,7 +41,7 @@ export function referenceContestant(game: string, name: string): Contestant {
   };
 }
 
-const LANGUAGES: Record<string, string> = { '.ts': 'TypeScript', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript' };
+const LANGUAGES: Record<string, string> = { '.ts': 'TypeScript', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript', '.py': 'Python' };
 
 /** The submission module's checklist in the grade's own terms. */
 export function checkItems(check: CheckResult): InterfaceCheckResult {

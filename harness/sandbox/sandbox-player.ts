@@ -10,22 +10,27 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import { join } from 'node:path';
+import { getGame } from '../games/registry.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { parseAnswer } from './answer-schema.js';
 import { PlayerCgroup } from './cgroup.js';
 import { hostBundlePath } from './host-bundle.js';
 import { detectLayers, FALLBACK_WARNING, isHardened, type Layers } from './layers.js';
-import { launchPlan } from './launch.js';
+import { launchPlan, type PythonProgram } from './launch.js';
 import { OutputCapture } from './output.js';
 import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
+import { findPython, NO_PYTHON, pythonRuntimeDir } from './python-runtime.js';
 
 export interface SandboxOptions {
   /** Shown in records and reports. */
   name: string;
-  /** The compiled submission (CommonJS bundle, see harness/submission/compile.ts). */
+  /** The compiled submission (CommonJS bundle, see harness/submission/compile.ts); for Python, the entry .py file. */
   bundlePath: string;
+  /** Which host runs the submission (default 'node'); 'python' runs python/host.py under python3 -I. */
+  runtime?: 'node' | 'python';
   /** The submission's root folder, the only user folder the child may read. */
   submissionRoot: string;
   /** Game registry id. */
@@ -82,7 +87,7 @@ interface Child {
 /** How long an answered child may stay runnable before it is frozen (see scheduleFreeze). */
 const FREEZE_GRACE_MS = 2;
 
-const MEMORY_SIGNS = /heap out of memory|Reached heap limit|Allocation failed|Array buffer allocation failed/;
+const MEMORY_SIGNS = /heap out of memory|Reached heap limit|Allocation failed|Array buffer allocation failed|^MemoryError/m;
 let warnedFallback = false;
 
 /** The value a host answer carries, with stand-ins turned back into something close to what was returned. */
@@ -172,8 +177,16 @@ export class SandboxPlayer implements Player {
   /** Start the child, wait for its hello (the sandbox's own time), then load the submission (the student's). */
   private async spawnAndLoad(limitMs: number): Promise<PlayerAnswer | null> {
     let hostPath: string;
+    let python: PythonProgram | undefined;
     try {
-      hostPath = await hostBundlePath();
+      if (this.options.runtime === 'python') {
+        const interpreter = findPython();
+        if (!interpreter) return { kind: 'crash', message: NO_PYTHON };
+        python = { interpreter: interpreter.path, binds: interpreter.binds, symbols: getGame(this.options.game).symbols };
+        hostPath = join(pythonRuntimeDir(), 'host.py');
+      } else {
+        hostPath = await hostBundlePath();
+      }
     } catch (error) {
       return { kind: 'crash', message: `the sandbox host could not be built: ${(error as Error).message}` };
     }
@@ -190,6 +203,7 @@ export class SandboxPlayer implements Player {
       submissionRoot: this.options.submissionRoot,
       memoryMb,
       joinFiles: cgroup ? cgroup.joinFiles() : [],
+      python,
     });
     const proc = spawn(plan.command, plan.args, {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
@@ -258,14 +272,7 @@ export class SandboxPlayer implements Player {
       case 'loaded':
         this.loaded = { exports: answer.exports, entry: answer.entry };
         if (answer.entry) return { kind: 'ready', output };
-        return {
-          kind: 'error',
-          message:
-            answer.exports.length > 0
-              ? `the submission exports no AIPlayer class (it exports ${answer.exports.join(', ')}): add export class AIPlayer`
-              : 'the submission exports nothing: add export class AIPlayer { constructor(color) … getMove(board) … }',
-          output,
-        };
+        return { kind: 'error', message: this.noPlayerMessage(answer.exports), output };
       case 'ready':
         return { kind: 'ready', cpuMs: this.cpuSinceLast(), output };
       case 'move':
@@ -280,6 +287,17 @@ export class SandboxPlayer implements Player {
       default:
         return { kind: 'protocol', message: `unexpected '${answer.t}' message`, output };
     }
+  }
+
+  private noPlayerMessage(exported: string[]): string {
+    if (this.options.runtime === 'python') {
+      return exported.length > 0
+        ? `the submission defines no AIPlayer class (it defines ${exported.join(', ')}): name your class AIPlayer`
+        : 'the submission defines no AIPlayer class: add class AIPlayer with __init__(self, color) and get_move(self, board)';
+    }
+    return exported.length > 0
+      ? `the submission exports no AIPlayer class (it exports ${exported.join(', ')}): add export class AIPlayer`
+      : 'the submission exports nothing: add export class AIPlayer { constructor(color) … getMove(board) … }';
   }
 
   /** One request/answer round trip under the parent's own deadline. request null waits for the hello. */

@@ -13,7 +13,7 @@ import { SandboxPlayer } from '../sandbox/sandbox-player.js';
 import { CompileError, compileSubmission, formatProblem, type SourceProblem } from './compile.js';
 import { describeJudged, judgeAnswer } from './judge.js';
 import { probePositions } from './probes.js';
-import { resolveSubmission, type ResolvedSubmission } from './resolve.js';
+import { resolveSubmission, type ResolvedSubmission, type SubmissionLanguage } from './resolve.js';
 import { exportHint } from './suggest.js';
 import { typeCheck, type TypeCheckResult } from './typecheck.js';
 
@@ -37,6 +37,8 @@ export interface CheckResult {
   ok: boolean;
   submission: string;
   entry?: string;
+  /** The entry's language, once found. */
+  language?: SubmissionLanguage;
   game: string;
   steps: CheckStep[];
   /** The sandbox layers that were active. */
@@ -73,6 +75,13 @@ const TITLES: Record<StepId, string> = {
   tamper: 'does not change the board it is given',
 };
 
+/** The steps and hints in Python's words (the platform's get_move, deepcopy, sys.exit). */
+const PYTHON_TITLES: Partial<Record<StepId, string>> = {
+  export: 'defines class AIPlayer',
+  construct: 'AIPlayer(color) constructs for both colours within the time limit',
+  moves: 'get_move returns a legal move within the time limit',
+};
+
 const FIX: Record<string, string> = {
   timeout: 'make it answer sooner: check the time you are given in getMove(board, info).timeLimitMs',
   error: 'fix the error above (the stack points at your code)',
@@ -83,9 +92,34 @@ const FIX: Record<string, string> = {
   illegal: 'return one of board.getLegalActions(color), exactly as written (e.g. "D3")',
 };
 
-function failure(game: AnyGame, answer: PlayerAnswer, limitMs: number): { detail: string; hint: string } {
+const PYTHON_FIX: Record<string, string> = {
+  timeout: 'make it answer sooner: stop your search in time (func_timeout, or get_move(self, board, info) and info.time_limit)',
+  error: 'fix the error above (the traceback points at your code)',
+  crash: 'do not call sys.exit or os._exit; return a move instead',
+  memory: 'use less memory (the limit applies to the whole process)',
+  protocol: 'do not write to file descriptors 3/4',
+  tamper: 'work on deepcopy(board) (or undo with backpropagation) instead of changing the board you are given',
+  illegal: 'return one of board.get_legal_actions(color) as a string, exactly as written (e.g. "D3")',
+};
+
+function fixes(language: SubmissionLanguage | undefined): Record<string, string> {
+  return language === 'Python' ? PYTHON_FIX : FIX;
+}
+
+function failure(game: AnyGame, answer: PlayerAnswer, limitMs: number, language?: SubmissionLanguage): { detail: string; hint: string } {
   const judged = judgeAnswer(game, null, answer, limitMs);
-  return { detail: describeJudged(judged), hint: FIX[judged.verdict] ?? '' };
+  const missing = judged.verdict === 'error' && language === 'Python' ? /No module named '([^']+)'/.exec(judged.message) : null;
+  if (missing) {
+    const hint = `'${missing[1]}' is not available to submissions (the standard library, board and func_timeout are): remove the import, or copy the module into your submission folder`;
+    return { detail: describeJudged(judged), hint };
+  }
+  return { detail: describeJudged(judged), hint: fixes(language)[judged.verdict] ?? '' };
+}
+
+/** The sandbox layers as a list of names; a Python child has the audit hook where node has its permission model. */
+function activeLayers(layers: Layers, language: SubmissionLanguage | undefined): string[] {
+  const names = describeLayers(layers).filter((layer) => layer.active).map((layer) => layer.layer);
+  return language === 'Python' ? [...names.filter((name) => name !== 'node-permissions'), 'python-audit-hook'] : names;
 }
 
 export async function checkSubmission(path: string, options: CheckOptions = {}): Promise<CheckResult> {
@@ -99,13 +133,15 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
       if (!steps.some((step) => step.id === id)) steps.push({ id, title: TITLES[id], status: 'skip' });
     }
     steps.sort((a, b) => Object.keys(TITLES).indexOf(a.id) - Object.keys(TITLES).indexOf(b.id));
+    if (submission?.language === 'Python') for (const step of steps) step.title = PYTHON_TITLES[step.id] ?? step.title;
     return {
       ok: steps.every((step) => step.status !== 'fail'),
       submission: path,
       entry: submission?.entry,
+      ...(submission ? { language: submission.language } : {}),
       game: gameId,
       steps,
-      layers: describeLayers(layers).filter((layer) => layer.active).map((layer) => layer.layer),
+      layers: activeLayers(layers, submission?.language),
       hardened: isHardened(layers),
       durationMs: Math.round(performance.now() - started),
     };
@@ -119,7 +155,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     submission = resolveSubmission(path);
     step('entry', 'pass', { detail: submission.entry });
   } catch (error) {
-    step('entry', 'fail', { detail: (error as Error).message, hint: 'pass src/AIPlayer.ts or the folder that holds it' });
+    step('entry', 'fail', { detail: (error as Error).message, hint: 'pass src/AIPlayer.ts (or AIPlayer.py) or the folder that holds it' });
     return result();
   }
 
@@ -150,7 +186,9 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
       detail: error.problems.length === 1 ? formatProblem(error.problems[0]) : `${error.problems.length} errors`,
       hint: error.problems.some((p) => p.text.includes('not allowed') || p.text.includes('outside'))
         ? 'import only files inside your submission folder (and referee)'
-        : 'fix the syntax at the places listed',
+        : error.problems.some((p) => p.text.includes('python3'))
+          ? 'install python3 (>= 3.8) where referee runs, or set REFEREE_PYTHON'
+          : 'fix the syntax at the places listed',
       problems: error.problems,
     });
     await finishTypes();
@@ -168,7 +206,10 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     memoryMb: options.memoryMb,
     allowImports: options.allowImports,
     layers,
+    runtime: submission.language === 'Python' ? 'python' : 'node',
   });
+  const language = submission.language;
+  const hints = fixes(language);
   // Pushes the sandboxed steps; returns early at the first failure.
   const play = async (): Promise<void> => {
     const start = (side: 0 | 1, state: unknown): Promise<PlayerAnswer> =>
@@ -182,12 +223,12 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
       if (!steps.some((s) => s.id === 'export') && exported) {
         if (exported.entry) step('export', 'pass', { detail: `uses ${exported.entry}` });
         else {
-          step('export', 'fail', { detail: `found: ${exported.exports.join(', ') || 'no exports'}`, hint: exportHint(exported.exports) });
+          step('export', 'fail', { detail: `found: ${exported.exports.join(', ') || 'no exports'}`, hint: exportHint(exported.exports, 'AIPlayer', language) });
           return;
         }
       }
       if (answer.kind !== 'ready') {
-        const why = failure(game, answer, constructTimeoutMs);
+        const why = failure(game, answer, constructTimeoutMs, language);
         const failedStep: StepId = exported ? 'construct' : 'export';
         step(failedStep, 'fail', { detail: `${game.symbols[side]}: ${why.detail}`, hint: why.hint });
         return;
@@ -201,7 +242,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     for (const probe of probePositions(game, options.seed ?? 1)) {
       const ready = await start(probe.side, probe.state);
       if (ready.kind !== 'ready') {
-        const why = failure(game, ready, constructTimeoutMs);
+        const why = failure(game, ready, constructTimeoutMs, language);
         step('moves', 'fail', { detail: `${probe.label}: constructing again: ${why.detail}`, hint: why.hint });
         return;
       }
@@ -220,25 +261,25 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
         if (answer.kind === 'tamper') {
           tampered ??= `${probe.label}: ${answer.detail ?? 'changed the board'}`;
           const judged = judgeAnswer(game, probe.state, { kind: 'move', value: answer.value }, moveTimeoutMs);
-          outcome = judged.verdict === 'ok' ? { ok: true, move: judged.move } : { ok: false, detail: describeJudged(judged), hint: FIX.illegal };
+          outcome = judged.verdict === 'ok' ? { ok: true, move: judged.move } : { ok: false, detail: describeJudged(judged), hint: hints.illegal };
           continue;
         }
         const judged = judgeAnswer(game, probe.state, answer, moveTimeoutMs);
         if (judged.verdict === 'ok') outcome = { ok: true, move: judged.move };
         else if (judged.verdict !== 'illegal' || attempt === illegalLimit) {
-          outcome = { ok: false, detail: describeJudged(judged), hint: FIX[judged.verdict] ?? '' };
+          outcome = { ok: false, detail: describeJudged(judged), hint: hints[judged.verdict] ?? '' };
         }
       }
       await player.endGame();
       if (outcome && !outcome.ok) {
         step('moves', 'fail', { detail: `${probe.label}: ${outcome.detail}`, hint: outcome.hint });
-        if (tampered) step('tamper', 'fail', { detail: tampered, hint: FIX.tamper });
+        if (tampered) step('tamper', 'fail', { detail: tampered, hint: hints.tamper });
         return;
       }
       if (outcome?.ok) played.push(`${probe.label} → ${outcome.move}`);
     }
     step('moves', 'pass', { detail: played.join('; ') });
-    step('tamper', tampered ? 'fail' : 'pass', tampered ? { detail: tampered, hint: FIX.tamper } : {});
+    step('tamper', tampered ? 'fail' : 'pass', tampered ? { detail: tampered, hint: hints.tamper } : {});
   };
   try {
     await play();

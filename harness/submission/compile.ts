@@ -10,6 +10,7 @@ import { isBuiltin } from 'node:module';
 import { isAbsolute, relative } from 'node:path';
 import { build, type Message, type Plugin } from 'esbuild';
 import { cacheFile } from '../sandbox/cache-dir.js';
+import { compilePythonSubmission } from './compile-python.js';
 import { isInside, type ResolvedSubmission } from './resolve.js';
 
 /** A problem in the student's source, located for the checklist (1-based line and column). */
@@ -21,7 +22,7 @@ export interface SourceProblem {
 }
 
 export interface CompiledSubmission {
-  /** The cached bundle (CommonJS, inline source map). */
+  /** The cached bundle (CommonJS, inline source map); for Python, the entry file itself. */
   bundlePath: string;
   /** Content hash of the bundle. */
   hash: string;
@@ -91,11 +92,12 @@ function boundary(root: string, allow: ReadonlySet<string>): Plugin {
   };
 }
 
-/** Bundle a resolved submission; throws CompileError with every problem located. */
+/** Bundle a resolved submission; throws CompileError with every problem located. Python is checked, not bundled. */
 export async function compileSubmission(
   submission: ResolvedSubmission,
   options: { allowImports?: readonly string[] } = {},
 ): Promise<CompiledSubmission> {
+  if (submission.language === 'Python') return compilePythonSubmission(submission);
   const allow = new Set((options.allowImports ?? []).map(packageName));
   let result;
   try {

@@ -25,12 +25,25 @@ export function describeJudged(judged: Judged): string {
   return `${judged.verdict}: ${judged.message}`;
 }
 
+/**
+ * How a returned value reads in a message. A value the host could not carry arrives as a frozen stand-in
+ * `{ '<type>': text }` (see SandboxPlayer): shown as the text the child printed, e.g. None (NoneType).
+ */
+function returnedText(value: unknown): string {
+  if (typeof value === 'object' && value !== null && Object.isFrozen(value)) {
+    const entries = Object.entries(value);
+    const tag = entries.length === 1 ? /^<(.+)>$/.exec(entries[0][0]) : null;
+    if (tag && typeof entries[0][1] === 'string') return `${entries[0][1]} (${tag[1]})`;
+  }
+  const preview = describeValue(value);
+  return preview.type === 'string' ? JSON.stringify(preview.text) : preview.text;
+}
+
 export function judgeAnswer(game: AnyGame, state: unknown, answer: PlayerAnswer, timeLimitMs: number): Judged {
   switch (answer.kind) {
     case 'move': {
       const value = answer.value;
-      const preview = describeValue(value);
-      const returned = preview.type === 'string' ? JSON.stringify(preview.text) : preview.text;
+      const returned = returnedText(value);
       if (typeof value !== 'string') return { verdict: 'illegal', reason: 'not-a-string', returned };
       const move = game.parseMove(value);
       if (move === null) return { verdict: 'illegal', reason: 'not-notation', returned };

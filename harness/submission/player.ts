@@ -28,5 +28,6 @@ export async function createSubmissionPlayer(path: string, options: SubmissionPl
     bundlePath: compiled.bundlePath,
     submissionRoot: submission.root,
     game: options.game ?? 'reversi',
+    runtime: submission.language === 'Python' ? 'python' : 'node',
   });
 }

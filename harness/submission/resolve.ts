@@ -1,12 +1,13 @@
 /**
  * Finding a submission's entry and root. A submission is a file (its folder is the root, so sibling modules
  * import) or a directory (entry from package.json `main`, else a conventional name). The root is the boundary:
- * nothing outside it is ever read, bundled or executed.
+ * nothing outside it is ever read, bundled or executed. Python submissions (the course platform's own language)
+ * are a .py file or a folder with AIPlayer.py or main.py.
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 
-export const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs'] as const;
+export const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs', '.py'] as const;
 /** Directory entries tried in order after package.json `main`. */
 export const ENTRY_CANDIDATES = [
   'src/AIPlayer.ts',
@@ -15,7 +16,24 @@ export const ENTRY_CANDIDATES = [
   'src/AIPlayer.js',
   'AIPlayer.js',
   'index.js',
+  'AIPlayer.py',
+  'main.py',
 ] as const;
+
+export type SubmissionLanguage = 'TypeScript' | 'JavaScript' | 'Python';
+
+const LANGUAGE_OF: Record<string, SubmissionLanguage> = {
+  '.ts': 'TypeScript',
+  '.js': 'JavaScript',
+  '.mjs': 'JavaScript',
+  '.cjs': 'JavaScript',
+  '.py': 'Python',
+};
+
+/** The language of an entry file, by its extension. */
+export function languageOf(entry: string): SubmissionLanguage {
+  return LANGUAGE_OF[extname(entry)] ?? 'JavaScript';
+}
 
 export interface ResolvedSubmission {
   /** The path as given, made absolute. */
@@ -25,6 +43,7 @@ export interface ResolvedSubmission {
   /** Real path of the entry file (inside root). */
   entry: string;
   kind: 'file' | 'directory';
+  language: SubmissionLanguage;
 }
 
 /** A submission that cannot be found or is not shaped like one; the message names the fix. */
@@ -83,7 +102,7 @@ export function resolveSubmission(path: string): ResolvedSubmission {
     const found = mainOf(root) ?? ENTRY_CANDIDATES.map((name) => join(root, name)).find((file) => existsSync(file));
     if (!found) {
       throw new SubmissionError(
-        `no entry file in ${input}: add src/AIPlayer.ts (or set "main" in package.json); looked for ${ENTRY_CANDIDATES.join(', ')}`,
+        `no entry file in ${input}: add src/AIPlayer.ts (or set "main" in package.json), or AIPlayer.py for Python; looked for ${ENTRY_CANDIDATES.join(', ')}`,
       );
     }
     entry = realpathSync(found);
@@ -96,5 +115,5 @@ export function resolveSubmission(path: string): ResolvedSubmission {
   if (!isInside(root, entry)) {
     throw new SubmissionError(`the entry ${entry} lies outside the submission folder ${root}; move it inside`);
   }
-  return { input, root, entry, kind: isDirectory ? 'directory' : 'file' };
+  return { input, root, entry, kind: isDirectory ? 'directory' : 'file', language: languageOf(entry) };
 }

@@ -14,12 +14,17 @@ function distance(a: string, b: string): number {
   return row[b.length];
 }
 
-/** A one-line hint naming the export to rename, given what the module exports. */
-export function exportHint(exported: readonly string[], wanted = 'AIPlayer'): string {
+/** A one-line hint naming the export to rename, given what the module exports (Python: the classes it defines). */
+export function exportHint(exported: readonly string[], wanted = 'AIPlayer', language?: string): string {
   const near = exported
     .map((name) => ({ name, cost: name.toLowerCase() === wanted.toLowerCase() ? 0 : distance(name, wanted) }))
     .filter(({ cost }) => cost <= 3)
     .sort((a, b) => a.cost - b.cost)[0];
+  if (language === 'Python') {
+    if (near) return `rename the class ${near.name} to ${wanted} (names are case-sensitive): class ${wanted}: …`;
+    if (exported.length > 0) return `name your player class ${wanted} (found ${exported.join(', ')})`;
+    return `add class ${wanted} with __init__(self, color) and get_move(self, board)`;
+  }
   if (near) return `rename the export ${near.name} to ${wanted} (names are case-sensitive): export class ${wanted} …`;
   if (exported.length === 1) return `export your class as ${wanted}: export class ${wanted} … (found ${exported[0]})`;
   if (exported.length > 1) return `export your class as ${wanted} (found ${exported.join(', ')})`;

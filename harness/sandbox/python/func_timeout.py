@@ -8,22 +8,35 @@ A thread stuck inside one long C call (sum(range(10**12))) only stops when that 
 delivered at the next Python instruction. The sandbox still ends such a move at its deadline by killing the
 process.
 """
-import sys
 import threading
-import time
 
 __all__ = ('func_timeout', 'func_set_timeout', 'FunctionTimedOut', 'StoppableThread')
 
 RETRY_SAME_TIMEOUT = 'RETRY_SAME_TIMEOUT'
 
-# Raises an exception in another thread: PyThreadState_SetAsyncExc, handed over by the host before the submission
-# loads (the sandbox refuses ctypes to submissions). None when run outside the host; threads are then left to end.
-_raise_in_thread = None
 
 
-def _set_thread_stopper(function):
-    global _raise_in_thread
-    _raise_in_thread = function
+def _thread_stopper():
+    """
+    A function raising an exception inside another thread (CPython's PyThreadState_SetAsyncExc, as the package
+    does), or None without ctypes. The sandbox host imports this module before it refuses ctypes to submissions.
+    """
+    try:
+        import ctypes
+    except Exception:
+        return None
+    set_async_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    set_async_exc.argtypes = (ctypes.c_ulong, ctypes.py_object)
+    set_async_exc.restype = ctypes.c_int
+
+    def raise_in_thread(ident, exception):
+        if set_async_exc(ident, exception) > 1:
+            set_async_exc(ident, None)
+
+    return raise_in_thread
+
+
+_raise_in_thread = _thread_stopper()
 
 
 class FunctionTimedOut(BaseException):

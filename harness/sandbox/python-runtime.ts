@@ -1,0 +1,124 @@
+/**
+ * Python submissions: finding the interpreter and the host's files. The interpreter is chosen deliberately, not
+ * whatever `python3` a shell would find first (here that is a pyenv shim, a script that needs the user's home):
+ * $REFEREE_PYTHON, else the system's /usr/bin/python3 (a stable path that the sandbox binds read-only with /usr),
+ * else /usr/local/bin/python3, else `python3` on PATH resolved to the real binary it runs. Python >= 3.8.
+ *
+ * The host script, the game boards and func_timeout (harness/sandbox/python/) are copied into the cache under
+ * their content hash, like the node host bundle: one world-readable folder to bind into the sandbox.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cacheDir } from './cache-dir.js';
+
+export interface PythonInterpreter {
+  /** The real interpreter binary (symlinks and shims resolved). */
+  path: string;
+  /** e.g. '3.11.2'. */
+  version: string;
+  /** Where it was found: 'REFEREE_PYTHON', '/usr/bin/python3', 'PATH' … */
+  source: string;
+  /** Folders the sandbox must bind read-only for it to run (empty when it lives under /usr, /lib or /bin). */
+  binds: string[];
+}
+
+const MINIMUM: [number, number] = [3, 8];
+const SYSTEM_DIRS = ['/usr/', '/lib/', '/lib64/', '/lib32/', '/bin/'];
+const PROBE = 'import sys, json; print(json.dumps([sys.executable, list(sys.version_info[:3]), sys.base_prefix, sys.prefix]))';
+
+let found: PythonInterpreter | null | undefined;
+
+function onPath(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir && existsSync(join(dir, name))) return join(dir, name);
+  }
+  return null;
+}
+
+/** Ask a candidate who it really is; null when it does not run or is too old. */
+function probe(candidate: string, source: string): PythonInterpreter | null {
+  let reply: string;
+  try {
+    reply = execFileSync(candidate, ['-I', '-c', PROBE], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return null;
+  }
+  const [executable, version, basePrefix, prefix] = JSON.parse(reply) as [string, number[], string, string];
+  if (version[0] < MINIMUM[0] || (version[0] === MINIMUM[0] && version[1] < MINIMUM[1])) return null;
+  const path = realpathSync(executable || candidate);
+  const binds = [...new Set([dirname(path), basePrefix, prefix])].filter(
+    (dir) => dir && !SYSTEM_DIRS.some((system) => `${dir}/`.startsWith(system)),
+  );
+  return { path, version: version.join('.'), source, binds };
+}
+
+/** The interpreter Python submissions run with, found once per process; null when there is none (>= 3.8). */
+export function findPython(): PythonInterpreter | null {
+  if (found !== undefined) return found;
+  const candidates: [string | null, string][] = [
+    [process.env.REFEREE_PYTHON || null, 'REFEREE_PYTHON'],
+    ['/usr/bin/python3', '/usr/bin/python3'],
+    ['/usr/local/bin/python3', '/usr/local/bin/python3'],
+    [onPath('python3'), 'PATH'],
+  ];
+  found = null;
+  for (const [candidate, source] of candidates) {
+    if (!candidate || !existsSync(candidate)) continue;
+    found = probe(candidate, source);
+    if (found) break;
+  }
+  return found;
+}
+
+export const NO_PYTHON =
+  'Python submissions need python3 >= 3.8 and none was found: install it (Debian/Ubuntu: apt-get install python3-minimal) or set REFEREE_PYTHON to its path';
+
+/** One line for `referee doctor`. */
+export function describePython(): string {
+  const python = findPython();
+  if (!python) return NO_PYTHON;
+  return `${python.path} (Python ${python.version}, from ${python.source}): host with audit hook, board modules, func_timeout`;
+}
+
+/** harness/sandbox/python next to this module: beside it under ts-jest, in the package's harness/ when compiled. */
+function sourceDir(): string {
+  for (const relative of ['./python/', '../../../harness/sandbox/python/']) {
+    const dir = fileURLToPath(new URL(relative, import.meta.url));
+    if (existsSync(join(dir, 'host.py'))) return dir;
+  }
+  throw new Error('the Python host (harness/sandbox/python/host.py) is missing from this installation');
+}
+
+let runtime: string | null = null;
+
+/** The cached copy of the Python host's folder (host.py, guard.py, func_timeout.py, board_*.py). */
+export function pythonRuntimeDir(): string {
+  if (runtime && existsSync(runtime)) return runtime;
+  const source = sourceDir();
+  const files = readdirSync(source).filter((name) => name.endsWith('.py')).sort();
+  const hash = createHash('sha256');
+  const texts = files.map((name) => {
+    const text = readFileSync(join(source, name), 'utf8');
+    hash.update(`${name}\0${text}\0`);
+    return text;
+  });
+  const dir = join(cacheDir(), `python-${hash.digest('hex').slice(0, 16)}`);
+  if (!existsSync(dir)) {
+    const temporary = `${dir}.${process.pid}.tmp`;
+    rmSync(temporary, { recursive: true, force: true });
+    mkdirSync(temporary, { mode: 0o755 });
+    files.forEach((name, i) => writeFileSync(join(temporary, name), texts[i], { mode: 0o644 }));
+    try {
+      renameSync(temporary, dir);
+    } catch (error) {
+      // Another process made the same folder first: same content by its name.
+      rmSync(temporary, { recursive: true, force: true });
+      if (!existsSync(dir)) throw error;
+    }
+  }
+  runtime = dir;
+  return dir;
+}

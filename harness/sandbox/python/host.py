@@ -1,0 +1,279 @@
+"""
+Referee's Python host: runs inside the sandboxed process (`python3 -I -B -u host.py '<config JSON>'`), loads one
+submission's AIPlayer and answers the parent's requests. It speaks the node host's protocol: one JSON line per
+message, requests on fd 3, answers on fd 4, so print() cannot corrupt the channel (see ../protocol.ts).
+
+Python >= 3.8, standard library only. Before any student code runs, the host registers the game's `board` module
+and `func_timeout` under those names (a student's own copy of board.py is not used: the grader's Board is the
+one handed to get_move), and installs the audit hook in guard.py. Nothing here is trusted by the parent: it
+validates every line and keeps every clock itself.
+"""
+import importlib
+import importlib.util
+import inspect
+import json
+import os
+import reprlib
+import sys
+import traceback
+
+REQUEST_FD = 3
+ANSWER_FD = 4
+HERE = os.path.dirname(os.path.abspath(__file__))
+HOST_FILE = os.path.abspath(__file__)
+BOARD_FILES = {
+    'reversi': 'board_reversi.py',
+    'connect4': 'board_connect4.py',
+    'connect4-nogo': 'board_connect4.py',
+    'gomoku': 'board_gomoku.py',
+    'gomoku-exact5': 'board_gomoku.py',
+    'nogo': 'board_nogo.py',
+}
+# func_timeout's submodules in the PyPI package, for `from func_timeout.exceptions import FunctionTimedOut`.
+TIMEOUT_ALIASES = ('func_timeout.exceptions', 'func_timeout.dafunc', 'func_timeout.StoppableThread')
+
+# Bound now: a submission may replace builtins or module attributes, which then breaks only its own answers.
+_dumps = json.dumps
+_loads = json.loads
+_write = os.write
+_read = os.read
+_type = type
+_str = str
+_issubclass = issubclass
+_exit = os._exit
+_repr = reprlib.Repr()
+_repr.maxstring = 200
+_repr.maxother = 200
+_repr.maxlist = _repr.maxtuple = _repr.maxset = _repr.maxdict = 12
+
+
+class MoveInfo(object):
+    """
+    What get_move(board, info) receives as its second argument (the TypeScript MoveInfo): snake_case attributes,
+    and the TypeScript names as keys (info['timeLimitMs']).
+    """
+    __slots__ = ('color', 'time_limit_ms', 'move_number', 'time_used_ms', 'attempt', 'attempts_allowed',
+                 'last_move', '_fields')
+
+    def __init__(self, fields):
+        self._fields = dict(fields)
+        self.color = fields.get('color')
+        self.time_limit_ms = fields.get('timeLimitMs')
+        self.move_number = fields.get('moveNumber')
+        self.time_used_ms = fields.get('timeUsedMs')
+        self.attempt = fields.get('attempt')
+        self.attempts_allowed = fields.get('attemptsAllowed')
+        self.last_move = fields.get('lastMove')
+
+    @property
+    def time_limit(self):
+        """The per-move limit in seconds, as func_timeout counts."""
+        return self.time_limit_ms / 1000.0
+
+    def __getitem__(self, key):
+        return self._fields[key]
+
+    def get(self, key, default=None):
+        return self._fields.get(key, default)
+
+    def __repr__(self):
+        return 'MoveInfo(%r)' % (self._fields,)
+
+
+class Host(object):
+    def __init__(self, config):
+        self.config = config
+        self.game = config['game']
+        self.symbols = config['symbols']
+        self.board_module = None
+        self.player_class = None
+        self.player = None
+        self.current = None
+
+    # --- the channel -------------------------------------------------------------------------------------------
+
+    def send(self, message):
+        data = (_dumps(message, ensure_ascii=True) + '\n').encode('ascii')
+        while data:
+            data = data[_write(ANSWER_FD, data):]
+
+    def answer(self, request_id, message):
+        if self.current != request_id:
+            return
+        self.current = None
+        message['id'] = request_id
+        self.send(message)
+
+    def serve(self):
+        pending = b''
+        while True:
+            chunk = _read(REQUEST_FD, 65536)
+            if not chunk:
+                _exit(0)  # the parent closed the channel: the series is over
+            pending += chunk
+            while b'\n' in pending:
+                line, pending = pending.split(b'\n', 1)
+                self.handle(_loads(line.decode('utf-8')))
+
+    def handle(self, request):
+        request_id = request['id']
+        self.current = request_id
+        kind = request['t']
+        try:
+            if kind == 'load':
+                self.load(request_id)
+            elif kind == 'start':
+                self.start(request_id, request['side'])
+            else:
+                self.move(request_id, request['state'], request['info'])
+        except SystemExit as stop:
+            code = stop.code
+            if code is not None and _type(code) is not int:
+                sys.stderr.write('%s\n' % (code,))
+                code = 1
+            _exit(code or 0)
+        except MemoryError as error:
+            self.answer(request_id, {'t': 'memory', 'message': 'MemoryError: %s' % (describe(error) or 'out of memory')})
+        except BaseException as error:
+            self.answer(request_id, error_answer(error))
+
+    # --- requests ----------------------------------------------------------------------------------------------
+
+    def load(self, request_id):
+        entry = self.config['entry']
+        name = os.path.splitext(os.path.basename(entry))[0]
+        if name.isidentifier() and name not in sys.modules:
+            module = importlib.import_module(name)
+        else:
+            spec = importlib.util.spec_from_file_location('__submission__', entry)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules['__submission__'] = module
+            spec.loader.exec_module(module)
+        names = []
+        for key, value in list(vars(module).items()):
+            if key.startswith('_') or not callable(value):
+                continue
+            if getattr(value, '__module__', None) == module.__name__:
+                names.append(key[:200])
+        entry_name = None
+        candidate = vars(module).get('AIPlayer')
+        if candidate is not None and callable(candidate):
+            entry_name = 'AIPlayer'
+            self.player_class = candidate
+        self.answer(request_id, {'t': 'loaded', 'exports': names[:50], 'entry': entry_name})
+
+    def start(self, request_id, side):
+        if self.player_class is None:
+            raise RuntimeError('the submission has no AIPlayer class to construct')
+        self.player = None
+        self.player = self.player_class(self.symbols[side])
+        self.answer(request_id, {'t': 'ready'})
+
+    def move(self, request_id, state, info):
+        if self.player is None:
+            raise RuntimeError('get_move was asked before the player was constructed')
+        get_move = getattr(self.player, 'get_move', None)
+        if get_move is None or not callable(get_move):
+            raise AttributeError('AIPlayer has no get_move method: add def get_move(self, board): ...')
+        board = self.board_module._from_state(state, self.game)
+        fingerprint = self.board_module._fingerprint
+        before = fingerprint(board)
+        if accepts_info(get_move):
+            value = get_move(board, MoveInfo(info))
+        else:
+            value = get_move(board)
+        after = fingerprint(board)
+        message = carry(value)
+        if after is None or after != before:
+            message['t'] = 'tamper'
+            message['detail'] = 'the board changed during get_move (game.py compares board._board before and after)'
+        else:
+            message['t'] = 'move'
+        self.answer(request_id, message)
+
+
+def accepts_info(method):
+    """Whether get_move takes a second argument (board, info); the platform's form takes only the board."""
+    try:
+        inspect.signature(method).bind(None, None)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def describe(error):
+    try:
+        return _str(error)
+    except BaseException:
+        return '<unprintable %s>' % _type(error).__name__
+
+
+def carry(value):
+    """A string travels as itself (a str subclass as the plain string it holds); anything else as its repr."""
+    kind = _type(value)
+    if _issubclass(kind, _str):
+        return {'value': _str.__str__(value)[:1000]}
+    try:
+        text = _repr.repr(value)
+    except BaseException:
+        text = '<unprintable %s>' % kind.__name__
+    return {'standIn': {'type': _str(kind.__name__)[:20], 'text': _str(text)[:1000]}}
+
+
+def error_answer(error):
+    """The error as `Type: message` and a traceback without the host's own frames, most recent call last."""
+    message = '%s: %s' % (_type(error).__name__, describe(error))
+    if _type(error).__name__ == 'ModuleNotFoundError' and getattr(error, 'name', None):
+        message = "ModuleNotFoundError: No module named '%s' (only the standard library, board and func_timeout are available)" % error.name
+    stack = None
+    try:
+        frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename != HOST_FILE]
+        lines = ['Traceback (most recent call last):\n'] + traceback.format_list(frames)
+        lines += traceback.format_exception_only(_type(error), error)
+        stack = ''.join(lines)[-8000:]
+    except BaseException:
+        pass
+    answer = {'t': 'error', 'message': message[:2000]}
+    if stack:
+        answer['stack'] = stack
+    return answer
+
+
+def load_file(name, file_name):
+    """A module of this folder by path, registered in sys.modules under `name`."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file_name))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def main():
+    config = json.loads(sys.argv[1])
+    host = Host(config)
+    board_file = BOARD_FILES.get(config['game'])
+    if board_file is None:
+        raise SystemExit("referee's Python host has no board for game '%s'" % config['game'])
+    host.board_module = load_file('board', board_file)
+    timeout_module = load_file('func_timeout', 'func_timeout.py')
+    for alias in TIMEOUT_ALIASES:
+        sys.modules[alias] = timeout_module
+    guard = load_file('referee_guard', 'guard.py')
+    # func_timeout holds the one ctypes function it needs; the modules go, so `import ctypes` is asked afresh.
+    for name in [name for name in sys.modules if name == 'ctypes' or name.startswith('ctypes.') or name == '_ctypes']:
+        del sys.modules[name]
+    del sys.modules['referee_guard']
+
+    entry_dir = os.path.dirname(config['entry'])
+    root = config['root']
+    sys.path[:0] = [entry_dir] if entry_dir == root else [entry_dir, root]
+    sys.dont_write_bytecode = True
+    os.chdir(root)
+    readable = [HERE, root, '/dev', sys.prefix, sys.base_prefix, sys.exec_prefix] + [p for p in sys.path if p]
+    guard.install(readable, config.get('tmp'))
+    host.send({'t': 'hello'})
+    host.serve()
+
+
+if __name__ == '__main__':
+    main()

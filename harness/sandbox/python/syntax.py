@@ -1,0 +1,81 @@
+"""
+Referee's compile step for Python submissions, run by the grader outside the sandbox: it only parses the
+student's files (ast.parse runs nothing). From the entry it follows imports of modules inside the submission
+folder, parses each, and prints JSON: {"files": [paths], "problems": [{"file", "line", "column", "text"}]}.
+Imports of anything else (the standard library, board, func_timeout, packages) are left to the run itself.
+
+Usage: python3 -I -B syntax.py <root> <entry>
+"""
+import ast
+import json
+import os
+import sys
+
+MAX_FILES = 500
+
+
+def inside(path, root):
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def locate(dotted, bases, root):
+    """Files inside `root` that importing `dotted` from one of `bases` may load (packages and their modules)."""
+    parts = [part for part in dotted.split('.') if part]
+    for base in bases:
+        for depth in range(1, len(parts) + 1):
+            stem = os.path.join(base, *parts[:depth])
+            for candidate in (stem + '.py', os.path.join(stem, '__init__.py')):
+                if os.path.isfile(candidate):
+                    real = os.path.realpath(candidate)
+                    if inside(real, root):
+                        yield real
+
+
+def imported(tree, path, bases, root):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield from locate(alias.name, bases, root)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ''
+            if node.level:
+                base = os.path.dirname(path)
+                for _ in range(node.level - 1):
+                    base = os.path.dirname(base)
+                search = [base]
+            else:
+                search = bases
+            names = [module] if module else []
+            names += [(module + '.' if module else '') + alias.name for alias in node.names if alias.name != '*']
+            for name in names:
+                yield from locate(name, search, root)
+
+
+def main():
+    root = os.path.realpath(sys.argv[1])
+    entry = os.path.realpath(sys.argv[2])
+    entry_dir = os.path.dirname(entry)
+    bases = [entry_dir] if entry_dir == root else [entry_dir, root]
+    files, problems, queue = [], [], [entry]
+    while queue and len(files) < MAX_FILES:
+        path = queue.pop(0)
+        if path in files:
+            continue
+        files.append(path)
+        relative = os.path.relpath(path, root)
+        try:
+            with open(path, 'rb') as handle:
+                tree = ast.parse(handle.read(), filename=relative)
+        except SyntaxError as error:
+            text = '%s: %s' % (type(error).__name__, error.msg)
+            problems.append({'file': relative, 'line': error.lineno or 0, 'column': error.offset or 0, 'text': text})
+            continue
+        except (ValueError, UnicodeDecodeError, RecursionError, MemoryError) as error:
+            problems.append({'file': relative, 'line': 0, 'column': 0, 'text': '%s: %s' % (type(error).__name__, error)})
+            continue
+        queue.extend(imported(tree, path, bases, root))
+    print(json.dumps({'files': files, 'problems': problems}))
+
+
+if __name__ == '__main__':
+    main()

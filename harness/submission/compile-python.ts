@@ -1,0 +1,51 @@
+/**
+ * The compile step for Python submissions: no bundle (the sandbox runs the student's own files, so sibling
+ * modules import as they would on the platform), but the same guarantees before any student code runs: every
+ * file the entry imports from the submission folder parses, and the hash covers exactly those files.
+ * Parsing is done by python/syntax.py with the grader's interpreter; it runs nothing of the student's.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { findPython, NO_PYTHON, pythonRuntimeDir } from '../sandbox/python-runtime.js';
+import { CompileError, type CompiledSubmission, type SourceProblem } from './compile.js';
+import type { ResolvedSubmission } from './resolve.js';
+
+interface SyntaxReport {
+  files: string[];
+  problems: SourceProblem[];
+}
+
+function runSyntaxCheck(interpreter: string, submission: ResolvedSubmission): Promise<SyntaxReport> {
+  const script = join(pythonRuntimeDir(), 'syntax.py');
+  return new Promise((resolve, reject) => {
+    execFile(
+      interpreter,
+      ['-I', '-B', script, submission.root, submission.entry],
+      { timeout: 30_000, maxBuffer: 16 * 1024 * 1024, env: {} },
+      (error, stdout, stderr) => {
+        if (error) {
+          reject(new CompileError([{ file: '', line: 0, column: 0, text: `the Python syntax check failed: ${stderr.trim().split('\n').pop() ?? error.message}` }]));
+          return;
+        }
+        resolve(JSON.parse(stdout) as SyntaxReport);
+      },
+    );
+  });
+}
+
+/** Parse the submission's own modules; throws CompileError with every syntax error located. */
+export async function compilePythonSubmission(submission: ResolvedSubmission): Promise<CompiledSubmission> {
+  const python = findPython();
+  if (!python) throw new CompileError([{ file: '', line: 0, column: 0, text: NO_PYTHON }]);
+  const report = await runSyntaxCheck(python.path, submission);
+  if (report.problems.length > 0) throw new CompileError(report.problems);
+  const hash = createHash('sha256');
+  for (const file of [...report.files].sort()) {
+    hash.update(`${relative(submission.root, file)}\0`);
+    hash.update(readFileSync(file));
+    hash.update('\0');
+  }
+  return { bundlePath: submission.entry, hash: hash.digest('hex').slice(0, 20), warnings: [] };
+}

@@ -1,0 +1,44 @@
+"""
+The Python side of the Board consistency test: one long-lived process fed one game per JSON line on stdin:
+{"game": id, "initial": encoded state, "plies": [[color, move or null (a pass)], ...], "toMove": color}.
+It replays the game on the Python Board and answers one line per game: per ply the legal actions (joined by ',')
+and what _move returned, then get_winner() and the final board. Usage: python3 consistency_driver.py <host dir>
+"""
+import importlib.util
+import json
+import os
+import sys
+
+FILES = {'reversi': 'board_reversi.py', 'connect4': 'board_connect4.py', 'connect4-nogo': 'board_connect4.py',
+         'gomoku': 'board_gomoku.py', 'gomoku-exact5': 'board_gomoku.py', 'nogo': 'board_nogo.py'}
+
+
+def load(path):
+    spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main():
+    modules = {game: load(os.path.join(sys.argv[1], name)) for game, name in FILES.items()}
+    for line in sys.stdin:
+        request = json.loads(line)
+        game = request['game']
+        board = modules[game]._from_state(request['initial'], game)
+        plies = []
+        for color, move in request['plies']:
+            legal = ','.join(board.get_legal_actions(color))
+            plies.append([legal, None if move is None else board._move(move, color)])
+        if game == 'nogo':
+            winner = board.get_winner(request['toMove'])
+        else:
+            winner = board.get_winner()
+        rows = board._board if game == 'reversi' else board.board
+        final = '/'.join(''.join(row) for row in rows)
+        sys.stdout.write(json.dumps({'plies': plies, 'winner': winner, 'final': final}) + '\n')
+        sys.stdout.flush()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,156 @@
+/**
+ * Hostile Python fixtures, each with its expected verdict, through the full sandbox (bubblewrap, cgroups,
+ * rlimits, the audit hook). Every case also checks that the harness survived (the same player starts again,
+ * respawning if it was killed), that no process of the submission is left after close, and that no file
+ * appeared where the submission might have written one.
+ */
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import type { PlayerAnswer } from '../../harness/referee/player.js';
+import { detectLayers, type Layers } from '../../harness/sandbox/layers.js';
+import { isLegalOpening, isolateCache, listing, playOpening, processesMentioning } from '../sandbox/support.js';
+import { PYTHON_FIXTURES, PYTHON_HOSTILE, pythonFixture, sandboxedPython } from './support.js';
+
+interface Case {
+  name: string;
+  file: string;
+  fill?: () => Record<string, string>;
+  phase: 'start' | 'move';
+  kind: PlayerAnswer['kind'];
+  also?: (answer: PlayerAnswer) => void;
+  limitMs?: number;
+  memoryMb?: number;
+  /** Run without bubblewrap: the audit hook alone must refuse. */
+  noBwrap?: boolean;
+}
+
+const legal = (answer: PlayerAnswer): void => {
+  const value = answer.kind === 'move' ? answer.value : answer;
+  expect(isLegalOpening(value) ? 'a legal move' : value).toBe('a legal move');
+};
+/** A non-string return arrives as a frozen stand-in naming its Python type and repr. */
+const standIn = (type: string, text: string) => (answer: PlayerAnswer): void => {
+  expect(answer.kind === 'move' && answer.value).toEqual({ [`<${type}>`]: text });
+};
+
+let cache: string;
+let listener: Server;
+let port = 0;
+const received: string[] = [];
+
+beforeAll(async () => {
+  cache = isolateCache();
+  listener = createServer((socket) => {
+    received.push('connection');
+    socket.on('data', (data) => received.push(String(data)));
+  });
+  await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
+  port = (listener.address() as { port: number }).port;
+});
+afterAll(async () => {
+  await new Promise((done) => listener.close(done));
+});
+
+/**
+ * Places outside the sandbox. Paths under the machine's /tmp (the cache is there) only without bubblewrap: with
+ * it, /tmp is the sandbox's own tmpfs, writable by design and gone with the process.
+ */
+const writePaths = (machineTmp: boolean) => () => ({
+  __PATHS__: JSON.stringify([
+    ...(machineTmp ? [resolve(tmpdir(), 'referee-pwned-py'), resolve(cache, 'pwned')] : []),
+    resolve(PYTHON_HOSTILE, 'pwned'),
+    resolve('pwned'),
+  ]),
+});
+const readPaths = () => ({
+  __PATHS__: JSON.stringify([
+    '/etc/passwd',
+    resolve('package.json'),
+    resolve('harness/games/reversi/board.ts'),
+    resolve(PYTHON_FIXTURES, 'random/AIPlayer.py'),
+    resolve('reference-ai'),
+  ]),
+});
+const valueCase = (name: string, code: string, also: (answer: PlayerAnswer) => void): Case => ({
+  name,
+  file: 'returns_value.py',
+  fill: () => ({ __VALUE__: code }),
+  phase: 'move',
+  kind: 'move',
+  also,
+});
+
+const cases: Case[] = [
+  { name: 'an infinite loop in Python', file: 'loop_python.py', phase: 'move', kind: 'timeout' },
+  { name: 'an infinite loop inside C code (sum(range(10**12)))', file: 'loop_c.py', phase: 'move', kind: 'timeout' },
+  { name: 'ignoring SIGTERM, then looping', file: 'ignore_sigterm.py', phase: 'move', kind: 'timeout' },
+  { name: 'a memory bomb', file: 'memory_bomb.py', phase: 'move', kind: 'memory', limitMs: 8000, memoryMb: 160 },
+  {
+    name: 'sys.exit(3)',
+    file: 'sys_exit.py',
+    phase: 'move',
+    kind: 'crash',
+    also: (answer) => expect(answer.kind === 'crash' && answer.exitCode).toBe(3),
+  },
+  {
+    name: 'os._exit(4)',
+    file: 'os_exit.py',
+    phase: 'move',
+    kind: 'crash',
+    also: (answer) => expect(answer.kind === 'crash' && answer.exitCode).toBe(4),
+  },
+  { name: 'a fork loop', file: 'fork_loop.py', phase: 'move', kind: 'move', also: legal },
+  { name: 'subprocess, os.system, posix_spawn, exec and ctypes', file: 'subprocess_run.py', phase: 'move', kind: 'move', also: legal },
+  { name: 'writing files', file: 'write_files.py', fill: writePaths(false), phase: 'move', kind: 'move', also: legal },
+  { name: 'writing files without bubblewrap', file: 'write_files.py', fill: writePaths(true), phase: 'move', kind: 'move', also: legal, noBwrap: true },
+  { name: 'reading other files', file: 'read_files.py', fill: readPaths, phase: 'move', kind: 'move', also: legal },
+  { name: 'reading other files without bubblewrap', file: 'read_files.py', fill: readPaths, phase: 'move', kind: 'move', also: legal, noBwrap: true },
+  {
+    name: 'a TCP connection to a loopback listener',
+    file: 'sockets.py',
+    fill: () => ({ __PORT__: String(port) }),
+    phase: 'move',
+    kind: 'move',
+    also: (answer) => {
+      legal(answer);
+      expect(received).toEqual([]);
+    },
+    noBwrap: true,
+  },
+  {
+    name: 'mutating board._board',
+    file: 'mutate_board.py',
+    phase: 'move',
+    kind: 'tamper',
+    also: (answer) => expect(answer.kind === 'tamper' && isLegalOpening(answer.value)).toBe(true),
+  },
+  valueCase('returning None', 'None', standIn('NoneType', 'None')),
+  valueCase('returning a tuple', "('D', 3)", standIn('tuple', "('D', 3)")),
+  valueCase('returning an int', '42', standIn('int', '42')),
+  valueCase("returning 'd3'", "'d3'", (answer) => expect(answer.kind === 'move' && answer.value).toBe('d3')),
+];
+
+describe.each(cases)('python hostile: $name', (c) => {
+  test(`→ ${c.kind} (${c.phase})`, async () => {
+    const path = pythonFixture(c.file, c.fill?.() ?? {});
+    const watched = [dirname(path), PYTHON_HOSTILE, tmpdir(), process.cwd(), cache];
+    const before = listing(watched);
+    const layers: Layers | undefined = c.noBwrap ? { ...detectLayers(), bwrap: null } : undefined;
+    const { player, entry } = await sandboxedPython(path, { memoryMb: c.memoryMb ?? 256, ...(layers ? { layers } : {}) });
+    try {
+      const limitMs = c.limitMs ?? 1500;
+      const { phase, answer } = await playOpening(player, limitMs);
+      expect({ phase, kind: answer.kind, answer }).toEqual({ phase: c.phase, kind: c.kind, answer: expect.anything() });
+      c.also?.(answer);
+      const again = await playOpening(player, limitMs);
+      expect(again.phase === 'move' || again.answer.kind === c.kind).toBe(true);
+    } finally {
+      await player.close();
+    }
+    expect(processesMentioning(entry)).toEqual([]);
+    // Other test files share the machine's /tmp; only a file named like the fixtures' targets counts there.
+    const appeared = listing(watched).filter((file) => !before.includes(file) && !file.startsWith(cache));
+    expect(appeared.filter((file) => dirname(file) !== tmpdir() || file.includes('pwned'))).toEqual([]);
+  });
+});
