@@ -13,11 +13,12 @@ import { grade } from '../grading/grade.js';
 import { writeGradeResult, type GradeResult } from '../grading/grade-result.js';
 import { formatSummary, summaryJson } from '../grading/summary.js';
 import { writeReport } from '../reports/render.js';
-import { UsageError } from './args.js';
+import { gameArg, UsageError } from './args.js';
 import { isSubmissionPath } from '../harness/submission/player.js';
 
 interface GradeFlags {
   config?: string;
+  game?: string;
   out: string;
   seed?: number;
   minScore?: number;
@@ -51,6 +52,7 @@ const shellWord = (word: string): string => (/^[\w./:=@%+-]+$/.test(word) ? word
 function rerunCommand(submission: string, flags: GradeFlags): string {
   const words = ['referee', 'grade', submission];
   if (flags.config) words.push('--config', flags.config);
+  if (flags.game) words.push('--game', flags.game);
   if (flags.seed !== undefined) words.push('--seed', String(flags.seed));
   return words.map(shellWord).join(' ');
 }
@@ -76,6 +78,7 @@ export function register(program: Command): void {
     .description('grade a submission: the interface check, games against the reference ladder, grade.json and report.html')
     .argument('<submission>', 'the AIPlayer file or folder (a reference AI name grades that reference)')
     .option('--config <file>', 'assignment JSON (see grading/assignment.schema.json); default: the built-in ladder')
+    .option('--game <id>', "without --config: the game whose built-in assignment to use (default: reversi)")
     .option('--out <dir>', 'folder for grade.json, report.html and games.jsonl', 'referee-report')
     .option('--seed <s>', "replace every rubric item's series seed", integer)
     .option('--min-score <x>', 'exit with code 1 when the score is below x', score)
@@ -87,7 +90,10 @@ export function register(program: Command): void {
     .action(async (submission: string, flags: GradeFlags) => {
       let assignment: Assignment;
       try {
-        assignment = flags.config ? loadAssignment(flags.config) : defaultAssignment();
+        if (flags.config && flags.game) {
+          throw new UsageError('--game picks a built-in assignment; with --config, set "game" in the config file instead');
+        }
+        assignment = flags.config ? loadAssignment(flags.config) : defaultAssignment(gameArg(flags.game ?? 'reversi').id);
       } catch (error) {
         if (error instanceof AssignmentError) throw new UsageError(error.message);
         throw error;

@@ -258,8 +258,31 @@ export function loadAssignment(path: string): Assignment {
   return resolveAssignment(json, path);
 }
 
-export function defaultAssignment(): Assignment {
-  return resolveAssignment(JSON.parse(JSON.stringify(DEFAULT_ASSIGNMENT_JSON)), 'the built-in assignment');
+/**
+ * The built-in assignment for a game. Reversi's is tuned by hand (above); any other game's is derived from its
+ * measured ladder — the three weakest levels, each scored linearly like Reversi's — so a new game needs no edit
+ * here. Move limit: the game's own default, else Reversi's 500 ms.
+ */
+export function defaultAssignment(gameId = 'reversi'): Assignment {
+  if (gameId === DEFAULT_ASSIGNMENT_JSON.game) {
+    return resolveAssignment(JSON.parse(JSON.stringify(DEFAULT_ASSIGNMENT_JSON)), 'the built-in assignment');
+  }
+  const game = getGame(gameId);
+  const rungs = DEFAULT_ASSIGNMENT_JSON.opponents;
+  const opponents = referenceNames(gameId).slice(0, rungs.length).map((name, index) => ({
+    ...rungs[index],
+    name,
+    title: `vs ${name}`,
+  }));
+  const json = {
+    ...DEFAULT_ASSIGNMENT_JSON,
+    title: `${game.title} (built-in ladder)`,
+    game: gameId,
+    moveTimeoutMs: game.defaultRules?.moveTimeoutMs ?? DEFAULT_ASSIGNMENT_JSON.moveTimeoutMs,
+    illegalMoveLimit: game.defaultRules?.illegalMoveLimit ?? DEFAULT_ASSIGNMENT_JSON.illegalMoveLimit,
+    opponents,
+  };
+  return resolveAssignment(JSON.parse(JSON.stringify(json)), `the built-in ${gameId} assignment`);
 }
 
 /** Canonical JSON (sorted keys) so equal configs hash equal whatever their key order. */

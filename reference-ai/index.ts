@@ -6,12 +6,20 @@ import { getGame } from '../harness/games/registry.js';
 import type { AgentFactory } from '../harness/referee/agent.js';
 import { genericLevels } from './generic/index.js';
 import type { ReferenceLevel } from './level.js';
+import { connect4Levels } from './connect4/index.js';
+import { gomokuLevels } from './gomoku/index.js';
+import { nogoLevels } from './nogo/index.js';
 import { reversiLevels } from './reversi/index.js';
 
 export type { ReferenceLevel } from './level.js';
 
 const LEVELS_BY_GAME: Readonly<Record<string, readonly ReferenceLevel[]>> = {
   reversi: reversiLevels,
+  connect4: connect4Levels,
+  'connect4-nogo': connect4Levels,
+  gomoku: gomokuLevels,
+  'gomoku-exact5': gomokuLevels,
+  nogo: nogoLevels,
 };
 
 /** The ladder for a game, weakest first; throws (listing the known games) for an unknown id. */

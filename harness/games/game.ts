@@ -84,7 +84,11 @@ export interface Game<S = unknown, M = unknown> {
   parseMove(text: string): M | null;
   /** Plain-text board, like board.py's display(). */
   renderText(state: S): string;
-  /** Self-contained SVG of the board for the report's replay viewer. */
+  /**
+   * Self-contained SVG of the board for the report's replay viewer. Convention (the browser tests rely on it):
+   * each disc or stone carries `data-square` (the cell's notation, or another name unique to the cell) and
+   * `data-disc` (the side's symbol); the last-move mark has class `last-move`.
+   */
   renderSvg(state: S, options?: SvgOptions): string;
   /** What a student's getMove receives for a state. */
   readonly studentBoard: StudentBoardFactory<S>;

@@ -62,8 +62,10 @@ export function renderSvg(state: Connect4State, options: SvgOptions = {}): strin
         continue;
       }
       const fill = value === FIRST ? '#dc2626' : value === SECOND ? '#facc15' : '#ffffff';
-      parts.push(`<circle cx="${cx}" cy="${cy}" r="${UNIT * 0.4}" fill="${fill}"/>`);
-      if (cell === marked) parts.push(`<circle cx="${cx}" cy="${cy}" r="${UNIT * 0.15}" fill="none" stroke="#111827" stroke-width="3"/>`);
+      // Discs carry game.ts's rendering convention; a cell has no notation of its own, so it is named c<col>r<row>.
+      const disc = value === FIRST ? ' data-disc="X"' : value === SECOND ? ' data-disc="O"' : '';
+      parts.push(`<circle data-square="c${col}r${row}"${disc} cx="${cx}" cy="${cy}" r="${UNIT * 0.4}" fill="${fill}"/>`);
+      if (cell === marked) parts.push(`<circle class="last-move" cx="${cx}" cy="${cy}" r="${UNIT * 0.15}" fill="none" stroke="#111827" stroke-width="3"/>`);
     }
   }
   for (let col = 0; col < cols; col++) {
