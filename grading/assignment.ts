@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
+import { distance } from 'fastest-levenshtein';
 import { gameIds, getGame } from '../harness/games/registry.js';
 import { configForGame, type RefereeConfig } from '../harness/referee/config.js';
 import { referenceNames } from '../reference-ai/index.js';
@@ -103,21 +104,7 @@ function compiledSchema(): ReturnType<Ajv['compile']> {
   return validator;
 }
 
-/** Levenshtein distance, for "did you mean" on misspelt keys. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const saved = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = saved;
-    }
-  }
-  return row[b.length];
-}
-
+/** The candidate nearest to a misspelt word (Levenshtein), for "did you mean". */
 function closest(word: string, candidates: readonly string[]): string | null {
   let best: string | null = null;
   let bestDistance = Infinity;

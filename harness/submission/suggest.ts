@@ -1,18 +1,5 @@
 /** The fix for a submission that exports its player under the wrong name. */
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length];
-}
+import { distance } from 'fastest-levenshtein';
 
 /** A one-line hint naming the export to rename, given what the module exports (Python: the classes it defines). */
 export function exportHint(exported: readonly string[], wanted = 'AIPlayer', language?: string): string {
