@@ -7,13 +7,14 @@ import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { getGame } from '../harness/games/registry.js';
 import { referenceNames } from '../reference-ai/index.js';
-import { AssignmentError, defaultAssignment, loadAssignment, type Assignment } from '../grading/assignment.js';
+import type { Assignment } from '../grading/assignment.js';
 import { referenceContestant, submissionContestant, type Contestant } from '../grading/contestant.js';
 import { grade } from '../grading/grade.js';
 import { writeGradeResult, type GradeResult } from '../grading/grade-result.js';
 import { formatSummary, summaryJson } from '../grading/summary.js';
 import { writeReport } from '../reports/render.js';
-import { gameArg, UsageError } from './args.js';
+import { UsageError } from './args.js';
+import { assignmentArg } from './assignment-arg.js';
 import { isSubmissionPath } from '../harness/submission/player.js';
 
 interface GradeFlags {
@@ -78,7 +79,7 @@ export function register(program: Command): void {
     .description('grade a submission: the interface check, games against the reference ladder, grade.json and report.html')
     .argument('<submission>', 'the AIPlayer file or folder (a reference AI name grades that reference)')
     .option('--config <file>', 'assignment JSON (see grading/assignment.schema.json); default: the built-in ladder')
-    .option('--game <id>', "without --config: the game whose built-in assignment to use (default: reversi)")
+    .option('--game <id>', 'without --config: the game whose built-in assignment to use (default: reversi)')
     .option('--out <dir>', 'folder for grade.json, report.html and games.jsonl', 'referee-report')
     .option('--seed <s>', "replace every rubric item's series seed", integer)
     .option('--min-score <x>', 'exit with code 1 when the score is below x', score)
@@ -88,16 +89,7 @@ export function register(program: Command): void {
     .option('--json', 'print the summary as JSON')
     .option('--open', 'open report.html in a browser when done')
     .action(async (submission: string, flags: GradeFlags) => {
-      let assignment: Assignment;
-      try {
-        if (flags.config && flags.game) {
-          throw new UsageError('--game picks a built-in assignment; with --config, set "game" in the config file instead');
-        }
-        assignment = flags.config ? loadAssignment(flags.config) : defaultAssignment(gameArg(flags.game ?? 'reversi').id);
-      } catch (error) {
-        if (error instanceof AssignmentError) throw new UsageError(error.message);
-        throw error;
-      }
+      let assignment = assignmentArg(flags.config, flags.game);
       if (flags.checkOnly) assignment = { ...assignment, opponents: [] };
       if (flags.only && (flags.only.item >= assignment.opponents.length || flags.only.index >= assignment.opponents[flags.only.item].games)) {
         throw new UsageError(`--only ${flags.only.item}:${flags.only.index} names no game: items are 0..${assignment.opponents.length - 1}`);

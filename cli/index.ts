@@ -7,9 +7,12 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { UsageError } from './args.js';
+import { register as registerBatch } from './batch.js';
 import { register as registerCheck } from './check.js';
 import { register as registerDoctor } from './doctor.js';
+import { register as registerExport } from './export.js';
 import { register as registerGrade } from './grade.js';
+import { register as registerGradescope } from './gradescope.js';
 import { register as registerInit } from './init.js';
 import { register as registerPerft } from './perft.js';
 import { register as registerPlay } from './play.js';
@@ -28,7 +31,8 @@ const program = new Command()
   .configureOutput({ outputError: (text, write) => write(`referee: ${text.replace(/^error: /, '')}`) });
 
 for (const register of [
-  registerGrade, registerCheck, registerPlay, registerReplay, registerInit, registerDoctor, registerPerft,
+  registerGrade, registerCheck, registerBatch, registerExport, registerGradescope, registerPlay, registerReplay,
+  registerInit, registerDoctor, registerPerft,
 ]) {
   register(program);
 }

@@ -1,0 +1,190 @@
+/**
+ * Opening a class's submissions: a directory (one entry per student) or an LMS zip. Both become a flat list of
+ * readable entries for layout.ts to group. Nothing here follows a symlink inside a submission or reads anything
+ * but regular files: a student's symlink to /etc/shadow must not end up in the snapshot we grade.
+ */
+import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import yauzl from 'yauzl';
+import { groupStudents, type Grouping, type InputEntry } from './layout.js';
+
+/** An entry whose bytes can be read, at most `maxBytes` of them (more is an error naming the cap). */
+export interface ReadableEntry extends InputEntry {
+  read(maxBytes: number): Promise<Buffer>;
+}
+
+export interface SubmissionInput extends Grouping<ReadableEntry> {
+  kind: 'directory' | 'zip';
+  path: string;
+  close(): void;
+}
+
+/** The input as a whole cannot be used (missing, not a zip, empty): a one-line message naming the fix. */
+export class InputError extends Error {
+  override name = 'InputError';
+}
+
+/** Most files walked inside one student's folder; more is reported, not walked (a node_modules, say). */
+const MAX_WALK = 5000;
+
+const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+
+export class TooLargeError extends Error {
+  override name = 'TooLargeError';
+}
+
+function kindProblem(stats: Stats): string | null {
+  if (stats.isSymbolicLink()) return 'is a symbolic link: submit the file itself';
+  if (!stats.isFile()) return 'is not a regular file (a pipe, socket or device): submit source files only';
+  return null;
+}
+
+function fileEntry(name: string, path: string, stats: Stats | null, problem: string | null): ReadableEntry {
+  return {
+    name,
+    size: stats?.size ?? 0,
+    ...(problem ? { problem } : {}),
+    async read(maxBytes) {
+      if ((stats?.size ?? 0) > maxBytes) throw new TooLargeError(`${name} is over the size cap`);
+      try {
+        const bytes = readFileSync(path);
+        if (bytes.length > maxBytes) throw new TooLargeError(`${name} is over the size cap`);
+        return bytes;
+      } catch (error) {
+        if (error instanceof TooLargeError) throw error;
+        throw new Error(`cannot be read (${errorCode(error)}): check the file's permissions`);
+      }
+    },
+  };
+}
+
+/** Every file under a student's folder, without following symlinks. */
+function walk(root: string, name: string, out: ReadableEntry[]): void {
+  const pending = [name];
+  let walked = 0;
+  while (pending.length > 0) {
+    const dir = pending.pop()!;
+    let children: string[];
+    try {
+      children = readdirSync(join(root, dir)).sort();
+    } catch (error) {
+      out.push(fileEntry(`${dir}/`, join(root, dir), null, `cannot be listed (${errorCode(error)}): check the folder's permissions`));
+      continue;
+    }
+    for (const child of children) {
+      const relative = `${dir}/${child}`;
+      if (++walked > MAX_WALK) {
+        out.push(fileEntry(`${name}/…`, join(root, name), null, `holds more than ${MAX_WALK} files: remove build output and node_modules`));
+        return;
+      }
+      let stats: Stats;
+      try {
+        stats = lstatSync(join(root, relative));
+      } catch (error) {
+        out.push(fileEntry(relative, join(root, relative), null, `cannot be read (${errorCode(error)})`));
+        continue;
+      }
+      if (stats.isDirectory()) pending.push(relative);
+      else out.push(fileEntry(relative, join(root, relative), stats, kindProblem(stats)));
+    }
+  }
+}
+
+function openDirectory(path: string): SubmissionInput {
+  const entries: ReadableEntry[] = [];
+  for (const name of readdirSync(path).sort()) {
+    if (name.startsWith('.')) continue;
+    // The top level is the instructor's own folder: a symlink there (to a student's repo, say) is followed.
+    let stats: Stats;
+    try {
+      stats = statSync(join(path, name));
+    } catch (error) {
+      entries.push(fileEntry(name, join(path, name), null, `cannot be read (${errorCode(error)}): fix or remove it`));
+      continue;
+    }
+    if (stats.isDirectory()) walk(path, name, entries);
+    else entries.push(fileEntry(name, join(path, name), stats, stats.isFile() ? null : kindProblem(stats)));
+  }
+  return { kind: 'directory', path, ...groupStudents(entries), close: () => undefined };
+}
+
+const S_IFMT = 0o170000;
+const S_IFLNK = 0o120000;
+
+async function openZip(path: string): Promise<SubmissionInput> {
+  let zip: yauzl.ZipFile;
+  try {
+    // decodeStrings off: yauzl would fail the whole zip on one `..` entry; we refuse such entries one by one.
+    zip = await yauzl.openPromise(path, { lazyEntries: true, decodeStrings: false, autoClose: false });
+  } catch (error) {
+    throw new InputError(`${path} is not a readable zip (${(error as Error).message}): download it again from the LMS`);
+  }
+  const raw = await new Promise<yauzl.Entry[]>((resolve, reject) => {
+    const found: yauzl.Entry[] = [];
+    zip.on('entry', (entry: yauzl.Entry) => {
+      found.push(entry);
+      zip.readEntry();
+    });
+    zip.on('end', () => resolve(found));
+    zip.on('error', (error: Error) => reject(new InputError(`${path} is a damaged zip (${error.message}): download it again from the LMS`)));
+    zip.readEntry();
+  }).catch((error: unknown) => {
+    zip.close();
+    throw error;
+  });
+  const entries: ReadableEntry[] = [];
+  for (const entry of raw) {
+    const nameBytes = entry.fileName as unknown as Buffer;
+    const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, nameBytes, entry.extraFields, false);
+    if (name.endsWith('/')) continue;
+    const mode = (entry.externalFileAttributes >>> 16) & S_IFMT;
+    const problem = mode === S_IFLNK ? 'is a symbolic link: submit the file itself' : entry.isEncrypted() ? 'is encrypted: submit it unencrypted' : null;
+    entries.push({
+      name,
+      size: entry.uncompressedSize,
+      ...(problem ? { problem } : {}),
+      read: (maxBytes) => readZipEntry(zip, entry, name, maxBytes),
+    });
+  }
+  return { kind: 'zip', path, ...groupStudents(entries), close: () => zip.close() };
+}
+
+function readZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, maxBytes: number): Promise<Buffer> {
+  if (entry.uncompressedSize > maxBytes) return Promise.reject(new TooLargeError(`${name} is over the size cap`));
+  return new Promise((resolve, reject) => {
+    zip.openReadStream(entry, (error, stream) => {
+      if (error) return reject(new Error(`cannot be extracted (${error.message}): export the zip again`));
+      const chunks: Buffer[] = [];
+      let length = 0;
+      stream.on('data', (chunk: Buffer) => {
+        length += chunk.length;
+        // A zip bomb lies about its sizes; count what actually comes out.
+        if (length > maxBytes) {
+          stream.destroy();
+          reject(new TooLargeError(`${name} is over the size cap`));
+        } else {
+          chunks.push(chunk);
+        }
+      });
+      stream.on('error', (streamError: Error) => reject(new Error(`cannot be extracted (${streamError.message}): export the zip again`)));
+      stream.on('end', () => resolve(Buffer.concat(chunks)));
+    });
+  });
+}
+
+/** Open a class directory or zip and group it into students (nothing is extracted yet). */
+export async function openSubmissions(path: string): Promise<SubmissionInput> {
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    throw new InputError(`cannot read ${path} (${errorCode(error)}): pass a folder of submissions or an LMS zip`);
+  }
+  const input = stats.isDirectory() ? openDirectory(path) : await openZip(path);
+  if (input.students.length === 0) {
+    input.close();
+    const stray = input.ignored.length > 0 ? ` (ignored: ${input.ignored.slice(0, 3).join(', ')}${input.ignored.length > 3 ? ', …' : ''})` : '';
+    throw new InputError(`found no submissions in ${path}${stray}: it needs one folder or .ts/.js file per student, or Canvas-style name_id_submission_AIPlayer.ts files`);
+  }
+  return input;
+}

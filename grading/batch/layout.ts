@@ -1,0 +1,138 @@
+/**
+ * How a class's files group into students, the same for a directory and a zip: either Canvas-style files
+ * (`name_id_submissionid_AIPlayer.ts`, all at the top) or one folder or source file per student. Pure: it sees
+ * entry names and sizes only; reading and writing the files is snapshot.ts's job.
+ */
+import { SOURCE_EXTENSIONS } from '../../harness/submission/resolve.js';
+
+/** One file of the input, named relative to the input's top with '/' separators. */
+export interface InputEntry {
+  name: string;
+  size: number;
+  /** Set when the entry must not be extracted (unsafe name, symlink, unreadable …), phrased as the fix. */
+  problem?: string;
+}
+
+export type Layout = 'canvas' | 'per-student';
+
+export const LAYOUT_NAMES: Record<Layout, string> = {
+  canvas: 'Canvas-style files (name_id_submissionid_file)',
+  'per-student': 'one folder or source file per student',
+};
+
+/** A student's files, named relative to the student's own folder. */
+export interface StudentFiles<E extends InputEntry> {
+  id: string;
+  /** Where the student came from in the input, for messages (e.g. `alice/` or `smith_12_34_AIPlayer.ts`). */
+  origins: string[];
+  files: { path: string; entry: E }[];
+  /** A reason the student cannot be graded (duplicate id, unsafe entry …); set by groupStudents. */
+  problem?: string;
+}
+
+export interface Grouping<E extends InputEntry> {
+  layout: Layout;
+  students: StudentFiles<E>[];
+  /** Entries that belong to no student (stray files, unsafe names with no student in them). */
+  ignored: string[];
+}
+
+const CANVAS = /^(?<name>[^_/]+)(?:_late)?_(?<user>\d+)_(?<submission>\d+)_(?<file>[^/]+)$/i;
+/** Canvas renames a resubmitted file AIPlayer-1.ts; the entry file gets its name back. */
+const CANVAS_RENAMED_ENTRY = /^(AIPlayer|index)-\d+(\.(?:ts|js|mjs|cjs))$/;
+const JUNK_SEGMENT = /^(__MACOSX|\.DS_Store|Thumbs\.db|desktop\.ini|\._.*)$/;
+
+/** Why a name is unsafe to extract (absolute, `..`, control characters), or null when it is fine. */
+export function unsafeName(name: string): string | null {
+  if (/^[a-zA-Z]:/.test(name) || name.startsWith('/')) return `has an absolute path (${JSON.stringify(name)})`;
+  if (name.split('/').includes('..')) return `climbs out of its folder with .. (${JSON.stringify(name)})`;
+  if (/[\u0000-\u001f\u007f]/.test(name)) return `has control characters in its name (${JSON.stringify(name)})`;
+  return null;
+}
+
+const segmentsOf = (name: string): string[] => name.split('/').filter((segment) => segment !== '' && segment !== '.');
+
+/** The first path segment that could name a student, even in an unsafe name (`/alice/x.ts` → alice). */
+function ownerSegment(name: string): string | null {
+  const first = segmentsOf(name.replace(/^[a-zA-Z]:/, ''))[0];
+  return first === undefined || first === '..' ? null : first;
+}
+
+const isSource = (name: string): boolean => SOURCE_EXTENSIONS.some((extension) => name.endsWith(extension));
+const stripExtension = (name: string): string => name.replace(/\.[^.]+$/, '');
+
+/** A zip that wraps every student folder in one top folder (`submissions/alice/…`) is read from inside it. */
+function unwrap<E extends InputEntry>(entries: E[]): { entries: E[]; prefix: string } {
+  const firsts = new Set(entries.map((entry) => segmentsOf(entry.name)[0]));
+  if (firsts.size !== 1 || entries.some((entry) => segmentsOf(entry.name).length < 3)) return { entries, prefix: '' };
+  const children = new Set(entries.map((entry) => segmentsOf(entry.name)[1]));
+  if (children.size < 2) return { entries, prefix: '' };
+  const [wrapper] = firsts;
+  return { entries: entries.map((entry) => ({ ...entry, name: segmentsOf(entry.name).slice(1).join('/') })), prefix: `${wrapper}/` };
+}
+
+/**
+ * Group entries into students. Unsafe or unreadable entries become a problem of the student they belong to;
+ * ids that clash (case-insensitively, as on macOS and Windows file systems) become a problem of every clashing
+ * student. Neither stops the others from being graded.
+ */
+export function groupStudents<E extends InputEntry>(all: E[]): Grouping<E> {
+  const ignored: string[] = [];
+  const kept = all.filter((entry) => !segmentsOf(entry.name).some((segment) => JUNK_SEGMENT.test(segment)));
+  const { entries, prefix } = unwrap(kept);
+  const canvas = entries.some((entry) => !unsafeName(entry.name) && segmentsOf(entry.name).length === 1 && CANVAS.test(entry.name));
+  const byKey = new Map<string, StudentFiles<E>>();
+  const student = (id: string, origin: string): StudentFiles<E> => {
+    let found = byKey.get(id);
+    if (!found) {
+      found = { id, origins: [], files: [] };
+      byKey.set(id, found);
+    }
+    if (!found.origins.includes(origin)) found.origins.push(origin);
+    return found;
+  };
+  for (const entry of entries) {
+    const unsafe = unsafeName(entry.name);
+    const segments = segmentsOf(entry.name);
+    if (unsafe) {
+      const owner = ownerSegment(entry.name);
+      const match = owner ? CANVAS.exec(owner) : null;
+      const id = canvas ? (match ? `${match.groups!.name}_${match.groups!.user}` : null) : owner && segments.length > 1 ? owner : null;
+      const origin = canvas ? `submission ${match?.groups!.submission}` : `${prefix}${id}/`;
+      if (id === null) ignored.push(`${prefix}${entry.name} (${unsafe})`);
+      else student(id, origin).problem ??= `the entry ${prefix}${entry.name} ${unsafe}: refused; export the submission again without it`;
+      continue;
+    }
+    if (canvas) {
+      const match = segments.length === 1 ? CANVAS.exec(entry.name) : null;
+      if (!match) {
+        ignored.push(`${prefix}${entry.name}`);
+        continue;
+      }
+      const { name, user, submission, file } = match.groups!;
+      const owner = student(`${name}_${user}`, `submission ${submission}`);
+      owner.files.push({ path: file.replace(CANVAS_RENAMED_ENTRY, '$1$2'), entry });
+    } else if (segments.length > 1) {
+      student(segments[0], `${prefix}${segments[0]}/`).files.push({ path: segments.slice(1).join('/'), entry });
+    } else if (isSource(entry.name)) {
+      student(stripExtension(entry.name), `${prefix}${entry.name}`).files.push({ path: entry.name, entry });
+    } else {
+      ignored.push(`${prefix}${entry.name}`);
+    }
+  }
+  const students = [...byKey.values()];
+  const byLowerId = new Map<string, StudentFiles<E>[]>();
+  for (const each of students) byLowerId.set(each.id.toLowerCase(), [...(byLowerId.get(each.id.toLowerCase()) ?? []), each]);
+  for (const each of students) {
+    const clash = byLowerId.get(each.id.toLowerCase())!;
+    const origins = clash.flatMap((other) => other.origins);
+    if (clash.length > 1 || origins.length > 1) {
+      each.problem = `duplicate student id ${JSON.stringify(each.id)} (${origins.join(', ')}): keep exactly one submission per student`;
+    }
+    const unreadable = each.files.find((file) => file.entry.problem);
+    if (unreadable && !each.problem) each.problem = `${unreadable.path} ${unreadable.entry.problem}`;
+    if (!each.problem && each.files.length === 0) each.problem = 'the submission is empty: it holds no files';
+  }
+  students.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { layout: canvas ? 'canvas' : 'per-student', students, ignored };
+}

@@ -1,0 +1,272 @@
+/**
+ * Grading a class: snapshot every student's submission, grade the ones not already graded (same submission,
+ * config and harness) in forked workers — one student and one game per worker at a time, up to `jobs` at once —
+ * and journal every finished game and grade in SQLite as it happens. Per-student trouble (bad input, a compile
+ * error, a crash, a dead worker) is a result; only a full disk or an interrupt stops the batch, and both leave
+ * the journal ready for --resume.
+ *
+ * Outputs: out/students/<id>/ holds grade.json and the per-student exports (the onGraded hook adds the HTML
+ * report: grading/ never imports reports/); out/grades.csv is written once the class is done.
+ */
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assignmentHash, type Assignment } from '../assignment.js';
+import { validateGradeResult, writeGradeResult, type GradeResult } from '../grade-result.js';
+import { harnessVersion } from '../package-root.js';
+import { gradesCsv } from '../exporters/csv.js';
+import { EXPORT_FORMATS, PER_STUDENT_FORMATS } from '../exporters/formats.js';
+import { DiskFullError, isDiskFull } from './disk-full.js';
+import type { SubmissionInput } from './input.js';
+import { BATCH_JOURNAL_FILE, BatchJournal } from './journal-db.js';
+import { gradeCacheKey } from './keys.js';
+import { WorkerPool, type PoolTask } from './pool.js';
+import { pseudonyms } from './pseudonym.js';
+import { DEFAULT_LIMITS, snapshotStudent, type SnapshotLimits } from './snapshot.js';
+import { errorSummary, summarizeGrade, type StudentSummary } from './summary.js';
+
+export interface GradedStudent {
+  summary: StudentSummary;
+  result: GradeResult;
+  /** out/students/<id>/ */
+  dir: string;
+}
+
+export type BatchEvent =
+  /** Before any grading: how many students, how many already graded, how many games a student plays. */
+  | { type: 'plan'; students: number; cached: number; toGrade: number; gamesPerStudent: number }
+  | { type: 'student-start'; student: string; worker: number }
+  | { type: 'game'; student: string; finished: number; total: number; result: 'win' | 'draw' | 'loss'; resumed: boolean }
+  /** A student is finished: graded now, taken from the journal (cached), or an error. */
+  | { type: 'student-done'; summary: StudentSummary; cached: boolean; done: number; total: number }
+  | { type: 'warning'; message: string };
+
+export interface BatchOptions {
+  input: SubmissionInput;
+  assignment: Assignment;
+  /** The config file, or 'built-in'. */
+  assignmentSource: string;
+  outDir: string;
+  /** Students graded at once (one worker process each). */
+  jobs: number;
+  /** Continue the journal already in outDir; without it an outDir holding a journal is refused. */
+  resume?: boolean;
+  /** Grade only these student ids. */
+  only?: string[];
+  limits?: SnapshotLimits;
+  /** The compiled worker (default: worker.js beside this module, i.e. in dist/). */
+  workerScript?: string;
+  /** The command that re-grades one student, for the report (default `referee grade <snapshot>`). */
+  commandFor?: (student: string, path: string) => string;
+  onEvent?: (event: BatchEvent) => void;
+  /** Called as each student's grade is written (the CLI renders report.html here). */
+  onGraded?: (graded: GradedStudent) => void | Promise<void>;
+  /** Add stable pseudonyms (a column in grades.csv, and outcome.pseudonyms for an anonymised index). */
+  anonymize?: boolean;
+  /** Aborting stops the batch: games in flight are dropped, everything finished stays journaled. */
+  signal?: AbortSignal;
+}
+
+export interface BatchOutcome {
+  /** Every student with a result, in id order (with --only, earlier results of the others too). */
+  students: StudentSummary[];
+  interrupted: boolean;
+  graded: number;
+  cached: number;
+  errors: number;
+  gamesPlayed: number;
+  gamesReused: number;
+  journalPath: string;
+  /** Student id → pseudonym, with anonymize. */
+  pseudonyms: Map<string, string> | null;
+}
+
+/** The batch cannot start as asked (an out/ already in use, an unknown --only id): fix the command. */
+export class BatchUsageError extends Error {
+  override name = 'BatchUsageError';
+}
+
+export const STUDENTS_DIR = 'students';
+export const SUBMISSIONS_DIR = 'submissions';
+export const GRADES_CSV = 'grades.csv';
+
+const defaultWorker = (): string => fileURLToPath(new URL('./worker.js', import.meta.url));
+
+function writeAtomic(path: string, text: string): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+}
+
+function selectedStudents(input: SubmissionInput, only: string[] | undefined): Set<string> {
+  const ids = input.students.map((student) => student.id);
+  if (!only) return new Set(ids);
+  const unknown = only.filter((id) => !ids.includes(id));
+  if (unknown.length > 0) {
+    const known = ids.slice(0, 8).join(', ') + (ids.length > 8 ? ', …' : '');
+    throw new BatchUsageError(`--only names no student ${unknown.map((id) => JSON.stringify(id)).join(', ')}: the students are ${known}`);
+  }
+  return new Set(only);
+}
+
+export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
+  const { input, assignment, outDir } = options;
+  const emit = options.onEvent ?? (() => undefined);
+  const configHash = assignmentHash(assignment);
+  const harness = harnessVersion();
+  const selected = selectedStudents(input, options.only);
+  mkdirSync(outDir, { recursive: true });
+  const journalPath = join(outDir, BATCH_JOURNAL_FILE);
+  let journal: BatchJournal;
+  try {
+    journal = BatchJournal.open(journalPath);
+  } catch (error) {
+    if (isDiskFull(error)) throw new DiskFullError(outDir, (error as Error).message);
+    throw error;
+  }
+  const outcome: BatchOutcome = { students: [], interrupted: false, graded: 0, cached: 0, errors: 0, gamesPlayed: 0, gamesReused: 0, journalPath, pseudonyms: null };
+  try {
+    if (!options.resume && !journal.isEmpty()) {
+      throw new BatchUsageError(`${outDir} already holds a batch journal: add --resume to continue it (finished work is kept), or choose an empty --out`);
+    }
+    const results = new Map<string, StudentSummary>();
+    const total = selected.size;
+    const finish = (summary: StudentSummary, cached: boolean): void => {
+      results.set(summary.id, summary);
+      if (summary.status === 'error') outcome.errors += 1;
+      else if (cached) outcome.cached += 1;
+      else outcome.graded += 1;
+      emit({ type: 'student-done', summary, cached, done: results.size, total });
+    };
+    const context = (submissionHash: string | null) => ({ assignment, configHash, harness, submissionHash });
+
+    // Snapshot everyone first: cheap, and it tells the plan how much grading there is.
+    const tasks: (PoolTask & { cacheKey: string; hash: string })[] = [];
+    const cachedSummaries: StudentSummary[] = [];
+    const inputErrors: StudentSummary[] = [];
+    for (const student of input.students) {
+      if (!selected.has(student.id)) continue;
+      const snapshot = await snapshotStudent(student, join(outDir, SUBMISSIONS_DIR), options.limits ?? DEFAULT_LIMITS);
+      if (snapshot.problem !== undefined) {
+        inputErrors.push(errorSummary(student.id, snapshot.problem, context(null)));
+        continue;
+      }
+      const cacheKey = gradeCacheKey({ submissionHash: snapshot.hash, configHash, harness });
+      const stored = journal.findGrade(student.id);
+      const gradeFile = join(outDir, STUDENTS_DIR, student.id, 'grade.json');
+      if (stored && stored.cacheKey === cacheKey && stored.summary.status === 'graded' && existsSync(gradeFile)) {
+        cachedSummaries.push(stored.summary);
+        continue;
+      }
+      const command = options.commandFor?.(student.id, snapshot.path) ?? `referee grade ${snapshot.path}`;
+      tasks.push({ student: student.id, path: snapshot.path, command, cacheKey, hash: snapshot.hash });
+    }
+    emit({
+      type: 'plan',
+      students: total,
+      cached: cachedSummaries.length,
+      toGrade: tasks.length,
+      gamesPerStudent: assignment.opponents.reduce((sum, item) => sum + item.games, 0),
+    });
+    for (const summary of inputErrors) {
+      journal.saveGrade(summary, null);
+      finish(summary, false);
+    }
+    for (const summary of cachedSummaries) finish(summary, true);
+
+    let fatal: Error | null = null;
+    const byStudent = new Map(tasks.map((task) => [task.student, task]));
+    const pool = new WorkerPool(
+      options.workerScript ?? defaultWorker(),
+      { journalPath, assignment, assignmentSource: options.assignmentSource },
+      {
+        onStart: (task, pid) => emit({ type: 'student-start', student: task.student, worker: pid }),
+        onWarning: (line) => emit({ type: 'warning', message: line }),
+        onDeath: (task, reason) => {
+          const summary = errorSummary(task.student, `the grading worker died (${reason}): run again with --resume to retry`, context(byStudent.get(task.student)!.hash));
+          record(summary, null);
+        },
+        onMessage: async (task, message) => {
+          const planned = byStudent.get(task.student)!;
+          if (message.type === 'game') {
+            emit({ type: 'game', student: task.student, finished: message.finished, total: message.total, result: message.result, resumed: message.resumed });
+          } else if (message.type === 'failed') {
+            if (message.diskFull) return stop(new DiskFullError(outDir, message.message));
+            record(errorSummary(task.student, `grading failed: ${message.message}`, context(planned.hash)), null);
+          } else {
+            await writeGraded(task.student, message.result, planned.hash, planned.cacheKey);
+          }
+        },
+      },
+    );
+    const stop = async (error: Error | null): Promise<void> => {
+      fatal ??= error;
+      await pool.stop();
+    };
+    const record = (summary: StudentSummary, cacheKey: string | null): void => {
+      try {
+        journal.saveGrade(summary, cacheKey);
+      } catch (error) {
+        if (isDiskFull(error)) {
+          void stop(new DiskFullError(outDir, (error as Error).message));
+          return;
+        }
+        throw error;
+      }
+      finish(summary, false);
+    };
+    const writeGraded = async (student: string, raw: GradeResult, hash: string, cacheKey: string): Promise<void> => {
+      const dir = join(outDir, STUDENTS_DIR, student);
+      let summary: StudentSummary;
+      try {
+        const result = validateGradeResult(raw);
+        summary = summarizeGrade(student, result, hash);
+        mkdirSync(dir, { recursive: true });
+        writeGradeResult(join(dir, 'grade.json'), result);
+        for (const format of PER_STUDENT_FORMATS) writeAtomic(join(dir, EXPORT_FORMATS[format].file), EXPORT_FORMATS[format].render(result, student));
+        await options.onGraded?.({ summary, result, dir });
+      } catch (error) {
+        if (isDiskFull(error)) return stop(new DiskFullError(outDir, (error as Error).message));
+        summary = errorSummary(student, `the grade could not be written: ${(error as Error).message}`, context(hash));
+        return record(summary, null);
+      }
+      outcome.gamesPlayed += summary.gamesPlayed;
+      outcome.gamesReused += summary.gamesReused;
+      record(summary, cacheKey);
+    };
+
+    const onAbort = (): void => {
+      outcome.interrupted = true;
+      void stop(null);
+    };
+    if (options.signal?.aborted) onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await pool.run(tasks, Math.max(1, options.jobs));
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+    if (fatal) throw fatal;
+
+    // The class: everyone graded or failed now, plus (with --only) the others' earlier results.
+    for (const student of input.students) {
+      const summary = results.get(student.id) ?? (selected.has(student.id) ? undefined : journal.findGrade(student.id)?.summary);
+      if (summary) outcome.students.push(summary);
+    }
+    if (options.anonymize) outcome.pseudonyms = pseudonyms(outcome.students.map((student) => student.id), journal.pseudonymKey());
+    if (!outcome.interrupted) {
+      try {
+        writeAtomic(join(outDir, GRADES_CSV), gradesCsv(outcome.students, { pseudonyms: outcome.pseudonyms ?? undefined }));
+      } catch (error) {
+        if (isDiskFull(error)) throw new DiskFullError(outDir, (error as Error).message);
+        throw error;
+      }
+    }
+    return outcome;
+  } catch (error) {
+    if (isDiskFull(error) && !(error instanceof DiskFullError)) throw new DiskFullError(outDir, (error as Error).message);
+    throw error;
+  } finally {
+    journal.close();
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * One line of the class: a student's score per rubric item, kept in the journal and behind index.html,
+ * grades.csv and --compare. A student who could not be graded (bad input, a dead worker) gets one too, with
+ * zero points and the reason, so every student appears everywhere.
+ */
+import { LOSS_VERDICTS } from '../../harness/referee/verdict.js';
+import type { Assignment } from '../assignment.js';
+import type { GradeResult, VerdictCounts } from '../grade-result.js';
+import { roundPoints } from '../scoring.js';
+
+export interface ItemSummary {
+  opponent: string;
+  title: string;
+  points: number;
+  maxPoints: number;
+  games: number;
+  played: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  winRate: number;
+  /** The submission's forced losses by verdict. */
+  verdicts: VerdictCounts;
+}
+
+export interface StudentSummary {
+  id: string;
+  /** 'error': not graded at all (see error); a failed interface check is still 'graded'. */
+  status: 'graded' | 'error';
+  error: string | null;
+  score: number;
+  maxScore: number;
+  interfaceCheck: { passed: boolean; points: number; maxPoints: number; reason: string | null };
+  items: ItemSummary[];
+  /** Hash of the submission snapshot (null when it could not be read). */
+  submissionHash: string | null;
+  configHash: string;
+  harness: string;
+  gamesPlayed: number;
+  gamesReused: number;
+}
+
+const zeroVerdicts = (): VerdictCounts => Object.fromEntries(LOSS_VERDICTS.map((verdict) => [verdict, 0])) as VerdictCounts;
+
+/** The failed check line in one sentence: what failed, what was seen, how to fix it. */
+function checkReason(result: GradeResult): string | null {
+  if (result.interfaceCheck.passed) return null;
+  const failed = result.interfaceCheck.items.find((item) => item.status === 'fail');
+  if (!failed) return 'the interface check failed';
+  const detail = failed.detail?.split('\n')[0];
+  return `${failed.title} failed${detail ? `: ${detail}` : ''}${failed.fix ? ` — ${failed.fix}` : ''}`;
+}
+
+export function summarizeGrade(id: string, result: GradeResult, submissionHash: string | null): StudentSummary {
+  const check = result.interfaceCheck;
+  return {
+    id,
+    status: 'graded',
+    error: null,
+    score: result.score,
+    maxScore: result.maxScore,
+    interfaceCheck: { passed: check.passed, points: check.points, maxPoints: check.maxPoints, reason: checkReason(result) },
+    items: result.items.map((item) => ({
+      opponent: item.opponent,
+      title: item.title,
+      points: item.points,
+      maxPoints: item.maxPoints,
+      games: item.games,
+      played: item.played,
+      wins: item.wins,
+      draws: item.draws,
+      losses: item.losses,
+      winRate: item.winRate,
+      verdicts: { ...item.verdicts },
+    })),
+    submissionHash,
+    configHash: result.assignment.hash,
+    harness: result.environment.harness,
+    gamesPlayed: result.games.filter((game) => !game.resumed).length,
+    gamesReused: result.timings.resumedGames,
+  };
+}
+
+/** A student who could not be graded: zero points on every item, and why. */
+export function errorSummary(
+  id: string,
+  error: string,
+  context: { assignment: Assignment; configHash: string; harness: string; submissionHash: string | null },
+): StudentSummary {
+  const { assignment } = context;
+  return {
+    id,
+    status: 'error',
+    error,
+    score: 0,
+    maxScore: roundPoints(assignment.interfaceCheck.points + assignment.opponents.reduce((sum, item) => sum + item.points, 0)),
+    interfaceCheck: { passed: false, points: 0, maxPoints: assignment.interfaceCheck.points, reason: null },
+    items: assignment.opponents.map((item) => ({
+      opponent: item.name,
+      title: item.title,
+      points: 0,
+      maxPoints: item.points,
+      games: item.games,
+      played: 0,
+      wins: 0,
+      draws: 0,
+      losses: 0,
+      winRate: 0,
+      verdicts: zeroVerdicts(),
+    })),
+    submissionHash: context.submissionHash,
+    configHash: context.configHash,
+    harness: context.harness,
+    gamesPlayed: 0,
+    gamesReused: 0,
+  };
+}

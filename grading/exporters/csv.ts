@@ -1,0 +1,45 @@
+/**
+ * grades.csv for an LMS gradebook import: student id, total, max, one column per rubric item (the interface
+ * check first), then the status and a note. Written with csv-stringify, which quotes what needs quoting; a cell
+ * that a spreadsheet would run as a formula (a student-chosen folder name like `=HYPERLINK(…)`) is defused.
+ */
+import { stringify } from 'csv-stringify/sync';
+import type { StudentSummary } from '../batch/summary.js';
+
+/** A leading =, +, -, @, tab or CR makes Excel and friends evaluate the cell; a quote mark keeps it text. */
+const defuse = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+
+/** Item titles as column headers, made unique (two items may share a title). */
+function itemHeaders(student: StudentSummary): string[] {
+  const seen = new Map<string, number>();
+  return student.items.map((item) => {
+    const count = (seen.get(item.title) ?? 0) + 1;
+    seen.set(item.title, count);
+    return count === 1 ? item.title : `${item.title} (${count})`;
+  });
+}
+
+export function gradesCsv(students: StudentSummary[], options: { pseudonyms?: Map<string, string> } = {}): string {
+  const first = students[0];
+  const header = [
+    'student',
+    ...(options.pseudonyms ? ['pseudonym'] : []),
+    'total',
+    'max',
+    'Interface check',
+    ...(first ? itemHeaders(first) : []),
+    'status',
+    'note',
+  ];
+  const rows = students.map((student) => [
+    defuse(student.id),
+    ...(options.pseudonyms ? [options.pseudonyms.get(student.id) ?? ''] : []),
+    student.score,
+    student.maxScore,
+    student.interfaceCheck.points,
+    ...student.items.map((item) => item.points),
+    student.status === 'error' ? 'error' : student.interfaceCheck.passed ? 'graded' : 'interface check failed',
+    defuse(student.error ?? student.interfaceCheck.reason ?? ''),
+  ]);
+  return stringify([header, ...rows]);
+}

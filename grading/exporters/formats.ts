@@ -1,0 +1,33 @@
+/**
+ * Every export of a single GradeResult by name, with the file it is usually written to: what `referee export
+ * --format` offers and what the batch writes beside each student's grade.json.
+ */
+import type { GradeResult } from '../grade-result.js';
+import { summarizeGrade } from '../batch/summary.js';
+import { toClassroom } from './classroom.js';
+import { gradesCsv } from './csv.js';
+import { toGradescope } from './gradescope.js';
+import { toJUnit } from './junit.js';
+
+export interface ExportFormat {
+  /** The conventional file name. */
+  file: string;
+  description: string;
+  render(result: GradeResult, name: string): string;
+}
+
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+export const EXPORT_FORMATS = {
+  gradescope: { file: 'results.json', description: "Gradescope's autograder results.json", render: (result) => json(toGradescope(result)) },
+  classroom: { file: 'classroom.json', description: 'GitHub Classroom autograding runner output', render: (result) => json(toClassroom(result)) },
+  junit: { file: 'junit.xml', description: 'JUnit XML, one testcase per rubric item', render: (result, name) => toJUnit(result, name) },
+  csv: { file: 'grades.csv', description: 'one gradebook row: total, max and each rubric item', render: (result, name) => gradesCsv([summarizeGrade(name, result, null)]) },
+} satisfies Record<string, ExportFormat>;
+
+export type ExportFormatName = keyof typeof EXPORT_FORMATS;
+
+export const EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMATS) as ExportFormatName[];
+
+/** The exports the batch writes beside each student's grade.json (the CSV is written once for the class). */
+export const PER_STUDENT_FORMATS: ExportFormatName[] = ['gradescope', 'classroom', 'junit'];

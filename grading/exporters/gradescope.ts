@@ -1,0 +1,108 @@
+/**
+ * Gradescope's results.json from a GradeResult: the interface check and each rubric item as one test (score,
+ * max_score, status, output, visibility — our visibility values are Gradescope's), the total as `score`, and a
+ * leaderboard of the score and the win rate against each visible opponent (hidden items stay off it).
+ */
+import type { GradeResult } from '../grade-result.js';
+import type { Visibility } from '../assignment.js';
+import { LOSS_VERDICTS } from '../../harness/referee/verdict.js';
+
+export interface GradescopeTest {
+  name: string;
+  number: string;
+  score: number;
+  max_score: number;
+  status: 'passed' | 'failed';
+  output: string;
+  visibility: Visibility;
+}
+
+export interface GradescopeLeaderboardEntry {
+  name: string;
+  value: number | string;
+  order?: 'asc' | 'desc';
+}
+
+export interface GradescopeResults {
+  score: number;
+  /** Seconds. */
+  execution_time: number;
+  output: string;
+  stdout_visibility: 'hidden' | 'visible';
+  tests: GradescopeTest[];
+  leaderboard: GradescopeLeaderboardEntry[];
+}
+
+const pct = (rate: number): string => `${(100 * rate).toFixed(1)}%`;
+
+function checkOutput(result: GradeResult): string {
+  const marks = { pass: '✓', fail: '✗', warn: '!', skip: '–' } as const;
+  return result.interfaceCheck.items
+    .map((item) => {
+      const lines = [`${marks[item.status]} ${item.title}`];
+      if (item.detail && item.status !== 'pass') lines.push(...item.detail.split('\n').map((line) => `    ${line}`));
+      if (item.fix && (item.status === 'fail' || item.status === 'warn')) lines.push(`    fix: ${item.fix}`);
+      return lines.join('\n');
+    })
+    .join('\n');
+}
+
+function itemOutput(item: GradeResult['items'][number]): string {
+  if (item.status === 'skipped') return 'Not played: the interface check failed.';
+  const losses = LOSS_VERDICTS.filter((verdict) => item.verdicts[verdict] > 0).map((verdict) => `${verdict} × ${item.verdicts[verdict]}`);
+  return [
+    `${item.wins}-${item.draws}-${item.losses} (W-D-L) in ${item.played} of ${item.games} games: win rate ${pct(item.winRate)} ` +
+      `(95% interval ${pct(item.wilson.low)} – ${pct(item.wilson.high)}), draws counting half.`,
+    `Scoring: ${item.rule}.`,
+    ...(losses.length > 0 ? [`Games lost by rule: ${losses.join(', ')}.`] : []),
+  ].join('\n');
+}
+
+export function toGradescope(result: GradeResult): GradescopeResults {
+  const check = result.interfaceCheck;
+  const tests: GradescopeTest[] = [
+    {
+      name: 'Interface check',
+      number: '0',
+      score: check.points,
+      max_score: check.maxPoints,
+      status: check.passed ? 'passed' : 'failed',
+      output: checkOutput(result),
+      visibility: check.visibility,
+    },
+    ...result.items.map((item, index) => ({
+      name: item.title,
+      number: String(index + 1),
+      score: item.points,
+      max_score: item.maxPoints,
+      status: (item.points >= item.maxPoints ? 'passed' : 'failed') as GradescopeTest['status'],
+      output: itemOutput(item),
+      visibility: item.visibility,
+    })),
+  ];
+  return {
+    score: result.score,
+    execution_time: Math.round(result.timings.totalMs / 1000),
+    output: [`${result.assignment.title}: ${result.score} / ${result.maxScore} points.`, ...result.warnings.map((warning) => `Warning: ${warning}`)].join('\n'),
+    stdout_visibility: 'hidden',
+    tests,
+    leaderboard: [
+      { name: 'Score', value: result.score },
+      ...result.items
+        .filter((item) => item.visibility === 'visible' && item.status !== 'skipped')
+        .map((item) => ({ name: `Win rate ${item.title}`, value: Math.round(item.winRate * 1000) / 10 })),
+    ],
+  };
+}
+
+/** A results.json for a run that could not grade at all: zero points and the reason, so Gradescope shows it. */
+export function gradescopeError(message: string): GradescopeResults {
+  return {
+    score: 0,
+    execution_time: 0,
+    output: `The autograder could not grade this submission: ${message}`,
+    stdout_visibility: 'hidden',
+    tests: [],
+    leaderboard: [],
+  };
+}

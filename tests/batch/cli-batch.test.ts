@@ -1,0 +1,89 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { Command } from 'commander';
+import { UsageError } from '../../cli/args.js';
+import { register, WORKER_ENV } from '../../cli/batch.js';
+import { SOURCES, tempDir, workerScript, writeConfig } from './helpers.js';
+import { makeZip } from './zip-writer.js';
+
+async function run(args: string[]): Promise<{ out: string; err: string }> {
+  const program = new Command().exitOverride().configureOutput({ writeErr: () => undefined });
+  register(program);
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void out.push(line));
+  const error = jest.spyOn(console, 'error').mockImplementation((line: string) => void err.push(line));
+  try {
+    await program.parseAsync(['node', 'referee', 'batch', ...args]);
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+  return { out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('referee batch', () => {
+  let dir: string;
+  let zip: string;
+  let config: string;
+  beforeAll(() => {
+    process.env[WORKER_ENV] = workerScript();
+    dir = tempDir('cli');
+    config = writeConfig(dir);
+    zip = join(dir, 'canvas.zip');
+    writeFileSync(zip, makeZip([
+      { name: 'smithjohn_101_9001_AIPlayer.ts', content: SOURCES.fair(), deflate: true },
+      { name: 'doejane_late_102_9002_AIPlayer-1.ts', content: SOURCES.broken() },
+      { name: 'roe_103_9003_AIPlayer.ts', content: SOURCES.weak() },
+      { name: 'roe_103_9003_../../escape.ts', content: 'x' },
+      { name: '=cmd_104_9004_AIPlayer.ts', content: SOURCES.weak() },
+    ]));
+  });
+  afterEach(() => {
+    process.exitCode = undefined;
+  });
+
+  test('an LMS zip grades end to end: the layout line, a line per student, index.html, grades.csv, --anonymize', async () => {
+    const out = join(dir, 'out');
+    const printed = await run([zip, '--config', config, '--out', out, '--jobs', '2', '--anonymize']);
+    expect(printed.out).toContain('Found 4 student(s) in the zip');
+    expect(printed.out).toContain('Canvas-style files (name_id_submissionid_file)');
+    expect(printed.out).toMatch(/\[\d\/4\] smithjohn_101: \d+ \/ 60 \(4 games played, 0 reused\)/);
+    expect(printed.out).toMatch(/\[\d\/4\] doejane_102: 0 \/ 60 — interface check failed: compiles failed/);
+    expect(printed.out).toMatch(/\[\d\/4\] roe_103: not graded — the entry roe_103_9003_\.\.\/\.\.\/escape\.ts climbs out of its folder/);
+    expect(process.exitCode ?? 0).toBe(0);
+
+    const index = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(index).toContain('<svg xmlns="http://www.w3.org/2000/svg" id="histogram"');
+    expect(index).toContain('href="students/smithjohn_101/report.html"');
+    expect(index).toMatch(/doejane_102<\/td><td class="text"><span class="pill">interface check failed/);
+    expect(index).toContain('&#x3D;cmd_104');
+    const anonymous = readFileSync(join(out, 'index-anonymous.html'), 'utf8');
+    expect(anonymous).not.toContain('smithjohn');
+    expect(anonymous).not.toContain('report.html');
+    expect(anonymous).toMatch(/anon-[0-9a-f]{6}/);
+    readFileSync(join(out, 'students', 'smithjohn_101', 'report.html'), 'utf8');
+
+    const csv = readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n');
+    expect(csv[0]).toBe('student,pseudonym,total,max,Interface check,vs random,vs greedy,status,note');
+    expect(csv.map((line) => line.split(',')[0]).slice(1)).toEqual(["'=cmd_104", 'doejane_102', 'roe_103', 'smithjohn_101']);
+    const pseudonym = csv[4].split(',')[1];
+    expect(anonymous).toContain(pseudonym);
+
+    // Stable pseudonyms, and a resume that grades nothing again.
+    const again = await run([zip, '--config', config, '--out', out, '--anonymize', '--resume']);
+    expect(again.out).toContain('0 graded now, 3 unchanged from the journal, 1 not graded; 0 games played');
+    expect(readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n')[4].split(',')[1]).toBe(pseudonym);
+  });
+
+  test('usage: nothing to do, an empty folder, a damaged zip, an unknown --only id, a used out/ are one-line usage errors', async () => {
+    await expect(run([])).rejects.toThrow(/needs the submissions to grade .* or --compare/);
+    const empty = tempDir('empty');
+    await expect(run([empty, '--out', join(dir, 'x')])).rejects.toThrow(/found no submissions in/);
+    writeFileSync(join(dir, 'bad.zip'), 'PK\u0003\u0004 not really');
+    await expect(run([join(dir, 'bad.zip'), '--out', join(dir, 'x')])).rejects.toThrow(UsageError);
+    await expect(run([zip, '--config', config, '--out', join(dir, 'x'), '--only', 'nobody'])).rejects.toThrow(/--only names no student "nobody": the students are/);
+    await expect(run([zip, '--config', config, '--out', join(dir, 'out')])).rejects.toThrow(/already holds a batch journal: add --resume/);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, test, beforeAll } from '@jest/globals';
+import { XMLParser } from 'fast-xml-parser';
+import { toClassroom } from '../../grading/exporters/classroom.js';
+import { gradesCsv } from '../../grading/exporters/csv.js';
+import { toGradescope } from '../../grading/exporters/gradescope.js';
+import { toJUnit } from '../../grading/exporters/junit.js';
+import { summarizeGrade } from '../../grading/batch/summary.js';
+import { grade } from '../../grading/grade.js';
+import type { GradeResult } from '../../grading/grade-result.js';
+import { roundPoints } from '../../grading/scoring.js';
+import { countingContestant, failingContestant, smallAssignment } from '../grading/helpers.js';
+
+let passed: GradeResult;
+let failed: GradeResult;
+const HOSTILE = 'no <AIPlayer> & "quotes"\u0001\u0007 here';
+
+beforeAll(async () => {
+  passed = await grade({ assignment: smallAssignment(), assignmentSource: 'test', contestant: countingContestant('random') });
+  failed = await grade({ assignment: smallAssignment(), assignmentSource: 'test', contestant: failingContestant(HOSTILE) });
+});
+
+const sortedKeys = (value: object): string[] => Object.keys(value).sort();
+
+describe('Gradescope results.json', () => {
+  test('has exactly the documented fields; tests add up to the score; visibility follows the rubric', () => {
+    const results = toGradescope(passed);
+    expect(sortedKeys(results)).toEqual(['execution_time', 'leaderboard', 'output', 'score', 'stdout_visibility', 'tests']);
+    expect(results.score).toBe(passed.score);
+    expect(Number.isInteger(results.execution_time)).toBe(true);
+    expect(results.tests).toHaveLength(3);
+    for (const test of results.tests) {
+      expect(sortedKeys(test)).toEqual(['max_score', 'name', 'number', 'output', 'score', 'status', 'visibility']);
+      expect(['passed', 'failed']).toContain(test.status);
+      expect(test.status === 'passed').toBe(test.score >= test.max_score);
+    }
+    expect(roundPoints(results.tests.reduce((sum, test) => sum + test.score, 0))).toBe(passed.score);
+    expect(results.tests.map((test) => [test.name, test.visibility])).toEqual([['Interface check', 'visible'], ['vs random', 'visible'], ['vs greedy', 'hidden']]);
+    expect(results.leaderboard.map((entry) => entry.name)).toEqual(['Score', 'Win rate vs random']);
+    for (const entry of results.leaderboard) expect(sortedKeys(entry)).toEqual(['name', 'value']);
+  });
+
+  test('a failed check: zero points, the checklist with its fix in the output, items not played', () => {
+    const results = toGradescope(failed);
+    expect(results.score).toBe(0);
+    expect(results.tests[0]).toMatchObject({ status: 'failed', score: 0, max_score: 10 });
+    expect(results.tests[0].output).toContain('✗ exports AIPlayer');
+    expect(results.tests[0].output).toContain('fix: export a class named AIPlayer');
+    expect(results.tests[1].output).toContain('Not played');
+  });
+});
+
+describe('GitHub Classroom runner output', () => {
+  test('version 1, per-test scores that sum to the grade, max_score the grade\'s maximum', () => {
+    const output = toClassroom(passed);
+    expect(output.version).toBe(1);
+    expect(output.max_score).toBe(passed.maxScore);
+    expect(roundPoints(output.tests.reduce((sum, test) => sum + test.score, 0))).toBe(passed.score);
+    for (const test of output.tests) expect(sortedKeys(test)).toEqual(['execution_time', 'line_no', 'message', 'name', 'score', 'status']);
+    expect(output.status).toBe(output.tests.every((test) => test.status === 'pass') ? 'pass' : 'fail');
+    expect(toClassroom(failed)).toMatchObject({ status: 'fail', max_score: 60, tests: [{ status: 'fail', score: 0 }, { score: 0 }, { score: 0 }] });
+  });
+});
+
+describe('JUnit XML', () => {
+  const parse = (xml: string) =>
+    new XMLParser({ ignoreAttributes: false, isArray: (name) => ['testcase', 'property', 'failure', 'skipped'].includes(name) }).parse(xml) as {
+      testsuites: { testsuite: { '@_tests': string; '@_failures': string; '@_skipped': string; testcase: { '@_name': string; properties: { property: { '@_name': string; '@_value': string }[] }; failure?: { '@_message': string }[]; skipped?: unknown[] }[] } };
+    };
+
+  test('parses back: one testcase per rubric item, points as properties, failures for items short of full points', () => {
+    const suite = parse(toJUnit(passed, 'alice')).testsuites.testsuite;
+    expect(suite.testcase.map((testCase) => testCase['@_name'])).toEqual(['Interface check', 'vs random', 'vs greedy']);
+    passed.items.forEach((item, index) => {
+      const testCase = suite.testcase[index + 1];
+      const points = Object.fromEntries(testCase.properties.property.map((property) => [property['@_name'], Number(property['@_value'])]));
+      expect(points).toEqual({ points: item.points, maxPoints: item.maxPoints });
+      expect(testCase.failure !== undefined).toBe(item.points < item.maxPoints);
+    });
+    expect(Number(suite['@_failures'])).toBe(suite.testcase.filter((testCase) => testCase.failure).length);
+  });
+
+  test('a failed check is a failure whose message names the fix; hostile text stays well-formed', () => {
+    const xml = toJUnit(failed, 'x<y');
+    const suite = parse(xml).testsuites.testsuite;
+    expect(suite.testcase[0].failure?.[0]['@_message']).toBe('exports AIPlayer failed: export a class named AIPlayer');
+    expect(suite.testcase[1].skipped).toHaveLength(1);
+    expect(suite['@_skipped']).toBe('2');
+    expect(xml).not.toMatch(/[\u0001\u0007]/);
+    expect(xml).toContain('no &lt;AIPlayer&gt; &amp; &quot;quotes&quot;');
+  });
+});
+
+describe('grades.csv', () => {
+  test('a header of rubric items, quoted where needed, formulas defused', () => {
+    const csv = gradesCsv([summarizeGrade('=HYPERLINK("x")', passed, null), { ...summarizeGrade('bob, jr', failed, null) }]);
+    const lines = csv.trim().split('\n');
+    expect(lines[0]).toBe('student,total,max,Interface check,vs random,vs greedy,status,note');
+    expect(lines[1].startsWith(`"'=HYPERLINK(""x"")",${passed.score},60,10,`)).toBe(true);
+    expect(lines[2]).toMatch(/^"bob, jr",0,60,0,0,0,interface check failed,/);
+  });
+});
