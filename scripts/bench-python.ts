@@ -6,22 +6,18 @@
  * Prints figures; asserts nothing.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { getGame } from '../harness/games/registry.js';
-import { playGame } from '../harness/referee/match.js';
-import { deriveSeed } from '../harness/referee/seed.js';
-import { cacheDir } from '../harness/sandbox/cache-dir.js';
 import { findPython, pythonRuntimeDir } from '../harness/sandbox/python-runtime.js';
-import { SandboxPlayer } from '../harness/sandbox/sandbox-player.js';
-import { checkSubmission } from '../harness/submission/check.js';
-import { compileSubmission } from '../harness/submission/compile.js';
-import { resolveSubmission } from '../harness/submission/resolve.js';
-
-const PLATFORM_GAMES_PER_S = 10;
-const reversi = getGame('reversi');
+import type { SandboxPlayer } from '../harness/sandbox/sandbox-player.js';
+import {
+  benchPlayer,
+  coldCheck,
+  deadlineOvershootMs,
+  gamesPerSecond,
+  NODE_RANDOM_PLAYER,
+  percentile,
+  PLATFORM_GAMES_PER_S,
+  roundTripMicros,
+} from './bench-support.js';
 
 const PYTHON_RANDOM = `import random
 
@@ -32,15 +28,6 @@ class AIPlayer:
 
     def get_move(self, board):
         return random.choice(list(board.get_legal_actions(self.color)))
-`;
-const NODE_RANDOM = `
-export class AIPlayer {
-  constructor(color) { this.color = color; }
-  getMove(board) {
-    const moves = board.getLegalActions(this.color);
-    return moves[Math.floor(Math.random() * moves.length)];
-  }
-}
 `;
 const PYTHON_C_LOOP = `class AIPlayer:
     def __init__(self, color):
@@ -84,109 +71,13 @@ while time.perf_counter() - started < float(sys.argv[2]):
 print(games / (time.perf_counter() - started))
 `;
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function player(name: string, file: string, source: string): Promise<SandboxPlayer> {
-  const folder = join(cacheDir(), 'bench', name);
-  mkdirSync(folder, { recursive: true, mode: 0o755 });
-  writeFileSync(join(folder, file), source, { mode: 0o644 });
-  const submission = resolveSubmission(join(folder, file));
-  const compiled = await compileSubmission(submission);
-  return new SandboxPlayer({
-    name,
-    bundlePath: compiled.bundlePath,
-    submissionRoot: submission.root,
-    game: 'reversi',
-    runtime: submission.language === 'Python' ? 'python' : 'node',
-  });
-}
-
-const pythonPlayer = (name: string, source = PYTHON_RANDOM) => player(`python-${name}`, 'AIPlayer.py', source);
-const nodePlayer = (name: string) => player(`node-${name}`, 'AIPlayer.js', NODE_RANDOM);
-
-const info = (timeLimitMs: number) => ({
-  color: 'X',
-  timeLimitMs,
-  moveNumber: 1,
-  timeUsedMs: 0,
-  attempt: 1,
-  attemptsAllowed: 3,
-  lastMove: null,
-});
+const pythonPlayer = (name: string, source = PYTHON_RANDOM) => benchPlayer(`python-${name}`, 'AIPlayer.py', source);
+const nodePlayer = (name: string) => benchPlayer(`node-${name}`, 'AIPlayer.js', NODE_RANDOM_PLAYER);
 
 /** p50 and p99 of one move request's round trip on the opening position, in µs. */
 async function roundTrip(make: () => Promise<SandboxPlayer>, moves: number): Promise<[number, number]> {
-  const sandboxed = await make();
-  const state = reversi.encode(reversi.initial(1));
-  try {
-    await sandboxed.startGame({ game: 'reversi', side: 0, seed: 1, initialState: state, timeLimitMs: 10_000 });
-    const times: number[] = [];
-    for (let i = 0; i < moves + 100; i++) {
-      const started = performance.now();
-      await sandboxed.requestMove({ state, info: info(10_000) });
-      if (i >= 100) times.push((performance.now() - started) * 1000);
-    }
-    times.sort((a, b) => a - b);
-    return [percentile(times, 50), percentile(times, 99)];
-  } finally {
-    await sandboxed.close();
-  }
-}
-
-/** Random vs random games/s through the sandbox, `lanes` games at a time. */
-async function gamesPerSecond(make: (name: string) => Promise<SandboxPlayer>, games: number, lanes: number): Promise<number> {
-  const pairs = await Promise.all(Array.from({ length: lanes }, async (_, lane) => [await make(`a${lane}`), await make(`b${lane}`)]));
-  try {
-    await Promise.all(pairs.map(([black, white], lane) => playGame({ game: reversi, black, white, seed: lane })));
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      pairs.map(async ([black, white]) => {
-        while (next < games) {
-          const index = next++;
-          await playGame({ game: reversi, black, white, seed: deriveSeed(7, index) });
-        }
-      }),
-    );
-    return games / ((performance.now() - started) / 1000);
-  } finally {
-    await Promise.all(pairs.flat().map((one) => one.close()));
-  }
-}
-
-async function cLoopOvershoot(runs: number, limitMs: number): Promise<number[]> {
-  const looping = await pythonPlayer('c-loop', PYTHON_C_LOOP);
-  const state = reversi.encode(reversi.initial(1));
-  const overshoot: number[] = [];
-  try {
-    for (let i = 0; i < runs; i++) {
-      await looping.startGame({ game: 'reversi', side: 0, seed: 1, initialState: state, timeLimitMs: 10_000 });
-      const started = performance.now();
-      await looping.requestMove({ state, info: info(limitMs) });
-      overshoot.push(performance.now() - started - limitMs);
-    }
-  } finally {
-    await looping.close();
-  }
-  return overshoot.sort((a, b) => a - b);
-}
-
-async function coldCheck(): Promise<[number, boolean]> {
-  const previous = process.env.REFEREE_CACHE_DIR;
-  const folder = mkdtempSync(join(tmpdir(), 'referee-bench-py-'));
-  process.env.REFEREE_CACHE_DIR = join(folder, 'cache');
-  try {
-    mkdirSync(join(folder, 'submission'), { mode: 0o755 });
-    writeFileSync(join(folder, 'submission', 'AIPlayer.py'), PYTHON_RANDOM);
-    const started = performance.now();
-    const result = await checkSubmission(join(folder, 'submission'));
-    return [performance.now() - started, result.ok];
-  } finally {
-    if (previous === undefined) delete process.env.REFEREE_CACHE_DIR;
-    else process.env.REFEREE_CACHE_DIR = previous;
-  }
+  const times = await roundTripMicros(await make(), moves, 100);
+  return [percentile(times, 50), percentile(times, 99)];
 }
 
 export async function benchPython(): Promise<void> {
@@ -212,11 +103,11 @@ export async function benchPython(): Promise<void> {
       `game.py's loop in-process on one core (deepcopy + func_timeout per move, Python Board): ${inProcess.toFixed(1)} games/s ` +
       `(the platform: ~${PLATFORM_GAMES_PER_S})`,
   );
-  const overshoot = await cLoopOvershoot(5, 300);
+  const overshoot = await deadlineOvershootMs(await pythonPlayer('c-loop', PYTHON_C_LOOP), 5, 300);
   console.log(
     `Python stuck in C code (sum(range(10**12)), 300 ms limit, 5 runs): stopped p50 ${percentile(overshoot, 50).toFixed(1)} ms, ` +
       `max ${overshoot[overshoot.length - 1].toFixed(1)} ms past the deadline`,
   );
-  const [checkMs, ok] = await coldCheck();
+  const [checkMs, ok] = await coldCheck('AIPlayer.py', PYTHON_RANDOM);
   console.log(`cold referee check of a Python submission: ${checkMs.toFixed(0)} ms, ${ok ? 'pass' : 'FAIL'}`);
 }

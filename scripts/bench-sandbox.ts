@@ -4,35 +4,22 @@
  * TypeScript submission, and the cost of running the board-heavy hot path inside a VM context (the vm2 layer's
  * mechanism). Prints figures against their goals; asserts nothing.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runInNewContext } from 'node:vm';
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import { getGame } from '../harness/games/registry.js';
-import { playGame } from '../harness/referee/match.js';
-import { deriveSeed } from '../harness/referee/seed.js';
-import { cacheDir } from '../harness/sandbox/cache-dir.js';
 import { describeLayers, detectLayers } from '../harness/sandbox/layers.js';
-import { SandboxPlayer } from '../harness/sandbox/sandbox-player.js';
-import { checkSubmission } from '../harness/submission/check.js';
-import { compileSubmission } from '../harness/submission/compile.js';
-import { resolveSubmission } from '../harness/submission/resolve.js';
+import {
+  benchPlayer,
+  coldCheck,
+  deadlineOvershootMs,
+  gamesPerSecond,
+  NODE_RANDOM_PLAYER,
+  percentile,
+  PLATFORM_GAMES_PER_S,
+  roundTripMicros,
+} from './bench-support.js';
 
-const PLATFORM_GAMES_PER_S = 10;
-const reversi = getGame('reversi');
-
-const RANDOM_PLAYER = `
-export class AIPlayer {
-  constructor(color) { this.color = color; }
-  getMove(board) {
-    const moves = board.getLegalActions(this.color);
-    return moves[Math.floor(Math.random() * moves.length)];
-  }
-}
-`;
 const LOOPING_PLAYER = 'export class AIPlayer { getMove() { for (;;); } }\n';
 const TS_PLAYER = `
 import type { Board, MoveInfo } from 'referee';
@@ -45,116 +32,35 @@ export class AIPlayer {
 }
 `;
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function submissionPlayer(name: string, source: string): Promise<SandboxPlayer> {
-  const folder = join(cacheDir(), 'bench', name);
-  mkdirSync(folder, { recursive: true, mode: 0o755 });
-  writeFileSync(join(folder, 'AIPlayer.js'), source, { mode: 0o644 });
-  const submission = resolveSubmission(join(folder, 'AIPlayer.js'));
-  const compiled = await compileSubmission(submission);
-  return new SandboxPlayer({ name, bundlePath: compiled.bundlePath, submissionRoot: submission.root, game: 'reversi' });
-}
-
-const info = (timeLimitMs: number) => ({
-  color: 'X',
-  timeLimitMs,
-  moveNumber: 1,
-  timeUsedMs: 0,
-  attempt: 1,
-  attemptsAllowed: 3,
-  lastMove: null,
-});
+const submissionPlayer = (name: string, source: string) => benchPlayer(name, 'AIPlayer.js', source);
 
 async function roundTrip(moves: number): Promise<void> {
-  const player = await submissionPlayer('round-trip', RANDOM_PLAYER);
-  const state = reversi.encode(reversi.initial(1));
-  try {
-    await player.startGame({ game: 'reversi', side: 0, seed: 1, initialState: state, timeLimitMs: 10_000 });
-    const times: number[] = [];
-    for (let i = 0; i < moves + 200; i++) {
-      const started = performance.now();
-      await player.requestMove({ state, info: info(10_000) });
-      if (i >= 200) times.push((performance.now() - started) * 1000);
-    }
-    times.sort((a, b) => a - b);
-    console.log(
-      `per-move round trip (${moves} moves, idle players frozen 2 ms after answering): p50 ${percentile(times, 50).toFixed(0)} µs, ` +
-        `p99 ${percentile(times, 99).toFixed(0)} µs (goal p50 ≤ 100 µs; bare stdio JSON lines ≈ 125 µs)`,
-    );
-  } finally {
-    await player.close();
-  }
+  const times = await roundTripMicros(await submissionPlayer('round-trip', NODE_RANDOM_PLAYER), moves, 200);
+  console.log(
+    `per-move round trip (${moves} moves, idle players frozen 2 ms after answering): p50 ${percentile(times, 50).toFixed(0)} µs, ` +
+      `p99 ${percentile(times, 99).toFixed(0)} µs (goal p50 ≤ 100 µs; bare stdio JSON lines ≈ 125 µs)`,
+  );
 }
 
-async function gamesPerSecond(games: number, lanes: number): Promise<void> {
-  const pairs = await Promise.all(
-    Array.from({ length: lanes }, async (_, lane) => [
-      await submissionPlayer(`random-a${lane}`, RANDOM_PLAYER),
-      await submissionPlayer(`random-b${lane}`, RANDOM_PLAYER),
-    ]),
+async function sandboxedGamesPerSecond(games: number, lanes: number): Promise<void> {
+  const rate = await gamesPerSecond((lane) => submissionPlayer(`random-${lane}`, NODE_RANDOM_PLAYER), games, lanes);
+  console.log(
+    `sandboxed random vs random: ${rate.toFixed(1)} games/s on ${lanes} lanes (${(rate / PLATFORM_GAMES_PER_S).toFixed(1)}x ` +
+      `the platform's ~${PLATFORM_GAMES_PER_S} games/s in-process; goal ≥ 20x)`,
   );
-  try {
-    // Warm: the first game of each pair spawns its processes.
-    await Promise.all(pairs.map(([black, white], lane) => playGame({ game: reversi, black, white, seed: lane })));
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      pairs.map(async ([black, white]) => {
-        while (next < games) {
-          const index = next++;
-          await playGame({ game: reversi, black, white, seed: deriveSeed(7, index) });
-        }
-      }),
-    );
-    const rate = games / ((performance.now() - started) / 1000);
-    console.log(
-      `sandboxed random vs random: ${rate.toFixed(1)} games/s on ${lanes} lanes (${(rate / PLATFORM_GAMES_PER_S).toFixed(1)}x ` +
-        `the platform's ~${PLATFORM_GAMES_PER_S} games/s in-process; goal ≥ 20x)`,
-    );
-  } finally {
-    await Promise.all(pairs.flat().map((player) => player.close()));
-  }
 }
 
 async function timeoutOvershoot(runs: number, limitMs: number): Promise<void> {
-  const player = await submissionPlayer('looping', LOOPING_PLAYER);
-  const state = reversi.encode(reversi.initial(1));
-  const overshoot: number[] = [];
-  try {
-    for (let i = 0; i < runs; i++) {
-      await player.startGame({ game: 'reversi', side: 0, seed: 1, initialState: state, timeLimitMs: 10_000 });
-      const started = performance.now();
-      await player.requestMove({ state, info: info(limitMs) });
-      overshoot.push(performance.now() - started - limitMs);
-    }
-  } finally {
-    await player.close();
-  }
-  overshoot.sort((a, b) => a - b);
+  const overshoot = await deadlineOvershootMs(await submissionPlayer('looping', LOOPING_PLAYER), runs, limitMs);
   console.log(
     `timeout overshoot (${runs} runs, ${limitMs} ms limit): p50 ${percentile(overshoot, 50).toFixed(1)} ms, ` +
       `p99 ${percentile(overshoot, 99).toFixed(1)} ms past the deadline (goal p99 ≤ 50 ms)`,
   );
 }
 
-async function coldCheck(): Promise<void> {
-  const previous = process.env.REFEREE_CACHE_DIR;
-  const folder = mkdtempSync(join(tmpdir(), 'referee-bench-'));
-  process.env.REFEREE_CACHE_DIR = join(folder, 'cache');
-  try {
-    mkdirSync(join(folder, 'submission'), { mode: 0o755 });
-    writeFileSync(join(folder, 'submission', 'AIPlayer.ts'), TS_PLAYER);
-    const started = performance.now();
-    const result = await checkSubmission(join(folder, 'submission'));
-    const ms = performance.now() - started;
-    console.log(`cold referee check of a TypeScript submission: ${ms.toFixed(0)} ms, ${result.ok ? 'pass' : 'FAIL'} (goal ≤ 1500 ms)`);
-  } finally {
-    if (previous === undefined) delete process.env.REFEREE_CACHE_DIR;
-    else process.env.REFEREE_CACHE_DIR = previous;
-  }
+async function typeScriptColdCheck(): Promise<void> {
+  const [ms, ok] = await coldCheck('AIPlayer.ts', TS_PLAYER);
+  console.log(`cold referee check of a TypeScript submission: ${ms.toFixed(0)} ms, ${ok ? 'pass' : 'FAIL'} (goal ≤ 1500 ms)`);
 }
 
 /**
@@ -209,8 +115,8 @@ export async function benchSandbox(): Promise<void> {
   const active = describeLayers(detectLayers()).filter((layer) => layer.active).map((layer) => layer.layer);
   console.log(`layers: ${active.join(', ')}`);
   await roundTrip(5000);
-  await gamesPerSecond(400, 2);
+  await sandboxedGamesPerSecond(400, 2);
   await timeoutOvershoot(30, 100);
-  await coldCheck();
+  await typeScriptColdCheck();
   await vmContextCost(3000);
 }

@@ -4,23 +4,14 @@
  * respawning if it was killed), that no process of the submission is left after close, and that no file
  * appeared where the submission might have written one.
  */
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { PlayerAnswer } from '../../harness/referee/player.js';
 import { detectLayers, type Layers } from '../../harness/sandbox/layers.js';
-import { isLegalOpening, isolateCache, listing, playOpening, processesMentioning } from '../sandbox/support.js';
+import { type HostileCase, isLegalOpening, isolateCache, loopbackListener, playOpening, watchLeftovers } from '../sandbox/support.js';
 import { PYTHON_FIXTURES, PYTHON_HOSTILE, pythonFixture, sandboxedPython } from './support.js';
 
-interface Case {
-  name: string;
-  file: string;
-  fill?: () => Record<string, string>;
-  phase: 'start' | 'move';
-  kind: PlayerAnswer['kind'];
-  also?: (answer: PlayerAnswer) => void;
-  limitMs?: number;
-  memoryMb?: number;
+interface Case extends HostileCase {
   /** Run without bubblewrap: the audit hook alone must refuse. */
   noBwrap?: boolean;
 }
@@ -35,22 +26,10 @@ const standIn = (type: string, text: string) => (answer: PlayerAnswer): void => 
 };
 
 let cache: string;
-let listener: Server;
-let port = 0;
-const received: string[] = [];
-
-beforeAll(async () => {
+beforeAll(() => {
   cache = isolateCache();
-  listener = createServer((socket) => {
-    received.push('connection');
-    socket.on('data', (data) => received.push(String(data)));
-  });
-  await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
-  port = (listener.address() as { port: number }).port;
 });
-afterAll(async () => {
-  await new Promise((done) => listener.close(done));
-});
+const loopback = loopbackListener();
 
 /**
  * Places outside the sandbox. Paths under the machine's /tmp (the cache is there) only without bubblewrap: with
@@ -109,12 +88,12 @@ const cases: Case[] = [
   {
     name: 'a TCP connection to a loopback listener',
     file: 'sockets.py',
-    fill: () => ({ __PORT__: String(port) }),
+    fill: () => ({ __PORT__: String(loopback.port()) }),
     phase: 'move',
     kind: 'move',
     also: (answer) => {
       legal(answer);
-      expect(received).toEqual([]);
+      expect(loopback.received).toEqual([]);
     },
     noBwrap: true,
   },
@@ -134,8 +113,7 @@ const cases: Case[] = [
 describe.each(cases)('python hostile: $name', (c) => {
   test(`→ ${c.kind} (${c.phase})`, async () => {
     const path = pythonFixture(c.file, c.fill?.() ?? {});
-    const watched = [dirname(path), PYTHON_HOSTILE, tmpdir(), process.cwd(), cache];
-    const before = listing(watched);
+    const expectNothingLeft = watchLeftovers([dirname(path), PYTHON_HOSTILE], cache);
     const layers: Layers | undefined = c.noBwrap ? { ...detectLayers(), bwrap: null } : undefined;
     const { player, entry } = await sandboxedPython(path, { memoryMb: c.memoryMb ?? 256, ...(layers ? { layers } : {}) });
     try {
@@ -148,9 +126,6 @@ describe.each(cases)('python hostile: $name', (c) => {
     } finally {
       await player.close();
     }
-    expect(processesMentioning(entry)).toEqual([]);
-    // Other test files share the machine's /tmp; only a file named like the fixtures' targets counts there.
-    const appeared = listing(watched).filter((file) => !before.includes(file) && !file.startsWith(cache));
-    expect(appeared.filter((file) => dirname(file) !== tmpdir() || file.includes('pwned'))).toEqual([]);
+    expectNothingLeft(entry);
   });
 });

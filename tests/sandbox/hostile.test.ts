@@ -3,7 +3,6 @@
  * same player starts again afterwards, respawning if it was killed), that no process of the submission is
  * left after close, and that no file appeared where the submission might have written one.
  */
-import { createServer, type Server } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { PlayerAnswer } from '../../harness/referee/player.js';
@@ -12,24 +11,16 @@ import {
   HOSTILE,
   SUBMISSIONS,
   fixture,
+  type HostileCase,
   isLegalOpening,
   isolateCache,
-  listing,
+  loopbackListener,
   playOpening,
-  processesMentioning,
   sandboxed,
+  watchLeftovers,
 } from './support.js';
 
-interface Case {
-  name: string;
-  file: string;
-  fill?: () => Record<string, string>;
-  phase: 'start' | 'move';
-  kind: PlayerAnswer['kind'];
-  /** Extra expectations on the answer. */
-  also?: (answer: PlayerAnswer) => void;
-  limitMs?: number;
-  memoryMb?: number;
+interface Case extends HostileCase {
   /** Skip unless this holds (e.g. the network case needs bubblewrap). */
   when?: () => boolean;
 }
@@ -43,22 +34,10 @@ const returns = (value: unknown) => (answer: PlayerAnswer): void => {
 };
 
 let cache: string;
-let listener: Server;
-let port = 0;
-const received: string[] = [];
-
-beforeAll(async () => {
+beforeAll(() => {
   cache = isolateCache();
-  listener = createServer((socket) => {
-    received.push('connection');
-    socket.on('data', (data) => received.push(String(data)));
-  });
-  await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
-  port = (listener.address() as { port: number }).port;
 });
-afterAll(async () => {
-  await new Promise((done) => listener.close(done));
-});
+const loopback = loopbackListener();
 
 const valueCase = (name: string, code: string, value: unknown): Case => ({
   name,
@@ -130,12 +109,12 @@ const cases: Case[] = [
   {
     name: 'a TCP connection to a loopback listener',
     file: 'network.js',
-    fill: () => ({ __PORT__: String(port) }),
+    fill: () => ({ __PORT__: String(loopback.port()) }),
     phase: 'move',
     kind: 'move',
     also: (answer) => {
       legal(answer);
-      expect(received).toEqual([]);
+      expect(loopback.received).toEqual([]);
     },
     when: () => detectLayers().bwrap !== null,
   },
@@ -183,8 +162,7 @@ describe.each(cases)('hostile: $name', (c) => {
   const run = c.when && !c.when() ? test.skip : test;
   run(`→ ${c.kind} (${c.phase})`, async () => {
     const path = fixture(c.file, c.fill?.() ?? {});
-    const watched = [dirname(path), HOSTILE, tmpdir(), process.cwd(), cache];
-    const before = listing(watched);
+    const expectNothingLeft = watchLeftovers([dirname(path), HOSTILE], cache);
     const { player, bundle } = await sandboxed(path, { memoryMb: c.memoryMb ?? 256 });
     try {
       const limitMs = c.limitMs ?? 600;
@@ -198,11 +176,6 @@ describe.each(cases)('hostile: $name', (c) => {
     } finally {
       await player.close();
     }
-    expect(processesMentioning(bundle)).toEqual([]);
-    // The shared temp folder also receives other test files' scratch folders (jest runs files in parallel), so
-    // there only what a fixture would name is watched: every target the fixtures try contains 'pwned'.
-    const shared = tmpdir();
-    const appeared = listing(watched).filter((file) => !before.includes(file) && !file.startsWith(cache));
-    expect(appeared.filter((file) => dirname(file) !== shared || file.includes('pwned'))).toEqual([]);
+    expectNothingLeft(bundle);
   });
 });

@@ -1,10 +1,11 @@
 /**
- * Shared helpers for the sandbox tests: build a fixture (optionally with placeholders filled in), start it
- * behind the sandbox, play one move, and look for leftovers (processes, files) afterwards.
+ * Shared helpers for the sandbox and Python tests: build a fixture (optionally with placeholders filled in),
+ * start it behind the sandbox, play one move, and look for leftovers (processes, files) afterwards.
  */
+import { createServer, type Server } from 'node:net';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { getGame } from '../../harness/games/registry.js';
 import type { MoveInfo, PlayerAnswer } from '../../harness/referee/player.js';
 import { SandboxPlayer, type SandboxOptions } from '../../harness/sandbox/sandbox-player.js';
@@ -35,22 +36,27 @@ export function isolateCache(): string {
   return dir;
 }
 
-/** A fixture as a submission; placeholders like __PORT__ are replaced in a copy in a scratch folder. */
-export function fixture(name: string, fill: Record<string, string> = {}): string {
-  const source = join(HOSTILE, name);
+/** The fixture `name` of `folder`; placeholders like __PORT__ are replaced in a copy in a scratch folder. */
+export function filledFixture(folder: string, name: string, fill: Record<string, string>, scratchPrefix: string): string {
+  const source = join(folder, name);
   if (Object.keys(fill).length === 0) return source;
   let text = readFileSync(source, 'utf8');
   for (const [key, value] of Object.entries(fill)) text = text.split(key).join(value);
-  const path = join(scratch('fixture'), basename(name));
-  writeFileSync(path, text);
+  const path = join(scratch(scratchPrefix), basename(name));
+  writeFileSync(path, text, { mode: 0o644 });
   return path;
 }
 
-/** The player and its bundle's path (which names its processes, for leftover checks). */
+/** A hostile fixture as a submission, placeholders filled in as by `filledFixture`. */
+export function fixture(name: string, fill: Record<string, string> = {}): string {
+  return filledFixture(HOSTILE, name, fill, 'fixture');
+}
+
+/** The player, its bundle's path and its entry's path (either names its processes, for leftover checks). */
 export async function sandboxed(
   path: string,
   options: Partial<SandboxOptions> = {},
-): Promise<{ player: SandboxPlayer; bundle: string }> {
+): Promise<{ player: SandboxPlayer; bundle: string; entry: string }> {
   const submission = resolveSubmission(path);
   const compiled = await compileSubmission(submission);
   const player = new SandboxPlayer({
@@ -60,7 +66,21 @@ export async function sandboxed(
     game: 'reversi',
     ...options,
   });
-  return { player, bundle: compiled.bundlePath };
+  return { player, bundle: compiled.bundlePath, entry: submission.entry };
+}
+
+/** One hostile fixture and the verdict it must get. */
+export interface HostileCase {
+  name: string;
+  file: string;
+  /** Placeholders to fill in the fixture, made when the case runs. */
+  fill?: () => Record<string, string>;
+  phase: 'start' | 'move';
+  kind: PlayerAnswer['kind'];
+  /** Extra expectations on the answer. */
+  also?: (answer: PlayerAnswer) => void;
+  limitMs?: number;
+  memoryMb?: number;
 }
 
 export function moveInfo(timeLimitMs: number, color = 'X'): MoveInfo {
@@ -96,6 +116,28 @@ export function processesMentioning(needle: string): number[] {
   return found;
 }
 
+/**
+ * A TCP listener on loopback for this test file, open from beforeAll to afterAll, that records every connection
+ * and every byte received: a sandboxed player must never reach it.
+ */
+export function loopbackListener(): { port(): number; received: string[] } {
+  let listener: Server;
+  let port = 0;
+  const received: string[] = [];
+  beforeAll(async () => {
+    listener = createServer((socket) => {
+      received.push('connection');
+      socket.on('data', (data) => received.push(String(data)));
+    });
+    await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
+    port = (listener.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await new Promise((done) => listener.close(done));
+  });
+  return { port: () => port, received };
+}
+
 /** A listing of the folders a submission could try to write to, to compare before and after. */
 export function listing(dirs: string[]): string[] {
   return dirs.flatMap((dir) => {
@@ -105,4 +147,22 @@ export function listing(dirs: string[]): string[] {
       return [];
     }
   }).sort();
+}
+
+/**
+ * Lists the folders a hostile case might write to (`folders`, the machine's temp folder, the working folder and
+ * the private `cache`); the check it returns, run after the player closed, expects no live process mentioning
+ * `needle` and no new file there outside the cache. The temp folder also receives other test files' scratch
+ * folders (jest runs files in parallel), so there only what a fixture would name counts: every target the
+ * fixtures try contains 'pwned'.
+ */
+export function watchLeftovers(folders: string[], cache: string): (needle: string) => void {
+  const shared = tmpdir();
+  const watched = [...folders, shared, process.cwd(), cache];
+  const before = listing(watched);
+  return (needle) => {
+    expect(processesMentioning(needle)).toEqual([]);
+    const appeared = listing(watched).filter((file) => !before.includes(file) && !file.startsWith(cache));
+    expect(appeared.filter((file) => dirname(file) !== shared || file.includes('pwned'))).toEqual([]);
+  };
 }

@@ -4,32 +4,16 @@
  * column of the last move ('-' before the first). The standard empty board is "7/7/7/7/7/7 -".
  * The side to move follows from the disc counts (the first player, 'x', always starts).
  */
+import { encodeGridRows } from '../common/grid-text.js';
 import type { Side } from '../game.js';
 import { EMPTY, FIRST, NO_GO, SECOND, undrop, drop, winsAt, type Grid } from './core.js';
 import { playableCells, type Connect4State } from './state.js';
 
-const CHAR_OF: Record<number, string> = { [FIRST]: 'x', [SECOND]: 'o', [NO_GO]: '#' };
+/** The letter of each cell value (empty runs are digits). */
+const LETTERS = ['', 'x', 'o', '#'];
 
 export function encodeState(state: Connect4State): string {
-  const { rows, cols, cells } = state;
-  const lines: string[] = [];
-  for (let row = rows - 1; row >= 0; row--) {
-    let line = '';
-    let run = 0;
-    for (let col = 0; col < cols; col++) {
-      const value = cells[row * cols + col];
-      if (value === EMPTY) {
-        run++;
-        continue;
-      }
-      if (run > 0) line += run;
-      run = 0;
-      line += CHAR_OF[value];
-    }
-    if (run > 0) line += run;
-    lines.push(line);
-  }
-  return `${lines.join('/')} ${state.lastMove < 0 ? '-' : state.lastMove}`;
+  return `${encodeGridRows(state.cells, state.rows, state.cols, LETTERS)} ${state.lastMove < 0 ? '-' : state.lastMove}`;
 }
 
 /** The board shapes a variant accepts: returns why a shape is wrong, or null. */
