@@ -9,7 +9,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { distance } from 'fastest-levenshtein';
 import { gameIds, getGame } from '../harness/games/registry.js';
 import { configForGame, type RefereeConfig } from '../harness/referee/config.js';
-import { referenceNames } from '../reference-ai/index.js';
+import { referenceLevels, referenceNames } from '../reference-ai/index.js';
 import { packageFile } from './package-root.js';
 
 export type Visibility = 'visible' | 'hidden' | 'after_due_date' | 'after_published';
@@ -247,8 +247,8 @@ export function loadAssignment(path: string): Assignment {
 
 /**
  * The built-in assignment for a game. Reversi's is tuned by hand (above); any other game's is derived from its
- * measured ladder — the three weakest levels, each scored linearly like Reversi's — so a new game needs no edit
- * here. Move limit: the game's own default, else Reversi's 500 ms.
+ * measured ladder — its three weakest quick levels, scored linearly like Reversi's — so a new game needs no edit
+ * here (levels marked heavy are left out). Move limit: the game's own default, else Reversi's 500 ms.
  */
 export function defaultAssignment(gameId = 'reversi'): Assignment {
   if (gameId === DEFAULT_ASSIGNMENT_JSON.game) {
@@ -256,7 +256,8 @@ export function defaultAssignment(gameId = 'reversi'): Assignment {
   }
   const game = getGame(gameId);
   const rungs = DEFAULT_ASSIGNMENT_JSON.opponents;
-  const opponents = referenceNames(gameId).slice(0, rungs.length).map((name, index) => ({
+  const quick = referenceLevels(gameId).filter((level) => !level.heavy).map((level) => level.name);
+  const opponents = quick.slice(0, rungs.length).map((name, index) => ({
     ...rungs[index],
     name,
     title: `vs ${name}`,

@@ -6,4 +6,6 @@ export interface ReferenceLevel {
   /** One line for `--help` listings and reports. */
   readonly description: string;
   readonly factory: AgentFactory;
+  /** Seconds of CPU per game: fine for a ladder or a chosen rubric, too slow for a built-in assignment. */
+  readonly heavy?: boolean;
 }
