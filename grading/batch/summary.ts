@@ -5,23 +5,14 @@
  */
 import { LOSS_VERDICTS } from '../../harness/referee/verdict.js';
 import type { Assignment } from '../assignment.js';
-import type { GradeResult, VerdictCounts } from '../grade-result.js';
+import type { GradeResult, ItemResult, VerdictCounts } from '../grade-result.js';
 import { roundPoints } from '../scoring.js';
 
-export interface ItemSummary {
-  opponent: string;
-  title: string;
-  points: number;
-  maxPoints: number;
-  games: number;
-  played: number;
-  wins: number;
-  draws: number;
-  losses: number;
-  winRate: number;
-  /** The submission's forced losses by verdict. */
-  verdicts: VerdictCounts;
-}
+/** A rubric item's result as the class pages show it: the grade's own fields, without the games. */
+export type ItemSummary = Pick<
+  ItemResult,
+  'opponent' | 'title' | 'points' | 'maxPoints' | 'games' | 'played' | 'wins' | 'draws' | 'losses' | 'winRate' | 'verdicts'
+>;
 
 export interface StudentSummary {
   id: string;
