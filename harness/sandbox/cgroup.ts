@@ -3,7 +3,7 @@
  * Groups are created under the cgroup the harness itself runs in (read from /proc/self/cgroup), so a harness
  * that is itself confined stays confined. The child joins its groups before it execs anything (launch.ts).
  */
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -90,9 +90,42 @@ function readField(file: string, field: string): number | null {
   }
 }
 
+/**
+ * A kernel counter file read once per move: opened once and re-read from offset 0 (cgroup files regenerate on
+ * every read), which saves an open/close pair per move on the sandbox's hot path.
+ */
+class CounterFile {
+  private fd: number | null = null;
+  private readonly buffer = Buffer.alloc(4096);
+
+  constructor(private readonly path: string) {}
+
+  read(): string | null {
+    try {
+      this.fd ??= openSync(this.path, 'r');
+      const length = readSync(this.fd, this.buffer, 0, this.buffer.length, 0);
+      return this.buffer.toString('latin1', 0, length);
+    } catch {
+      this.close();
+      return null;
+    }
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    this.fd = null;
+  }
+}
+
 /** One player's groups: made with limits set, joined by the child, read while it runs, removed at close. */
 export class PlayerCgroup {
   private readonly dirs: Partial<Record<Controller, string>> = {};
+  private cpuCounter: CounterFile | null = null;
 
   constructor(
     private readonly support: CgroupSupport,
@@ -142,12 +175,16 @@ export class PlayerCgroup {
   cpuMs(): number | null {
     const dir = this.dirs.cpu;
     if (!dir) return null;
-    if (this.support.version === 'v1') {
-      const ns = readNumber(join(dir, 'cpuacct.usage'));
-      return ns === null ? null : ns / 1e6;
+    const v1 = this.support.version === 'v1';
+    this.cpuCounter ??= new CounterFile(join(dir, v1 ? 'cpuacct.usage' : 'cpu.stat'));
+    const text = this.cpuCounter.read();
+    if (text === null) return null;
+    if (v1) {
+      const ns = Number(text.trim());
+      return Number.isFinite(ns) ? ns / 1e6 : null;
     }
-    const usec = readField(join(dir, 'cpu.stat'), 'usage_usec');
-    return usec === null ? null : usec / 1e3;
+    const match = /^usage_usec (\d+)$/m.exec(text);
+    return match ? Number(match[1]) / 1e3 : null;
   }
 
   /** Whether the kernel's OOM killer acted in the memory group (the `memory` verdict). */
@@ -166,6 +203,7 @@ export class PlayerCgroup {
    * last process exits (EBUSY), so this retries for up to about a second.
    */
   async destroy(): Promise<boolean> {
+    this.cpuCounter?.close();
     const left = new Set(Object.values(this.dirs));
     for (let attempt = 0; attempt < 50 && left.size > 0; attempt++) {
       if (attempt > 0) await sleep(20);
