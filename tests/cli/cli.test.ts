@@ -37,6 +37,17 @@ describe('referee play', () => {
     expect(JSON.parse(a.stdout).format).toBe('referee.series/1');
   });
 
+  test.each([
+    ['a TypeScript submission', 'tests/fixtures/submissions/any-game/AIPlayer.ts'],
+    ['a Python submission', 'tests/fixtures/python/any-game/AIPlayer.py'],
+  ])('plays %s in either colour against a reference AI, sandboxed', (_what, path) => {
+    const run = referee('play', '--black', path, '--white', 'random', '--games', '2', '--move-timeout', '5000', '--json');
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { names: string[]; records: { players: string[]; end: { reason: string } }[] };
+    expect(result.records.map((r) => r.players)).toEqual([[result.names[0], 'random'], ['random', result.names[0]]]);
+    expect(result.records.every((r) => r.end.reason === 'score')).toBe(true);
+  });
+
   test('--show prints the board after each move', () => {
     const run = referee('play', '--black', 'greedy', '--white', 'greedy', '--games', '1', '--show');
     expect(run.code).toBe(0);
@@ -51,6 +62,7 @@ describe('referee play', () => {
     [['play', '--black', 'random', '--white', 'random', '--game', 'chess'], /unknown game 'chess'/],
     [['perft', 'deep'], /must be a whole number/],
     [['replay', '/nonexistent/record.json'], /cannot read record .*no such file/],
+    [['play', '--black', 'missing/AIPlayer.ts', '--white', 'random'], /missing\/AIPlayer\.ts/],
   ])('bad arguments give a one-line error and exit 2: %j', (args, message) => {
     const run = referee(...args);
     expect(run.code).toBe(2);
