@@ -9,6 +9,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { readGradeResult, type GradeResult } from '../grading/grade-result.js';
 import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, type ExportFormatName } from '../grading/exporters/formats.js';
 import { UsageError } from './args.js';
+import { oneLine } from '../harness/referee/verdict.js';
 
 function formatName(value: string): ExportFormatName {
   if (!(EXPORT_FORMAT_NAMES as string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${EXPORT_FORMAT_NAMES.join(', ')}.`);
@@ -32,7 +33,7 @@ export function register(program: Command): void {
         throw new UsageError(
           code
             ? `cannot read ${gradePath} (${code}): pass the grade.json that referee grade or referee batch wrote`
-            : `${gradePath} is not a valid grade (${(error as Error).message}): grade the submission again`,
+            : `${gradePath} is not a valid grade (${oneLine((error as Error).message)}): grade the submission again`,
         );
       }
       const text = EXPORT_FORMATS[flags.format].render(result, flags.name ?? result.submission.name);

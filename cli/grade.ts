@@ -3,6 +3,7 @@
  * Exit codes: 0 graded (whatever the score), 1 score under --min-score, 2 usage or config error, 3 internal error.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { getGame } from '../harness/games/registry.js';
@@ -67,7 +68,12 @@ function openInBrowser(path: string): void {
 }
 
 async function contestantFor(arg: string, assignment: Assignment): Promise<Contestant> {
-  if (isSubmissionPath(arg)) return submissionContestant(arg, assignment);
+  if (isSubmissionPath(arg)) {
+    // A path that is not there is a typo on the command line, not a submission to grade 0: say so (exit 2).
+    // A folder without an entry file is graded, and its report explains the failed interface check.
+    if (!existsSync(arg)) throw new UsageError(`submission not found: ${resolve(arg)}; pass a file like src/AIPlayer.ts or a folder`);
+    return submissionContestant(arg, assignment);
+  }
   const names = referenceNames(assignment.game);
   if (names.includes(arg)) return referenceContestant(assignment.game, arg);
   throw new UsageError(`'${arg}' is neither a submission (a .ts/.js file or a folder) nor a reference AI (${names.join(', ')})`);

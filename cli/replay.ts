@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { getGame } from '../harness/games/registry.js';
 import { replayRecord } from '../harness/referee/replay.js';
 import { UsageError } from './args.js';
+import { oneLine } from '../harness/referee/verdict.js';
 
 export function register(program: Command): void {
   program
@@ -16,7 +17,7 @@ export function register(program: Command): void {
       try {
         json = JSON.parse(readFileSync(file, 'utf8'));
       } catch (err) {
-        const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+        const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : oneLine((err as Error).message);
         throw new UsageError(`cannot read record ${file}: ${why}; pass a JSON file written by \`referee play --save\``);
       }
       const result = replayRecord(json, getGame);

@@ -11,6 +11,7 @@ import { gameIds, getGame } from '../harness/games/registry.js';
 import { configForGame, type RefereeConfig } from '../harness/referee/config.js';
 import { referenceLevels, referenceNames } from '../reference-ai/index.js';
 import { packageFile } from './package-root.js';
+import { oneLine } from '../harness/referee/verdict.js';
 
 export type Visibility = 'visible' | 'hidden' | 'after_due_date' | 'after_published';
 
@@ -240,7 +241,7 @@ export function loadAssignment(path: string): Assignment {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new AssignmentError([{ pointer: '/', message: `is not valid JSON (${(error as Error).message}): fix the syntax` }], path);
+    throw new AssignmentError([{ pointer: '/', message: `is not valid JSON (${oneLine((error as Error).message)}): fix the syntax` }], path);
   }
   return resolveAssignment(json, path);
 }

@@ -40,6 +40,11 @@ export function verdictOfAnswer(answer: PlayerAnswer): LossVerdict | null {
 
 const MESSAGE_CAP = 1000;
 
+/** A message folded onto one line (JSON.parse quotes the offending input, newlines included). */
+export function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
+}
+
 export function capText(text: string, cap: number): string {
   return text.length <= cap ? text : `${text.slice(0, cap)}… (${text.length - cap} more characters)`;
 }

@@ -63,6 +63,8 @@ describe('referee play', () => {
     [['perft', 'deep'], /must be a whole number/],
     [['replay', '/nonexistent/record.json'], /cannot read record .*no such file/],
     [['play', '--black', 'missing/AIPlayer.ts', '--white', 'random'], /missing\/AIPlayer\.ts/],
+    [['grade', 'missing/AIPlayer.ts', '--out', '/tmp/referee-cli-missing'], /submission not found: .*missing\/AIPlayer\.ts/],
+    [['grade', 'random', '--config', 'package-lock.json', '--game', 'nogo'], /--game picks a built-in assignment/],
   ])('bad arguments give a one-line error and exit 2: %j', (args, message) => {
     const run = referee(...args);
     expect(run.code).toBe(2);
