@@ -5,8 +5,9 @@
 import type { AnyGame } from '../games/game.js';
 import { describeValue } from '../referee/describe-value.js';
 import type { PlayerAnswer } from '../referee/player.js';
+import { findLegalMove } from '../referee/legal-move.js';
 import type { IllegalReason } from '../referee/record.js';
-import type { LossVerdict } from '../referee/verdict.js';
+import { describeFailure, type LossVerdict } from '../referee/verdict.js';
 
 export type Judged =
   | { verdict: 'ok'; move: string }
@@ -39,28 +40,14 @@ function returnedText(value: unknown): string {
   return preview.type === 'string' ? JSON.stringify(preview.text) : preview.text;
 }
 
+/** The referee's own reading of an answer (findLegalMove, describeFailure), so the check and a game agree. */
 export function judgeAnswer(game: AnyGame, state: unknown, answer: PlayerAnswer, timeLimitMs: number): Judged {
-  switch (answer.kind) {
-    case 'move': {
-      const value = answer.value;
-      const returned = returnedText(value);
-      if (typeof value !== 'string') return { verdict: 'illegal', reason: 'not-a-string', returned };
-      const move = game.parseMove(value);
-      if (move === null) return { verdict: 'illegal', reason: 'not-notation', returned };
-      const legal = game.legalMoves(state).some((candidate: unknown) => game.formatMove(candidate) === game.formatMove(move));
-      return legal ? { verdict: 'ok', move: value } : { verdict: 'illegal', reason: 'not-legal', returned };
-    }
-    case 'ready':
-      return { verdict: 'protocol', message: 'answered a move request as if it were a new game' };
-    case 'timeout':
-      return { verdict: 'timeout', message: `no answer within ${timeLimitMs} ms` };
-    case 'tamper':
-      return { verdict: 'tamper', message: answer.detail ?? 'changed the board it was given' };
-    case 'crash': {
-      const how = answer.signal ? `signal ${answer.signal}` : answer.exitCode != null ? `exit code ${answer.exitCode}` : '';
-      return { verdict: 'crash', message: how ? `${answer.message} (${how})` : answer.message };
-    }
-    default:
-      return { verdict: answer.kind, message: answer.message };
+  if (answer.kind === 'move') {
+    const legal = game.legalMoves(state);
+    const found = findLegalMove(game, legal, answer.value);
+    if (typeof found === 'number') return { verdict: 'ok', move: game.formatMove(legal[found]) };
+    return { verdict: 'illegal', reason: found, returned: returnedText(answer.value) };
   }
+  if (answer.kind === 'ready') return { verdict: 'protocol', message: 'answered a move request as if it were a new game' };
+  return { verdict: answer.kind, message: describeFailure(answer, timeLimitMs) };
 }
