@@ -6,14 +6,13 @@ import type { AnyGame } from '../../harness/games/game.js';
 import { connect4, connect4Nogo, type Connect4State } from '../../harness/games/connect4/index.js';
 import type { AgentFactory } from '../../harness/referee/agent.js';
 import { alphaBetaAgent } from '../generic/alphabeta.js';
+import { firstBest, requireGame } from '../generic/pick.js';
 import { centreFirst, evaluateConnect4 } from './evaluate.js';
 
 const IDS = [connect4.id, connect4Nogo.id];
 
 function requireConnect4(game: AnyGame, agent: string): void {
-  if (!IDS.includes(game.id)) {
-    throw new Error(`reference AI '${agent}' plays ${IDS.join(' and ')} only, not '${game.id}'; pick a generic agent (random, alphabeta, mcts)`);
-  }
+  requireGame(game, agent, IDS);
 }
 
 /**
@@ -30,16 +29,7 @@ export function heuristicMove(state: Connect4State): number {
     if (block < 0 && connect4.apply(opponentView, col).winner !== null) block = col;
   }
   if (block >= 0) return block;
-  let best = moves[0];
-  let bestValue = -Infinity;
-  for (const col of moves) {
-    const value = -evaluateConnect4(connect4.apply(state, col));
-    if (value > bestValue) {
-      bestValue = value;
-      best = col;
-    }
-  }
-  return best;
+  return firstBest(moves, (col) => -evaluateConnect4(connect4.apply(state, col)));
 }
 
 export const connect4HeuristicAgent: AgentFactory = (game) => {

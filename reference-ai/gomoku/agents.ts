@@ -6,14 +6,13 @@ import type { AnyGame } from '../../harness/games/game.js';
 import { gomoku, gomokuExact5, type GomokuState } from '../../harness/games/gomoku/index.js';
 import type { AgentFactory } from '../../harness/referee/agent.js';
 import { alphaBetaAgent } from '../generic/alphabeta.js';
+import { requireGame } from '../generic/pick.js';
 import { evaluateGomoku, rankedCandidates } from './patterns.js';
 
 const IDS = [gomoku.id, gomokuExact5.id];
 
 function requireGomoku(game: AnyGame, agent: string): void {
-  if (!IDS.includes(game.id)) {
-    throw new Error(`reference AI '${agent}' plays ${IDS.join(' and ')} only, not '${game.id}'; pick a generic agent (random, alphabeta, mcts)`);
-  }
+  requireGame(game, agent, IDS);
 }
 
 /** The candidate with the best attack + defence value: completes five, blocks four, builds open threes. */

@@ -6,26 +6,16 @@ import type { AnyGame } from '../../harness/games/game.js';
 import { nogo, type NoGoState } from '../../harness/games/nogo/index.js';
 import type { AgentFactory } from '../../harness/referee/agent.js';
 import { alphaBetaAgent } from '../generic/alphabeta.js';
+import { firstBest, requireGame } from '../generic/pick.js';
 import { evaluateNoGo } from './evaluate.js';
 
 function requireNoGo(game: AnyGame, agent: string): void {
-  if (game.id !== nogo.id) {
-    throw new Error(`reference AI '${agent}' plays nogo only, not '${game.id}'; pick a generic agent (random, alphabeta, mcts)`);
-  }
+  requireGame(game, agent, [nogo.id]);
 }
 
 /** The move after which the opponent is worst off in mobility (ties to the first in index order). */
 export function heuristicMove(state: NoGoState): number {
-  let best = -1;
-  let bestValue = -Infinity;
-  for (const cell of nogo.legalMoves(state)) {
-    const value = -evaluateNoGo(nogo.apply(state, cell));
-    if (value > bestValue) {
-      bestValue = value;
-      best = cell;
-    }
-  }
-  return best;
+  return firstBest(nogo.legalMoves(state), (cell) => -evaluateNoGo(nogo.apply(state, cell)));
 }
 
 export const nogoHeuristicAgent: AgentFactory = (game) => {

@@ -1,6 +1,7 @@
 /** Helpers shared by the Reversi agents: the side to move's view of a state, and a guard against other games. */
 import type { AnyGame } from '../../harness/games/game.js';
 import { reversi, type ReversiState } from '../../harness/games/reversi/index.js';
+import { requireGame } from '../generic/pick.js';
 
 /** The side to move's discs (ph, pl) and the opponent's (oh, ol), as high/low int32 halves. */
 export interface Sides {
@@ -18,7 +19,5 @@ export function sidesOf(state: ReversiState): Sides {
 
 /** Reversi agents read bitboards straight from the state, so they refuse any other game up front. */
 export function requireReversi(game: AnyGame, agent: string): void {
-  if (game.id !== reversi.id) {
-    throw new Error(`reference AI '${agent}' plays Reversi only, not '${game.id}'; pick a generic agent (random, alphabeta, mcts)`);
-  }
+  requireGame(game, agent, [reversi.id], 'Reversi');
 }

@@ -7,21 +7,13 @@
 import { orderedMoves } from '../../harness/games/reversi/core.js';
 import type { ReversiState } from '../../harness/games/reversi/index.js';
 import type { AgentFactory } from '../../harness/referee/agent.js';
+import { firstBest } from '../generic/pick.js';
 import { requireReversi, sidesOf } from './position.js';
 import { weightAfterMove } from './weights.js';
 
 export function weightedMove(state: ReversiState): number {
   const { ph, pl, oh, ol } = sidesOf(state);
-  let best = -1;
-  let bestValue = -Infinity;
-  for (const sq of orderedMoves(ph, pl, oh, ol)) {
-    const value = weightAfterMove(sq, ph, pl, oh, ol);
-    if (value > bestValue) {
-      bestValue = value;
-      best = sq;
-    }
-  }
-  return best;
+  return firstBest(orderedMoves(ph, pl, oh, ol), (sq) => weightAfterMove(sq, ph, pl, oh, ol));
 }
 
 export const weightedAgent: AgentFactory = (game) => {
