@@ -5,7 +5,7 @@
  * Exit codes: 0 ok, 1 a check/score failed (per command), 2 usage or input error, 3 internal error.
  */
 import { Command, CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
+import { harnessVersion } from '../grading/package-root.js';
 import { UsageError } from './args.js';
 import { register as registerBatch } from './batch.js';
 import { register as registerCheck } from './check.js';
@@ -18,9 +18,7 @@ import { register as registerPerft } from './perft.js';
 import { register as registerPlay } from './play.js';
 import { register as registerReplay } from './replay.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
+const version = harnessVersion();
 
 const program = new Command()
   .name('referee')
