@@ -13,6 +13,7 @@ import type { Assignment } from '../grading/assignment.js';
 import { compareBatches, formatComparison } from '../grading/batch/compare.js';
 import { DiskFullError } from '../grading/batch/disk-full.js';
 import { InputError, openSubmissions, type SubmissionInput } from '../grading/batch/input.js';
+import { JournalFormatError } from '../grading/batch/journal-db.js';
 import { LAYOUT_NAMES } from '../grading/batch/layout.js';
 import { BatchUsageError, GRADES_CSV, runBatch, type BatchEvent, type BatchOutcome } from '../grading/batch/runner.js';
 import { DEFAULT_LIMITS } from '../grading/batch/snapshot.js';
@@ -158,14 +159,17 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
       anonymize: flags.anonymize,
       limits: { maxBytes: Math.round(flags.maxSubmissionMb * 1024 * 1024), maxFiles: flags.maxFiles },
       workerScript: process.env[WORKER_ENV] || undefined,
-      commandFor: (_student, path) => ['referee', 'grade', path, ...(flags.config ? ['--config', flags.config] : [])].map(shellWord).join(' '),
+      commandFor: (_student, path) =>
+        ['referee', 'grade', path, ...(flags.config ? ['--config', flags.config] : []), ...(flags.game ? ['--game', flags.game] : [])]
+          .map(shellWord)
+          .join(' '),
       onEvent: progress.onEvent,
       onGraded: ({ result, dir }) => writeReport(join(dir, 'report.html'), result),
       signal: controller.signal,
     });
   } catch (error) {
     progress.stop();
-    if (error instanceof BatchUsageError) throw new UsageError(error.message);
+    if (error instanceof BatchUsageError || error instanceof JournalFormatError) throw new UsageError(error.message);
     if (error instanceof DiskFullError) {
       console.error(`referee: ${error.message}`);
       process.exitCode = 1;
@@ -230,7 +234,7 @@ export function register(program: Command): void {
         try {
           console.log(formatComparison(compareBatches(resolve(flags.compare), resolve(flags.out)), flags.compare, flags.out));
         } catch (error) {
-          if (error instanceof BatchUsageError) throw new UsageError(error.message);
+          if (error instanceof BatchUsageError || error instanceof JournalFormatError) throw new UsageError(error.message);
           throw error;
         }
       }

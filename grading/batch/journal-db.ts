@@ -63,9 +63,14 @@ export class BatchJournal {
         db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('format', FORMAT);
       }
       const format = (db.prepare('SELECT value FROM meta WHERE key = ?').get('format') as { value: string } | undefined)?.value;
-      if (format !== FORMAT) throw new JournalFormatError(`${path} is not a Referee batch journal (format ${format ?? 'missing'}, expected ${FORMAT})`);
+      if (format !== FORMAT) throw new JournalFormatError(`${path} is not a Referee batch journal (format ${format ?? 'missing'}, expected ${FORMAT}): move it away or use another output folder`);
     } catch (error) {
       db.close();
+      // A file that is not SQLite at all (or is damaged) is the same user-facing problem as a foreign journal.
+      const code = (error as { code?: unknown }).code;
+      if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+        throw new JournalFormatError(`${path} is not a readable Referee batch journal (${(error as Error).message}): move it away or use another output folder`);
+      }
       throw error;
     }
     return new BatchJournal(path, db);

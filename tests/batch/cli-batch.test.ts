@@ -85,5 +85,9 @@ describe('referee batch', () => {
     await expect(run([join(dir, 'bad.zip'), '--out', join(dir, 'x')])).rejects.toThrow(UsageError);
     await expect(run([zip, '--config', config, '--out', join(dir, 'x'), '--only', 'nobody'])).rejects.toThrow(/--only names no student "nobody": the students are/);
     await expect(run([zip, '--config', config, '--out', join(dir, 'out')])).rejects.toThrow(/already holds a batch journal: add --resume/);
+    const garbled = tempDir('garbled');
+    writeFileSync(join(garbled, 'batch.sqlite'), 'not a database at all');
+    await expect(run([zip, '--config', config, '--out', garbled, '--resume'])).rejects.toThrow(/is not a readable Referee batch journal .*: move it away/);
+    await expect(run(['--compare', garbled, '--out', garbled])).rejects.toThrow(/is not a readable Referee batch journal/);
   });
 });
