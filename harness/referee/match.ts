@@ -119,11 +119,11 @@ function forfeit(
   return record;
 }
 
-function turnTimeFailure(turnMs: number, limitMs: number): Failure {
-  return {
-    verdict: 'timeout',
-    message: `the turn took ${Math.round(turnMs)} ms over its asks, over the ${limitMs} ms turn limit (game.py times the whole turn, retries included)`,
-  };
+function turnTimeFailure(turnMs: number, limitMs: number, ranOut: boolean): Failure {
+  const what = ranOut
+    ? `no answer before the ${limitMs} ms turn limit ran out`
+    : `the turn took ${Math.round(turnMs)} ms over its asks, over the ${limitMs} ms turn limit`;
+  return { verdict: 'timeout', message: `${what} (game.py times the whole turn, retries included)` };
 }
 
 const cleanCount = (value: unknown): number | undefined =>
@@ -271,7 +271,7 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       if (asked.answer === null) await settleWithin(() => player.abort(`no answer within ${limitMs} ms`), limitMs);
       const late = lateness(asked, limitMs);
       if (late) {
-        const failure = turnBound ? turnTimeFailure(turnMs, config.turnTimeoutMs) : late;
+        const failure = turnBound ? turnTimeFailure(turnMs, config.turnTimeoutMs, true) : late;
         const rule = turnBound ? RULES.turnTime(config) : RULES.moveTime(config);
         return forfeit(side, 'move', failure, illegal, asked.wallMs, turnMs, rule);
       }
@@ -303,7 +303,7 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
         continue;
       }
       if (timed && turnMs > config.turnTimeoutMs) {
-        const failure = turnTimeFailure(turnMs, config.turnTimeoutMs);
+        const failure = turnTimeFailure(turnMs, config.turnTimeoutMs, false);
         return forfeit(side, 'move', { ...failure, output }, illegal, asked.wallMs, turnMs, RULES.turnTime(config));
       }
       if (changed !== undefined && config.tamperLoses) {
