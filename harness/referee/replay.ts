@@ -52,7 +52,11 @@ function replayChecked<S, M>(record: GameRecord, game: Game<S, M>): S {
   const sideName = (side: Side): string => game.sideNames[side];
   let rules: Readonly<Record<string, boolean>>;
   try {
-    rules = gameRulesFor(game, config.gameRules);
+    // A record written before a game had rule switches played with all of them off.
+    rules =
+      config.gameRules === undefined
+        ? Object.fromEntries(Object.keys(game.ruleOptions ?? {}).map((name) => [name, false]))
+        : gameRulesFor(game, config.gameRules);
   } catch (error) {
     throw new ReplayFailure(0, `config.gameRules: ${messageOf(error)}`);
   }
