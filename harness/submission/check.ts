@@ -83,7 +83,7 @@ const PYTHON_TITLES: Partial<Record<StepId, string>> = {
 };
 
 const FIX: Record<string, string> = {
-  timeout: 'make it answer sooner: check the time you are given in getMove(board, info).timeLimitMs',
+  timeout: "make it answer sooner: check the time you are given, moveInfo().timeLimitMs (import { moveInfo } from 'referee')",
   error: 'fix the error above (the stack points at your code)',
   crash: 'do not exit the process; return a move instead',
   memory: 'use less memory (the limit applies to the whole process)',
@@ -179,7 +179,15 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
   try {
     const compiled = await compileSubmission(submission, { allowImports: options.allowImports });
     bundlePath = compiled.bundlePath;
-    step('compile', 'pass', compiled.warnings.length > 0 ? { problems: compiled.warnings } : {});
+    const platformFails = compiled.warnings.find((problem) => problem.text.startsWith('on the platform this fails'));
+    if (platformFails) {
+      // It plays here (the host falls back to a positional call), but the platform's game.py would not run it.
+      step('compile', 'warn', {
+        detail: `${platformFails.file}:${platformFails.line}: ${platformFails.text}`,
+        hint: 'write def get_move(self, board): (and def get_move(self, board, info): for the move info)',
+        problems: compiled.warnings,
+      });
+    } else step('compile', 'pass', compiled.warnings.length > 0 ? { problems: compiled.warnings } : {});
   } catch (error) {
     if (!(error instanceof CompileError)) throw error;
     step('compile', 'fail', {
