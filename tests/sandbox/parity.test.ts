@@ -119,9 +119,16 @@ describe.each([
   });
 });
 
-describe('TypeScript: MoveInfo through moveInfo() from referee', () => {
+describe('TypeScript: MoveInfo through moveInfo() from referee, and the turn limit', () => {
   test('getMove receives one argument; moveInfo() gives the frozen limits of the current ask', async () => {
     expectCleanGames(await playFixture(resolve(TS, 'move-info.ts')));
+  });
+
+  test('two asks each within the per-ask limit but together over the turn limit lose by timeout', async () => {
+    const [record] = await playFixture(resolve(TS, 'slow-turn.ts'), { config: { moveTimeoutMs: 3000, turnTimeoutMs: 1500 } });
+    expect(record.end).toMatchObject({ reason: 'timeout', winner: 1 });
+    expect(record.end.loser?.attempts.map((a) => a.returned.text)).toEqual(['Z9']);
+    expect(record.end.loser?.rule).toMatch(/^turnTimeoutMs/);
   });
 });
 
