@@ -150,9 +150,16 @@ describe('Python: game.py call conventions and limits', () => {
     expect(record.end.loser?.rule).toMatch(/^turnTimeoutMs/);
   });
 
-  test('a timed-out func_timeout call whose thread is still alive is counted in the move record', async () => {
-    const [record] = await playFixture(resolve(PY, 'swallows_timeout.py'));
+  test('a func_timeout search that swallows the stop: counted in the record while alive, reaped by the re-raise', async () => {
+    const [record] = await playFixture(resolve(PY, 'reaped_timeout.py'));
     expect(record.end.reason).toBe('score');
-    expect(record.turns[0].leftoverThreads).toBeGreaterThanOrEqual(1);
+    const own = record.turns.filter((t) => t.side === 0 && t.kind === 'move');
+    expect(own[0].leftoverThreads).toBe(1);
+    expect(own.length).toBeGreaterThan(20);
+    expect(own[own.length - 1].leftoverThreads).toBeUndefined();
+  });
+
+  test('SystemExit inside a func_timeout call returns None instead of ending the process', async () => {
+    expectCleanGames(await playFixture(resolve(PY, 'system_exit_timeout.py')));
   });
 });
