@@ -266,17 +266,15 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
           lastMove: null,
         };
         const answer = await player.requestMove({ state: game.encode(probe.state), info });
-        if (answer.kind === 'tamper') {
-          tampered ??= `${probe.label}: ${answer.detail ?? 'changed the board'}`;
-          const judged = judgeAnswer(game, probe.state, { kind: 'move', value: answer.value }, moveTimeoutMs);
-          outcome = judged.verdict === 'ok' ? { ok: true, move: judged.move } : { ok: false, detail: describeJudged(judged), hint: hints.illegal };
-          continue;
-        }
-        const judged = judgeAnswer(game, probe.state, answer, moveTimeoutMs);
+        // 'tamper': the board differs from the turn's start after this ask. As in game.py, only the ask that
+        // ends the turn counts (a board changed and restored between asks is fine).
+        const changed = answer.kind === 'tamper';
+        const judged = judgeAnswer(game, probe.state, changed ? { kind: 'move', value: answer.value } : answer, moveTimeoutMs);
         if (judged.verdict === 'ok') outcome = { ok: true, move: judged.move };
         else if (judged.verdict !== 'illegal' || attempt === illegalLimit) {
           outcome = { ok: false, detail: describeJudged(judged), hint: hints[judged.verdict] ?? '' };
         }
+        if (changed && outcome !== null) tampered ??= `${probe.label}: ${answer.detail ?? 'changed the board'}`;
       }
       await player.endGame();
       if (outcome && !outcome.ok) {

@@ -68,6 +68,13 @@ test('mutating the board fails "does not change the board"', async () => {
   expect(result.ok).toBe(false);
 });
 
+test('a board changed on ask 1 and restored before ask 2 passes (game.py compares once, after the turn)', async () => {
+  const result = await checkSubmission(join('tests/fixtures/parity/restores-board.ts'), { ...FAST, typeCheck: false });
+  expect(status(result, 'moves')).toBe('pass');
+  expect(status(result, 'tamper')).toBe('pass');
+  expect(result.ok).toBe(true);
+});
+
 test('an error in getMove fails the probe with its message', async () => {
   const result = await checkSubmission(join(HOSTILE, 'throws.js'), FAST);
   expect(result.steps.find((s) => s.id === 'moves')?.detail).toMatch(/error: Error: student bug on purpose/);
