@@ -166,3 +166,26 @@ describe('every loss names its rule', () => {
     expect(record.end.loser?.rule).toMatch(/^moveTimeoutMs/);
   });
 });
+
+describe("a game's rule switches reach the reference AIs' opening books", () => {
+  test('NoGo without the centre rule: the book is built from the start actually played', async () => {
+    const { getGame } = await import('../../harness/games/registry.js');
+    const { InProcessPlayer } = await import('../../harness/referee/in-process.js');
+    const { withOpening } = await import('../../reference-ai/opening.js');
+    const { referenceAgent } = await import('../../reference-ai/index.js');
+    const nogo = getGame('nogo');
+    let searched = 0;
+    const counting = referenceAgent('nogo', 'random');
+    const factory = withOpening((g, side, seed, start) => {
+      const agent = counting(g, side, seed, start);
+      return { choose: (state, info) => (searched++, agent.choose(state, info)) };
+    }, 2, (seed) => seed);
+    const black = new InProcessPlayer('book', factory, getGame);
+    const white = new InProcessPlayer('random', referenceAgent('nogo', 'random'), getGame);
+    const record = await playGame({ game: nogo, black, white, seed: 5, config: { gameRules: { centerFirstMoveBanned: false } } });
+    expect(record.initialState).toBe('9/9/9/9/9/9/9/9/9 -');
+    const blackMoves = record.turns.filter((t) => t.side === 0).length;
+    // The book answered Black's first move (ply 1 of the 2-ply line); the agent searched only the rest.
+    expect(searched).toBe(blackMoves - 1);
+  });
+});
