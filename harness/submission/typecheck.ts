@@ -43,7 +43,7 @@ function writeRefereeTypes(game: string, folder: string): string {
   writeFileSync(
     file,
     `export * from '${gameIndex}';\nimport type { MoveInfo } from '${player}';\nexport type { MoveInfo };\n` +
-      '/** The current ask\'s limits while getMove runs (null outside it). */\n' +
+      '/** The current ask\'s limits while getMove runs (null before the game\'s first ask). */\n' +
       'export declare function moveInfo(): Readonly<MoveInfo> | null;\n',
   );
   return file;
