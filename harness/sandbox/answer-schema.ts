@@ -38,6 +38,8 @@ const schema = {
         id,
         exports: { type: 'array', items: { type: 'string', maxLength: 200 }, maxItems: 50 },
         entry: { type: ['string', 'null'], maxLength: 200 },
+        // getMove's declared parameters before the first default (Function#length), for the check's warning.
+        getMoveParams: { type: 'integer', minimum: 0, maximum: 1000 },
       },
       ['id', 'exports', 'entry'],
     ),

@@ -33,7 +33,7 @@ export interface ValueStandIn {
 /** Child → parent. `hello` is the only message without an id (sent once, before any request). */
 export type Answer =
   | { t: 'hello' }
-  | { t: 'loaded'; id: number; exports: string[]; entry: string | null }
+  | { t: 'loaded'; id: number; exports: string[]; entry: string | null; getMoveParams?: number }
   | { t: 'ready'; id: number }
   | { t: 'move'; id: number; value?: unknown; standIn?: ValueStandIn; leftoverThreads?: number }
   | { t: 'tamper'; id: number; value?: unknown; standIn?: ValueStandIn; detail: string; leftoverThreads?: number }

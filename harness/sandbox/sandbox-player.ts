@@ -115,7 +115,7 @@ export class SandboxPlayer implements Player {
   private nextId = 1;
   private readonly output = new OutputCapture();
   private cpuBaseline = 0;
-  private loaded: { exports: string[]; entry: string | null } | null = null;
+  private loaded: { exports: string[]; entry: string | null; getMoveParams?: number } | null = null;
   /** Every child not yet fully gone (killed ones take a moment to die), so close can wait for them all. */
   private readonly living = new Set<Promise<void>>();
 
@@ -128,7 +128,7 @@ export class SandboxPlayer implements Player {
   }
 
   /** What the submission exported, once it has been loaded (for the interface check's hints). */
-  get exports(): { exports: string[]; entry: string | null } | null {
+  get exports(): { exports: string[]; entry: string | null; getMoveParams?: number } | null {
     return this.loaded;
   }
 
@@ -272,6 +272,7 @@ export class SandboxPlayer implements Player {
     switch (answer.t) {
       case 'loaded':
         this.loaded = { exports: answer.exports, entry: answer.entry };
+        if (answer.getMoveParams !== undefined) this.loaded.getMoveParams = answer.getMoveParams;
         if (answer.entry) return { kind: 'ready', output };
         return { kind: 'error', message: this.noPlayerMessage(answer.exports), output };
       case 'ready':

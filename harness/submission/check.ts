@@ -229,7 +229,13 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
       const answer = await start(side, initial);
       const exported = player.exports;
       if (!steps.some((s) => s.id === 'export') && exported) {
-        if (exported.entry) step('export', 'pass', { detail: `uses ${exported.entry}` });
+        if (exported.entry && (exported.getMoveParams ?? 0) >= 2) {
+          // Only the board is passed (as game.py does): a second parameter without a default is always undefined.
+          step('export', 'warn', {
+            detail: `uses ${exported.entry}; getMove declares ${exported.getMoveParams} parameters, but it is called getMove(board) with one argument, as on the platform`,
+            hint: "read the move info with moveInfo() from 'referee' (import { moveInfo } from 'referee') instead of a second parameter",
+          });
+        } else if (exported.entry) step('export', 'pass', { detail: `uses ${exported.entry}` });
         else {
           step('export', 'fail', { detail: `found: ${exported.exports.join(', ') || 'no exports'}`, hint: exportHint(exported.exports, 'AIPlayer', language) });
           return;

@@ -127,7 +127,17 @@ function load(id: number): void {
     else if (typeof exported.default === 'function') entry = 'default';
     if (entry) playerClass = exported[entry] as StudentClass;
   }
-  answer(id, { t: 'loaded', id, exports: names, entry });
+  answer(id, { t: 'loaded', id, exports: names, entry, ...getMoveParams(playerClass) });
+}
+
+/** getMove's parameters before the first default (Function#length): 2 or more means it expects MoveInfo there. */
+function getMoveParams(cls: StudentClass | null): { getMoveParams?: number } {
+  try {
+    const method = (cls?.prototype as { getMove?: unknown } | undefined)?.getMove;
+    return typeof method === 'function' && Number.isSafeInteger(method.length) ? { getMoveParams: Math.min(method.length, 1000) } : {};
+  } catch {
+    return {}; // a hostile prototype getter: no hint
+  }
 }
 
 function start(id: number, side: 0 | 1): void {
