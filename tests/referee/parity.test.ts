@@ -189,3 +189,15 @@ describe("a game's rule switches reach the reference AIs' opening books", () => 
     expect(searched).toBe(blackMoves - 1);
   });
 });
+
+describe("'Q' in a game whose unfinished position has no count", () => {
+  test('NoGo: stays an illegal answer even under quitEndsGame', async () => {
+    const { getGame } = await import('../../harness/games/registry.js');
+    const nogo = getGame('nogo');
+    const black = new ScriptedPlayer('B', () => ({ kind: 'move', value: 'Q' }));
+    const white = new ScriptedPlayer('W', firstLegal(nogo));
+    const record = await playGame({ game: nogo, black, white, seed: 1, config: { quitEndsGame: true } });
+    expect(record.end).toMatchObject({ reason: 'illegal', winner: 1 });
+    expect(replayRecord(record, nogo)).toMatchObject({ ok: true });
+  });
+});
