@@ -201,3 +201,25 @@ describe("'Q' in a game whose unfinished position has no count", () => {
     expect(replayRecord(record, nogo)).toMatchObject({ ok: true });
   });
 });
+
+describe('records written before the NoGo centre rule existed', () => {
+  test('replay with the rule off (their config has no gameRules)', async () => {
+    const { getGame } = await import('../../harness/games/registry.js');
+    const nogo = getGame('nogo');
+    const center: MoveScript = (request) => ({ kind: 'move', value: request.info.moveNumber === 1 ? 'E5' : legalOfGame(nogo, request) });
+    const black = new ScriptedPlayer('B', center);
+    const white = new ScriptedPlayer('W', firstLegal(nogo));
+    const record = await playGame({ game: nogo, black, white, seed: 1, config: { gameRules: { centerFirstMoveBanned: false } } });
+    expect(record.turns[0].move).toBe('E5');
+    const { gameRules: _dropped, ...oldConfig } = record.config;
+    const old = { ...record, config: oldConfig as typeof record.config };
+    expect(replayRecord(old, nogo)).toMatchObject({ ok: true });
+    // Under the rule the recorded start is not the rule's start position: refused at the header.
+    const banned = { ...record, config: { ...oldConfig, gameRules: { centerFirstMoveBanned: true } } };
+    expect(replayRecord(banned, nogo)).toMatchObject({ ok: false, turn: 0 });
+  });
+});
+
+function legalOfGame(game: ReturnType<typeof makeTinyGame> | import('../../harness/games/game.js').AnyGame, request: MoveRequest): string {
+  return game.formatMove(game.legalMoves(game.decode(request.state))[0] as never);
+}
