@@ -261,17 +261,23 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
         return;
       }
       let outcome: { ok: true; move: string } | { ok: false; detail: string; hint: string } | null = null;
+      let turnUsedMs = 0;
       for (let attempt = 1; attempt <= illegalLimit && outcome === null; attempt++) {
         const info: MoveInfo = {
           color: game.symbols[probe.side],
           timeLimitMs: moveTimeoutMs,
+          // The default turnTimeoutMs (the move limit, as game.py); the check itself times each ask only.
+          turnTimeLimitMs: moveTimeoutMs,
+          turnTimeUsedMs: Math.round(turnUsedMs),
           moveNumber: 1,
           timeUsedMs: 0,
           attempt,
           attemptsAllowed: illegalLimit,
           lastMove: null,
         };
+        const asked = performance.now();
         const answer = await player.requestMove({ state: game.encode(probe.state), info });
+        turnUsedMs += performance.now() - asked;
         // 'tamper': the board differs from the turn's start after this ask. As in game.py, only the ask that
         // ends the turn counts (a board changed and restored between asks is fine).
         const changed = answer.kind === 'tamper';
