@@ -2,11 +2,13 @@
 import type { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { configForGame } from '../harness/referee/config.js';
+import { explainEnd } from '../harness/referee/explain.js';
 import type { Player } from '../harness/referee/player.js';
 import { formatSeriesReport, playSeries } from '../harness/referee/series.js';
-import { gameArg, nonNegativeInt, positiveInt } from './args.js';
+import { gameArg, nonNegativeInt, positiveInt, UsageError } from './args.js';
 import { resolvePlayer } from './players.js';
-import { addRuleOptions, ruleConfig, type RuleFlags } from './rule-options.js';
+import { addGameRuleOptions, addRuleOptions, ruleConfig, type RuleFlags } from './rule-options.js';
 
 interface PlayFlags extends RuleFlags {
   black: string;
@@ -17,6 +19,7 @@ interface PlayFlags extends RuleFlags {
   show?: boolean;
   json?: boolean;
   save?: string;
+  explain?: boolean;
 }
 
 export function register(program: Command): void {
@@ -30,9 +33,16 @@ export function register(program: Command): void {
     .option('--game <id>', 'game to play', 'reversi')
     .option('--show', 'print the board after every move, like board.display()')
     .option('--save <dir>', 'write each game record as <dir>/game-<n>.json (check one with `referee replay`)')
+    .option('--explain', 'after each game, say which rule decided it (the loss rule and its message, or the board)')
     .option('--json', 'print the series result (with every record) as JSON');
-  addRuleOptions(command).action(async (flags: PlayFlags) => {
+  addGameRuleOptions(addRuleOptions(command)).action(async (flags: PlayFlags) => {
     const game = gameArg(flags.game);
+    const config = ruleConfig(flags);
+    try {
+      configForGame(game, config);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
     const players: Player[] = [];
     try {
       players.push(await resolvePlayer(flags.black, game));
@@ -44,7 +54,7 @@ export function register(program: Command): void {
         b: players[1],
         games: flags.games,
         seed: flags.seed,
-        config: ruleConfig(flags),
+        config,
         onTurn: flags.show
           ? (turn, state, index) => {
               const what = turn.kind === 'pass' ? 'passes' : `plays ${turn.move}`;
@@ -54,7 +64,8 @@ export function register(program: Command): void {
           : undefined,
         onGame: (record, index) => {
           if (flags.save) writeFileSync(join(flags.save, `game-${index + 1}.json`), `${JSON.stringify(record, null, 1)}\n`);
-          if (!flags.json && flags.games > 1) {
+          if (flags.explain && !flags.json) console.log(`game ${index + 1}: ${explainEnd(record, game.sideNames)}`);
+          else if (!flags.json && flags.games > 1) {
             const end = record.end;
             const result = end.winner === null ? 'draw' : `${record.players[end.winner]} wins`;
             const how = end.reason === 'score' ? `${end.score?.join('-')}` : `${end.reason}: ${end.loser?.message ?? ''}`;

@@ -1,6 +1,7 @@
 /** `referee replay <record.json>`: re-check a game record move by move and print the final board. */
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
+import { explainEnd } from '../harness/referee/explain.js';
 import { getGame } from '../harness/games/registry.js';
 import { replayRecord } from '../harness/referee/replay.js';
 import { UsageError } from './args.js';
@@ -33,6 +34,7 @@ export function register(program: Command): void {
         const winner = end.winner === null ? 'draw' : `${game.sideNames[end.winner]} (${record.players[end.winner]}) wins`;
         console.log(`valid: ${record.turns.length} turns, ${winner} by ${end.reason}` +
           (end.score ? `, ${end.score.join('-')}` : ''));
+        console.log(`decided by: ${explainEnd(record, game.sideNames)}`);
       } else {
         console.error(`referee: corrupt record at turn ${result.turn}: ${result.message}`);
       }

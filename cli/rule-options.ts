@@ -1,22 +1,45 @@
-/** The rule flags every command that plays games shares (play, check, grade), mapped onto RefereeConfig. */
-import type { Command } from 'commander';
+/** The rule flags of the commands that play (play, check), mapped onto RefereeConfig. */
+import { InvalidArgumentError, type Command } from 'commander';
 import type { RefereeConfig } from '../harness/referee/config.js';
 import { positiveInt } from './args.js';
 
 export interface RuleFlags {
   moveTimeout?: number;
+  turnTimeout?: number;
   illegalLimit?: number;
+  quitEndsGame?: boolean;
+  gameRule?: Record<string, boolean>;
+}
+
+/** `--game-rule name=true|false`, collected into one object (repeatable). */
+function gameRule(text: string, previous: Record<string, boolean> = {}): Record<string, boolean> {
+  const match = /^([A-Za-z][\w]*)=(true|false)$/.exec(text);
+  if (!match) {
+    throw new InvalidArgumentError(`expected name=true or name=false, e.g. centerFirstMoveBanned=false (got ${JSON.stringify(text)})`);
+  }
+  return { ...previous, [match[1]]: match[2] === 'true' };
 }
 
 export function addRuleOptions(command: Command): Command {
   return command
-    .option('--move-timeout <ms>', 'time limit per move in ms (platform: 60000)', positiveInt)
+    .option('--move-timeout <ms>', 'time limit per ask in ms (platform: 60000)', positiveInt)
     .option('--illegal-limit <n>', 'asks per turn; the nth illegal answer loses (platform: 3)', positiveInt);
+}
+
+/** The rules that only whole games use (play): the turn limit, 'Q', the game's own switches. */
+export function addGameRuleOptions(command: Command): Command {
+  return command
+    .option('--turn-timeout <ms>', 'time limit per turn, every ask included, in ms (default: the move timeout, as game.py)', positiveInt)
+    .option('--quit-ends-game', "an answer of 'Q' ends the game by the count, as game.py's human-quit path (default: illegal)")
+    .option('--game-rule <name=value>', "a game's own rule switch, e.g. centerFirstMoveBanned=false for nogo (repeatable)", gameRule);
 }
 
 export function ruleConfig(flags: RuleFlags): Partial<RefereeConfig> {
   const config: Partial<RefereeConfig> = {};
   if (flags.moveTimeout !== undefined) config.moveTimeoutMs = flags.moveTimeout;
+  if (flags.turnTimeout !== undefined) config.turnTimeoutMs = flags.turnTimeout;
   if (flags.illegalLimit !== undefined) config.illegalMoveLimit = flags.illegalLimit;
+  if (flags.quitEndsGame) config.quitEndsGame = true;
+  if (flags.gameRule !== undefined) config.gameRules = flags.gameRule;
   return config;
 }

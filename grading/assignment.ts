@@ -209,11 +209,15 @@ export function resolveAssignment(json: unknown, source = 'the assignment'): Ass
       constructTimeoutMs: raw.constructTimeoutMs as number | undefined,
       tamperLoses: raw.tamperLoses as boolean | undefined,
       forcedLossDiff: raw.forcedLossDiff as number | undefined,
+      turnTimeoutMs: raw.turnTimeoutMs as number | undefined,
+      quitEndsGame: raw.quitEndsGame as boolean | undefined,
+      gameRules: raw.gameRules as Record<string, boolean> | undefined,
     });
   } catch (error) {
     // The schema admits values the referee refuses (e.g. a time limit beyond Node's longest timer).
-    const field = /referee config: (\w+)/.exec((error as Error).message)?.[1];
-    throw new AssignmentError([{ pointer: `/${field ?? ''}`, message: (error as Error).message.replace(/^referee config: \w+ /, '') }], source);
+    const field = /referee config: ([\w.]+)/.exec((error as Error).message)?.[1];
+    const pointer = `/${(field ?? '').replace('.', '/')}`;
+    throw new AssignmentError([{ pointer, message: (error as Error).message.replace(/^referee config: [\w.]+ /, '') }], source);
   }
   const interfaceCheck = (raw.interfaceCheck as { points?: number; visibility?: Visibility } | undefined) ?? {};
   return {

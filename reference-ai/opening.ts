@@ -30,11 +30,12 @@ export function randomOpening(game: AnyGame, start: unknown, seed: number, plies
  * (equal for the two colours of a pair), or null to play without an opening.
  */
 export function withOpening(factory: AgentFactory, plies: number, openingSeedOf: (gameSeed: number) => number | null): AgentFactory {
-  return (game, side, seed) => {
-    const agent = factory(game, side, seed);
+  return (game, side, seed, initialState) => {
+    const agent = factory(game, side, seed, initialState);
     const openingSeed = openingSeedOf(seed);
     if (openingSeed === null || plies <= 0) return agent;
-    const line = randomOpening(game, game.initial(seed), openingSeed, plies);
+    // The game's own start (its rule switches included), so the book's positions are the ones played.
+    const line = randomOpening(game, initialState ?? game.initial(seed), openingSeed, plies);
     return {
       choose(state, info) {
         const booked = line.get(game.encode(state));

@@ -107,7 +107,8 @@ function viewModel(result: GradeResult): Record<string, unknown> {
     items,
     warnings: result.warnings,
     rules:
-      `${config.referee.moveTimeoutMs} ms per move (passed to getMove as info.timeLimitMs), ` +
+      `${config.referee.moveTimeoutMs} ms per move (each ask; ${config.referee.turnTimeoutMs ?? config.referee.moveTimeoutMs} ms for the whole turn, retries included; ` +
+      `moveInfo() in TypeScript and info in Python give them), ` +
       `${config.referee.constructTimeoutMs} ms to build the AIPlayer, ${config.referee.illegalMoveLimit} asks per turn before an illegal-move loss, ` +
       `changing the board ${config.referee.tamperLoses ? 'loses' : 'is recorded but allowed'}.`,
     moveTimeoutMs: config.referee.moveTimeoutMs,

@@ -62,10 +62,12 @@ function endingOf(game: AnyGame, record: GameRecord): string {
   const winnerName = end.winner === null ? null : `${game.sideNames[end.winner]} (${record.players[end.winner]})`;
   if (end.loser) {
     const loser = `${game.sideNames[end.loser.side]} (${record.players[end.loser.side]})`;
-    return `${loser} lost: it ${VERDICT_DESCRIPTIONS[end.loser.verdict]} — ${end.loser.message}`;
+    const rule = end.loser.rule ? ` (rule: ${end.loser.rule})` : '';
+    return `${loser} lost: it ${VERDICT_DESCRIPTIONS[end.loser.verdict]} — ${end.loser.message}${rule}`;
   }
   const score = end.score ? ` ${end.score[0]}–${end.score[1]}` : '';
-  return winnerName === null ? `Draw${score}.` : `${winnerName} won${score}.`;
+  const quit = end.reason === 'quit' && end.quitBy !== undefined ? ` ${game.sideNames[end.quitBy]} answered 'Q' (quitEndsGame): the count decided.` : '';
+  return (winnerName === null ? `Draw${score}.` : `${winnerName} won${score}.`) + quit;
 }
 
 export function gameView(game: AnyGame, record: GameRecord, tokens: SvgTokens, meta: { title: string; studentSide: 0 | 1; result: string }): GameView {

@@ -23,12 +23,12 @@ import {
 
 const LOOPING_PLAYER = 'export class AIPlayer { getMove() { for (;;); } }\n';
 const TS_PLAYER = `
-import type { Board, MoveInfo } from 'referee';
+import { moveInfo, type Board } from 'referee';
 export class AIPlayer {
   constructor(private readonly color: 'X' | 'O') {}
-  getMove(board: Board, info?: MoveInfo): string {
+  getMove(board: Board): string {
     const moves = board.getLegalActions(this.color);
-    return moves[(info?.moveNumber ?? 0) % moves.length];
+    return moves[(moveInfo()?.moveNumber ?? 0) % moves.length];
   }
 }
 `;

@@ -46,8 +46,14 @@ export interface Game<S = unknown, M = unknown> {
   /** Human names of each side, e.g. ['Black', 'White']. */
   readonly sideNames: readonly [string, string];
 
-  /** The start position. Games with a drawn layout (board size, blocked cells) take it from the seed. */
-  initial(seed?: number): S;
+  /**
+   * The start position. Games with a drawn layout (board size, blocked cells) take it from the seed; games with
+   * rule switches (ruleOptions) take them from `rules` (missing ones at their defaults) and carry them in the
+   * state, so everything downstream — legal moves, the student Board, records — follows them.
+   */
+  initial(seed?: number, rules?: Readonly<Record<string, boolean>>): S;
+  /** The game's own rule switches, e.g. NoGo's centerFirstMoveBanned; set in a config's `gameRules`. */
+  readonly ruleOptions?: Readonly<Record<string, { readonly default: boolean; readonly description: string }>>;
   /**
    * True when initial(seed) draws a layout from the seed: a series then plays each drawn layout twice, once with
    * each side moving first (games 2k and 2k+1 share a seed), so neither player is favoured by the draw.

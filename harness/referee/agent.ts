@@ -10,5 +10,8 @@ export interface Agent<S = unknown, M = unknown> {
   choose(state: S, info: MoveInfo): M;
 }
 
-/** Builds a fresh agent for one game (a new AIPlayer per game, as for submissions). */
-export type AgentFactory = (game: AnyGame, side: Side, seed: number) => Agent;
+/**
+ * Builds a fresh agent for one game (a new AIPlayer per game, as for submissions). `initialState` is the game's
+ * decoded start position (it depends on the game's rule switches, e.g. NoGo's centre rule, as well as the seed).
+ */
+export type AgentFactory = (game: AnyGame, side: Side, seed: number, initialState?: unknown) => Agent;

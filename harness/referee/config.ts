@@ -1,11 +1,27 @@
 /**
- * The rules a game is refereed under. Defaults reproduce the course platform's game.py: 60 s per ask, three asks
- * per turn, touching the board loses, a forced loss reports diff 0.
+ * The rules a game is refereed under. Defaults reproduce the course platform's game.py: 60 s per ask and 60 s per
+ * turn, three asks per turn, touching the board loses, a forced loss reports diff 0, 'Q' is an illegal answer.
  */
+
+/** A game's own rule switches (Game.ruleOptions), e.g. NoGo's centerFirstMoveBanned. */
+export type GameRules = Readonly<Record<string, boolean>>;
 
 export interface RefereeConfig {
   /** Wall-clock limit for each ask, in ms (func_timeout(60, …) per call in game.py). */
   moveTimeoutMs: number;
+  /**
+   * Wall-clock limit for the whole turn, retries included, in ms (game.py's `es_time > 60` over the turn; it
+   * uses the same 60 as the per-ask limit, so this defaults to moveTimeoutMs). Absent in records written before
+   * it existed.
+   */
+  turnTimeoutMs: number;
+  /**
+   * Whether answering 'Q' ends the game at once, decided by the board's count (game.py's human-quit path).
+   * Off by default: ending by count is an exploit for an AI that is ahead, so 'Q' is an illegal answer.
+   */
+  quitEndsGame: boolean;
+  /** The game's own rule switches; only the ones the game declares, each defaulting to the game's default. */
+  gameRules?: GameRules;
   /** Asks per turn: the Nth illegal answer in one turn loses, not earlier. */
   illegalMoveLimit: number;
   /** Wall-clock limit for building the player at the start of a game, in ms. */
@@ -18,14 +34,28 @@ export interface RefereeConfig {
 
 export const DEFAULT_REFEREE_CONFIG: RefereeConfig = Object.freeze({
   moveTimeoutMs: 60_000,
+  turnTimeoutMs: 60_000,
+  quitEndsGame: false,
   illegalMoveLimit: 3,
   constructTimeoutMs: 60_000,
   tamperLoses: true,
   forcedLossDiff: 0,
 });
 
+/** The fields every record since the first format stores (later fields are optional when reading). */
+export const RECORD_REQUIRED_FIELDS: readonly (keyof RefereeConfig)[] = [
+  'moveTimeoutMs',
+  'illegalMoveLimit',
+  'constructTimeoutMs',
+  'tamperLoses',
+  'forcedLossDiff',
+];
+
 const FIELDS: readonly (keyof RefereeConfig)[] = [
   'moveTimeoutMs',
+  'turnTimeoutMs',
+  'quitEndsGame',
+  'gameRules',
   'illegalMoveLimit',
   'constructTimeoutMs',
   'tamperLoses',
@@ -52,7 +82,7 @@ function positiveInteger(fields: Record<string, unknown>, name: keyof RefereeCon
 
 /**
  * Validate a partial config (possibly from an untrusted assignment file) and fill in the defaults.
- * constructTimeoutMs defaults to the resolved moveTimeoutMs. Throws one-line errors naming the field and the fix.
+ * constructTimeoutMs and turnTimeoutMs default to the resolved moveTimeoutMs. Throws one-line errors naming the field and the fix.
  */
 export function resolveConfig(partial?: Partial<RefereeConfig> | null): RefereeConfig {
   if (partial === undefined || partial === null) return DEFAULT_REFEREE_CONFIG;
@@ -75,9 +105,27 @@ export function resolveConfig(partial?: Partial<RefereeConfig> | null): RefereeC
     DEFAULT_REFEREE_CONFIG.illegalMoveLimit;
   const constructTimeoutMs =
     positiveInteger(fields, 'constructTimeoutMs', 'give milliseconds, e.g. 60000 for 60 s') ?? moveTimeoutMs;
+  const turnTimeoutMs =
+    positiveInteger(fields, 'turnTimeoutMs', 'give milliseconds for the whole turn, e.g. 60000 for 60 s') ??
+    moveTimeoutMs;
   const tamperLoses = fields.tamperLoses ?? DEFAULT_REFEREE_CONFIG.tamperLoses;
   if (typeof tamperLoses !== 'boolean') {
     throw new TypeError(`referee config: tamperLoses must be true or false (got ${show(tamperLoses)})`);
+  }
+  const quitEndsGame = fields.quitEndsGame ?? DEFAULT_REFEREE_CONFIG.quitEndsGame;
+  if (typeof quitEndsGame !== 'boolean') {
+    throw new TypeError(`referee config: quitEndsGame must be true or false (got ${show(quitEndsGame)})`);
+  }
+  const gameRules = fields.gameRules;
+  if (gameRules !== undefined) {
+    if (typeof gameRules !== 'object' || gameRules === null || Array.isArray(gameRules)) {
+      throw new TypeError(`referee config: gameRules must be an object like { "centerFirstMoveBanned": false } (got ${show(gameRules)})`);
+    }
+    for (const [name, value] of Object.entries(gameRules)) {
+      if (typeof value !== 'boolean') {
+        throw new TypeError(`referee config: gameRules.${name} must be true or false (got ${show(value)})`);
+      }
+    }
   }
   const forcedLossDiff = fields.forcedLossDiff ?? DEFAULT_REFEREE_CONFIG.forcedLossDiff;
   if (typeof forcedLossDiff !== 'number' || !Number.isSafeInteger(forcedLossDiff) || forcedLossDiff < 0) {
@@ -85,7 +133,43 @@ export function resolveConfig(partial?: Partial<RefereeConfig> | null): RefereeC
       `referee config: forcedLossDiff must be a non-negative integer (got ${show(forcedLossDiff)}); game.py uses 0`,
     );
   }
-  return Object.freeze({ moveTimeoutMs, illegalMoveLimit, constructTimeoutMs, tamperLoses, forcedLossDiff });
+  const config: RefereeConfig = {
+    moveTimeoutMs,
+    turnTimeoutMs,
+    quitEndsGame,
+    illegalMoveLimit,
+    constructTimeoutMs,
+    tamperLoses,
+    forcedLossDiff,
+  };
+  if (gameRules !== undefined) config.gameRules = Object.freeze({ ...(gameRules as GameRules) });
+  return Object.freeze(config);
+}
+
+/** A game's declared rule switches, each with its default (see Game.ruleOptions). */
+export interface RuleOptionsOf {
+  readonly id?: string;
+  readonly ruleOptions?: Readonly<Record<string, { readonly default: boolean; readonly description: string }>>;
+}
+
+/**
+ * The game's rule switches with defaults filled in; an unknown switch is a one-line error naming the known ones.
+ * Empty for a game that declares none.
+ */
+export function gameRulesFor(game: RuleOptionsOf, rules: GameRules | undefined): GameRules {
+  const declared = game.ruleOptions ?? {};
+  for (const name of Object.keys(rules ?? {})) {
+    if (!Object.hasOwn(declared, name)) {
+      const known = Object.keys(declared);
+      throw new RangeError(
+        `referee config: gameRules.${name} is not a rule of ${game.id ?? 'this game'}; ` +
+          (known.length > 0 ? `its rules are ${known.join(', ')}` : 'it has no rule switches'),
+      );
+    }
+  }
+  const resolved: Record<string, boolean> = {};
+  for (const [name, option] of Object.entries(declared)) resolved[name] = rules?.[name] ?? option.default;
+  return Object.freeze(resolved);
 }
 
 /**
@@ -93,9 +177,11 @@ export function resolveConfig(partial?: Partial<RefereeConfig> | null): RefereeC
  * then what the caller set explicitly.
  */
 export function configForGame(
-  game: { readonly defaultRules?: Partial<Pick<RefereeConfig, 'moveTimeoutMs' | 'illegalMoveLimit'>> },
+  game: { readonly defaultRules?: Partial<Pick<RefereeConfig, 'moveTimeoutMs' | 'illegalMoveLimit'>> } & RuleOptionsOf,
   partial?: Partial<RefereeConfig> | null,
 ): RefereeConfig {
   const explicit = Object.fromEntries(Object.entries(partial ?? {}).filter(([, value]) => value !== undefined));
-  return resolveConfig({ ...game.defaultRules, ...explicit });
+  const resolved = resolveConfig({ ...game.defaultRules, ...explicit });
+  if (game.ruleOptions === undefined && resolved.gameRules === undefined) return resolved;
+  return Object.freeze({ ...resolved, gameRules: gameRulesFor(game, resolved.gameRules) });
 }

@@ -29,7 +29,7 @@ export class InProcessPlayer implements Player {
     this.agent = null;
     try {
       this.game = this.gameLookup(start.game);
-      this.agent = this.factory(this.game, start.side, start.seed);
+      this.agent = this.factory(this.game, start.side, start.seed, this.game.decode(start.initialState));
       return { kind: 'ready' };
     } catch (error) {
       return failure(error);

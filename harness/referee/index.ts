@@ -1,11 +1,19 @@
 /** The referee's public API: play one game or a series, record it, replay it. */
 export type { Agent, AgentFactory } from './agent.js';
-export { DEFAULT_REFEREE_CONFIG, configForGame, resolveConfig, type RefereeConfig } from './config.js';
+export {
+  DEFAULT_REFEREE_CONFIG,
+  configForGame,
+  gameRulesFor,
+  resolveConfig,
+  type GameRules,
+  type RefereeConfig,
+} from './config.js';
+export { explainEnd } from './explain.js';
 export { describeValue, PREVIEW_CAP, type ValuePreview, type ValueType } from './describe-value.js';
 export { InProcessPlayer } from './in-process.js';
 export { findLegalMove } from './legal-move.js';
 export { playGame, type PlayGameOptions } from './match.js';
-export type { CapturedOutput, GameStart, MoveInfo, MoveRequest, Player, PlayerAnswer } from './player.js';
+export type { CapturedOutput, GameStart, MoveInfo, MoveRequest, PlayedMove, Player, PlayerAnswer } from './player.js';
 export {
   ILLEGAL_REASONS,
   RECORD_FORMAT,

@@ -9,7 +9,7 @@ import { askWithin, settleWithin, type Asked } from './ask.js';
 import { configForGame, type RefereeConfig } from './config.js';
 import { describeValue } from './describe-value.js';
 import { findLegalMove } from './legal-move.js';
-import type { CapturedOutput, MoveInfo, Player, PlayerAnswer } from './player.js';
+import type { CapturedOutput, MoveInfo, PlayedMove, Player, PlayerAnswer } from './player.js';
 import {
   RECORD_FORMAT,
   type ForfeitRecord,
@@ -107,13 +107,69 @@ function forfeit(
   failure: Failure,
   attempts: IllegalAttempt[],
   wallMs: number,
+  turnMs: number | undefined,
+  rule: string,
 ): ForfeitRecord {
   const { verdict, message } = failure;
   const record: ForfeitRecord = { side, verdict, message, phase, attempts, wallMs: roundMs(wallMs) };
+  if (turnMs !== undefined && attempts.length > 0) record.turnMs = roundMs(turnMs);
+  record.rule = rule;
   if (failure.stack !== undefined) record.stack = failure.stack;
   if (failure.output !== undefined) record.output = failure.output;
   return record;
 }
+
+function turnTimeFailure(turnMs: number, limitMs: number, ranOut: boolean): Failure {
+  const what = ranOut
+    ? `no answer before the ${limitMs} ms turn limit ran out`
+    : `the turn took ${Math.round(turnMs)} ms over its asks, over the ${limitMs} ms turn limit`;
+  return { verdict: 'timeout', message: `${what} (game.py times the whole turn, retries included)` };
+}
+
+const cleanCount = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+
+/** game.py's human-quit answer. */
+const QUIT = 'Q';
+
+/** The count that decides a quit game, or null for a game whose position has no count (then 'Q' is illegal). */
+function quitScore<S, M>(game: Game<S, M>, state: S): ReturnType<Game<S, M>['outcome']> | null {
+  try {
+    return game.outcome(state);
+  } catch {
+    return null;
+  }
+}
+
+function quitEnd<S, M>(game: Game<S, M>, state: S, quitBy: Side): GameEnd {
+  const { winner, score, diff } = quitScore(game, state)!;
+  return { winner, reason: 'quit', quitBy, score: [score[0], score[1]], diff, finalState: game.encode(state) };
+}
+
+const ordinal = (n: number): string => `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
+
+/** Which rule decided a loss, in words, for records and `referee play --explain`. */
+export const RULES = {
+  moveTime: (c: RefereeConfig) => `moveTimeoutMs: each ask must be answered within ${c.moveTimeoutMs} ms (func_timeout in game.py)`,
+  turnTime: (c: RefereeConfig) =>
+    `turnTimeoutMs: the whole turn, every ask included, must take at most ${c.turnTimeoutMs} ms (game.py's es_time check); checked after the illegal-answer limit and before the board`,
+  constructTime: (c: RefereeConfig) => `constructTimeoutMs: building the AIPlayer must take at most ${c.constructTimeoutMs} ms`,
+  illegal: (c: RefereeConfig, boardChanged: boolean) =>
+    `illegalMoveLimit: the ${ordinal(c.illegalMoveLimit)} illegal answer in one turn loses` +
+    (boardChanged ? "; checked before the board, as game.py does, so the changed board does not decide" : ''),
+  tamper:
+    'tamperLoses: the board after the turn must equal the board before it (game.py compares board._board once, after the turn)',
+  failure: (verdict: ForfeitRecord['verdict']) =>
+    ({
+      error: 'an exception in the player loses at once (game.py catches it and ends the game)',
+      crash: "the player's process died: a crash loses at once",
+      memory: 'memoryMb: the player exceeded its memory ceiling',
+      protocol: "the player's host broke the protocol: that loses at once",
+      timeout: 'moveTimeoutMs: the host reported the deadline',
+      illegal: 'illegalMoveLimit',
+      tamper: 'tamperLoses',
+    })[verdict],
+} as const;
 
 function endOf<S, M>(game: Game<S, M>, state: S, loser: ForfeitRecord | undefined, config: RefereeConfig): GameEnd {
   const finalState = game.encode(state);
@@ -134,13 +190,14 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
   }
   if (!Number.isSafeInteger(seed)) throw new RangeError(`playGame: seed must be an integer (got ${String(seed)})`);
 
-  let state = game.initial(seed);
+  let state = game.initial(seed, config.gameRules);
   const initialState = game.encode(state);
   const turns: TurnRecord[] = [];
   const start: StartRecord[] = [];
   const timeUsedMs = [0, 0];
   const turnsAsked = [0, 0];
   let loser: ForfeitRecord | undefined;
+  let quitBy: Side | undefined;
 
   /** Build one player; a failure there loses for that side. */
   const startPlayer = async (side: Side): Promise<ForfeitRecord | undefined> => {
@@ -156,75 +213,116 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
     if (output) entry.output = output;
     if (asked.answer === null) await settleWithin(() => player.abort(`construction took over ${limitMs} ms`), limitMs);
     const late = lateness(asked, limitMs);
-    if (late) return forfeit(side, 'start', late, [], asked.wallMs);
+    if (late) return forfeit(side, 'start', late, [], asked.wallMs, undefined, RULES.constructTime(config));
     const answer = asked.answer as PlayerAnswer;
     if (answer.kind !== 'ready') {
-      return forfeit(side, 'start', failureOf(answer, limitMs, 'startGame'), [], asked.wallMs);
+      const failure = failureOf(answer, limitMs, 'startGame');
+      return forfeit(side, 'start', failure, [], asked.wallMs, undefined, RULES.failure(failure.verdict));
     }
     const cpuMs = cleanCpu(answer.cpuMs);
     if (cpuMs !== undefined) entry.cpuMs = cpuMs;
     return undefined;
   };
 
-  /** Ask the side to move until it answers a legal move (a turn record) or loses (a forfeit). */
-  const playTurn = async (side: Side, legal: readonly M[]): Promise<TurnRecord | ForfeitRecord> => {
+  /** Per side: turns.length when that side's previous turn began (the moves since then update its live board). */
+  const syncedAt: (number | undefined)[] = [undefined, undefined];
+
+  /**
+   * Ask the side to move until it answers a legal move (a turn record), loses (a forfeit) or quits (under
+   * quitEndsGame). game.py's order decides a turn: the Nth illegal answer loses as 'illegal'; then the turn's
+   * total time against turnTimeoutMs; then the board, compared once after the turn with how it was before it.
+   */
+  const playTurn = async (side: Side, legal: readonly M[]): Promise<TurnRecord | ForfeitRecord | 'quit'> => {
     const player = players[side];
-    const limitMs = waitFor(player, config.moveTimeoutMs);
+    const timed = player.trusted !== true;
     const encoded = game.encode(state);
     const previous = turns[turns.length - 1];
     const opponentMoved = previous !== undefined && previous.side !== side && previous.kind === 'move';
     const lastMove = opponentMoved ? previous.move! : null;
     const moveNumber = ++turnsAsked[side];
+    const since = syncedAt[side];
+    const played: PlayedMove[] | undefined =
+      since === undefined
+        ? undefined
+        : turns.slice(since).flatMap((turn) => (turn.kind === 'move' ? [{ side: turn.side, move: turn.move! }] : []));
+    syncedAt[side] = turns.length;
     const illegal: IllegalAttempt[] = [];
+    let turnMs = 0;
     for (let attempt = 1; ; attempt++) {
       const info: MoveInfo = {
         color: game.symbols[side],
         timeLimitMs: config.moveTimeoutMs,
+        turnTimeLimitMs: config.turnTimeoutMs,
+        turnTimeUsedMs: roundMs(turnMs),
         moveNumber,
         timeUsedMs: roundMs(timeUsedMs[side]),
         attempt,
         attemptsAllowed: config.illegalMoveLimit,
         lastMove,
       };
-      const asked = await askWithin(() => player.requestMove({ state: encoded, info }), limitMs);
+      // The wait ends at the ask's own limit or when the turn's time is gone, whichever comes first.
+      const turnLeftMs = Math.max(1, Math.ceil(config.turnTimeoutMs - turnMs));
+      const turnBound = timed && turnLeftMs < config.moveTimeoutMs;
+      const limitMs = timed ? Math.min(config.moveTimeoutMs, turnLeftMs) : UNTIMED_MS;
+      const request = attempt === 1 && played !== undefined ? { state: encoded, info, played } : { state: encoded, info };
+      const asked = await askWithin(() => player.requestMove(request), limitMs);
       timeUsedMs[side] += asked.wallMs;
+      turnMs += asked.wallMs;
       if (asked.answer === null) await settleWithin(() => player.abort(`no answer within ${limitMs} ms`), limitMs);
       const late = lateness(asked, limitMs);
-      if (late) return forfeit(side, 'move', late, illegal, asked.wallMs);
+      if (late) {
+        const failure = turnBound ? turnTimeFailure(turnMs, config.turnTimeoutMs, true) : late;
+        const rule = turnBound ? RULES.turnTime(config) : RULES.moveTime(config);
+        return forfeit(side, 'move', failure, illegal, asked.wallMs, turnMs, rule);
+      }
 
-      let answer = asked.answer as PlayerAnswer;
-      let tamper: string | undefined;
-      if (answer.kind === 'tamper' && !config.tamperLoses) {
-        tamper = describeFailure(answer, limitMs);
-        answer = { kind: 'move', value: answer.value, output: answer.output };
+      const answer = asked.answer as PlayerAnswer;
+      if (answer.kind !== 'move' && answer.kind !== 'tamper') {
+        const failure = failureOf(answer, limitMs, 'requestMove');
+        return forfeit(side, 'move', failure, illegal, asked.wallMs, turnMs, RULES.failure(failure.verdict));
       }
-      if (answer.kind !== 'move') {
-        return forfeit(side, 'move', failureOf(answer, limitMs, 'requestMove'), illegal, asked.wallMs);
-      }
+      const changed = answer.kind === 'tamper' ? describeFailure(answer, limitMs) : undefined;
+      if (config.quitEndsGame && answer.value === QUIT && quitScore(game, state) !== null) return 'quit';
 
       const found = findLegalMove(game, legal, answer.value);
       const wallMs = roundMs(asked.wallMs);
       const cpuMs = cleanCpu(answer.cpuMs);
       const output = cleanOutput(answer.output);
-      if (typeof found === 'number') {
-        const move = legal[found];
-        const turn: TurnRecord = { ply: turns.length + 1, side, kind: 'move', move: game.formatMove(move), wallMs };
-        if (illegal.length > 0) turn.illegal = illegal;
-        if (cpuMs !== undefined) turn.cpuMs = cpuMs;
-        if (game.moveDetails) turn.details = game.moveDetails(state, move);
-        if (tamper !== undefined) turn.tamper = tamper;
-        if (output) turn.output = output;
-        state = game.apply(state, move);
-        return turn;
+      const leftoverThreads = cleanCount(answer.leftoverThreads);
+      if (typeof found !== 'number') {
+        const attemptRecord: IllegalAttempt = { returned: describeValue(answer.value), reason: found, wallMs };
+        if (cpuMs !== undefined) attemptRecord.cpuMs = cpuMs;
+        if (changed !== undefined) attemptRecord.tamper = changed;
+        if (leftoverThreads !== undefined) attemptRecord.leftoverThreads = leftoverThreads;
+        if (output) attemptRecord.output = output;
+        illegal.push(attemptRecord);
+        if (attempt >= config.illegalMoveLimit) {
+          const failure: Failure = { verdict: 'illegal', message: illegalMessage(illegal) };
+          return forfeit(side, 'move', failure, illegal, asked.wallMs, turnMs, RULES.illegal(config, changed !== undefined));
+        }
+        continue;
       }
-      const attemptRecord: IllegalAttempt = { returned: describeValue(answer.value), reason: found, wallMs };
-      if (cpuMs !== undefined) attemptRecord.cpuMs = cpuMs;
-      if (tamper !== undefined) attemptRecord.tamper = tamper;
-      if (output) attemptRecord.output = output;
-      illegal.push(attemptRecord);
-      if (attempt >= config.illegalMoveLimit) {
-        return forfeit(side, 'move', { verdict: 'illegal', message: illegalMessage(illegal) }, illegal, asked.wallMs);
+      if (timed && turnMs > config.turnTimeoutMs) {
+        const failure = turnTimeFailure(turnMs, config.turnTimeoutMs, false);
+        return forfeit(side, 'move', { ...failure, output }, illegal, asked.wallMs, turnMs, RULES.turnTime(config));
       }
+      if (changed !== undefined && config.tamperLoses) {
+        const failure: Failure = { verdict: 'tamper', message: changed, output };
+        return forfeit(side, 'move', failure, illegal, asked.wallMs, turnMs, RULES.tamper);
+      }
+      const move = legal[found];
+      const turn: TurnRecord = { ply: turns.length + 1, side, kind: 'move', move: game.formatMove(move), wallMs };
+      if (illegal.length > 0) {
+        turn.illegal = illegal;
+        turn.turnMs = roundMs(turnMs);
+      }
+      if (cpuMs !== undefined) turn.cpuMs = cpuMs;
+      if (game.moveDetails) turn.details = game.moveDetails(state, move);
+      if (changed !== undefined) turn.tamper = changed;
+      if (leftoverThreads !== undefined) turn.leftoverThreads = leftoverThreads;
+      if (output) turn.output = output;
+      state = game.apply(state, move);
+      return turn;
     }
   };
 
@@ -242,6 +340,10 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
         state = game.pass(state);
       } else {
         const result = await playTurn(side, legal);
+        if (result === 'quit') {
+          quitBy = side;
+          break;
+        }
         if (!('ply' in result)) {
           loser = result;
           break;
@@ -264,6 +366,6 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
     initialState,
     start: [start[0], start[1]],
     turns,
-    end: endOf(game, state, loser, config),
+    end: quitBy === undefined ? endOf(game, state, loser, config) : quitEnd(game, state, quitBy),
   };
 }

@@ -5,12 +5,20 @@
  */
 import type { Side } from '../games/game.js';
 
-/** The limits a player plays under, passed to `getMove(board, info)` so a search can budget itself. */
+/**
+ * The limits a player plays under, so a search can budget itself. TypeScript/JavaScript read it with
+ * `moveInfo()` from 'referee' during getMove; Python receives it as `info=` when get_move has a parameter
+ * literally named `info`.
+ */
 export interface MoveInfo {
   /** The player's colour symbol, e.g. 'X'. */
   color: string;
-  /** Per-move time limit in ms (the answer must arrive before it). */
+  /** Per-ask time limit in ms (the answer must arrive before it). */
   timeLimitMs: number;
+  /** Limit for the whole turn, every ask included, in ms (game.py times the turn too). */
+  turnTimeLimitMs?: number;
+  /** Wall time already used in this turn by earlier asks, in ms (0 on the first ask). */
+  turnTimeUsedMs?: number;
   /** 1-based count of this player's own moves in this game. */
   moveNumber: number;
   /** Wall time this player has used so far in this game, in ms, as measured by the referee. */
@@ -35,10 +43,23 @@ export interface GameStart {
   timeLimitMs: number;
 }
 
+/** A move played since the player's previous turn began, so a host can update its live board (game.py's). */
+export interface PlayedMove {
+  side: Side;
+  /** Canonical notation. */
+  move: string;
+}
+
 export interface MoveRequest {
-  /** The encoded current state; the player builds its own board from it. */
+  /** The encoded current state; the player builds its own board from it (or checks its live board against it). */
   state: string;
   info: MoveInfo;
+  /**
+   * On the first ask of a turn: the moves played (by either side; passes left out) since this player's previous
+   * turn began, oldest first — its own accepted move, then the opponent's. A host keeping one live Board per game
+   * applies them. Absent on retries (the board is the same one, as in game.py) and on the player's first turn.
+   */
+  played?: PlayedMove[];
 }
 
 /** Captured output of the player during one call, already capped by whoever captured it. */
@@ -51,13 +72,16 @@ export interface CapturedOutput {
 /** How a call to a player ended, as the player's host saw it. The referee turns these into verdicts. */
 export type PlayerAnswer =
   /** A value came back; the referee checks it is a legal move. */
-  | { kind: 'move'; value: unknown; cpuMs?: number; output?: CapturedOutput }
+  | { kind: 'move'; value: unknown; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number }
   /** Construction finished (startGame only). */
   | { kind: 'ready'; cpuMs?: number; output?: CapturedOutput }
   /** The player's code threw or rejected. */
   | { kind: 'error'; message: string; stack?: string; output?: CapturedOutput }
-  /** The player changed the board it was handed (game.py's rule). */
-  | { kind: 'tamper'; value?: unknown; detail?: string; output?: CapturedOutput }
+  /**
+   * After this ask the board differs from how it was at the start of the turn (game.py's rule is applied by the
+   * referee once the turn is over, so a board restored before a later ask of the same turn is fine).
+   */
+  | { kind: 'tamper'; value?: unknown; detail?: string; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number }
   /** The player's host noticed the deadline before the referee's own timer did. */
   | { kind: 'timeout'; output?: CapturedOutput }
   /** The player's process died. */

@@ -4,7 +4,7 @@
  */
 import type { Side } from '../games/game.js';
 import type { RefereeConfig } from './config.js';
-import { DEFAULT_REFEREE_CONFIG, resolveConfig } from './config.js';
+import { RECORD_REQUIRED_FIELDS, resolveConfig } from './config.js';
 import type { ValuePreview, ValueType } from './describe-value.js';
 import type { CapturedOutput } from './player.js';
 import type { EndReason, LossVerdict } from './verdict.js';
@@ -31,8 +31,13 @@ export interface IllegalAttempt {
   wallMs: number;
   /** CPU time the player reported (informational; never trusted for limits). */
   cpuMs?: number;
-  /** Present when the player changed its board on this ask and config.tamperLoses is false. */
+  /**
+   * Present when the board differed from the turn's start after this ask. Informational: game.py compares the
+   * board once, after the whole turn, so only the turn's last ask decides (a board restored later is fine).
+   */
   tamper?: string;
+  /** Threads the submission left running after a timed-out func_timeout call during this ask (Python). */
+  leftoverThreads?: number;
   output?: CapturedOutput;
 }
 
@@ -52,6 +57,13 @@ export interface TurnRecord {
   details?: Record<string, number | string>;
   /** Present when the player changed its board and config.tamperLoses is false. */
   tamper?: string;
+  /**
+   * Wall time of the whole turn, every ask included, in ms (what config.turnTimeoutMs limits); present when the
+   * turn took more than one ask.
+   */
+  turnMs?: number;
+  /** Threads the submission left running after a timed-out func_timeout call during the accepted ask (Python). */
+  leftoverThreads?: number;
   output?: CapturedOutput;
 }
 
@@ -74,6 +86,13 @@ export interface ForfeitRecord {
   attempts: IllegalAttempt[];
   /** Wall time of the failing ask (the whole wait for a timeout). */
   wallMs: number;
+  /** Wall time of the whole failing turn, every ask included, in ms. */
+  turnMs?: number;
+  /**
+   * Which rule decided the loss, in words (`referee play --explain`): e.g. "illegalMoveLimit: the 3rd illegal
+   * answer in one turn loses; checked before the turn time and the board, as game.py does".
+   */
+  rule?: string;
   stack?: string;
   output?: CapturedOutput;
 }
@@ -84,6 +103,8 @@ export interface GameEnd {
   reason: EndReason;
   /** Forced losses only. */
   loser?: ForfeitRecord;
+  /** reason 'quit' only: the side that answered 'Q' under config.quitEndsGame (the count decides the winner). */
+  quitBy?: Side;
   /** Per-side score for a 'score' end; null after a forced loss (the final state is recorded instead). */
   score: [number, number] | null;
   diff: number;
@@ -165,6 +186,14 @@ class Checker {
     if (!isTime(value)) this.fail(field, 'a non-negative number of ms');
   }
 
+  /** An optional non-negative integer. */
+  count(object: Json, path: string, field: string): void {
+    const value = object[field];
+    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 0)) {
+      this.fail(path, 'a non-negative integer');
+    }
+  }
+
   output(object: Json, field: string): void {
     const value = object[field];
     if (value === undefined) return;
@@ -192,6 +221,7 @@ class Checker {
       this.time(item, 'wallMs');
       this.time(item, 'cpuMs', true);
       if (item.tamper !== undefined && typeof item.tamper !== 'string') this.fail(`${at}.tamper`, 'a string');
+      this.count(item, `${at}.leftoverThreads`, 'leftoverThreads');
       this.output(item, 'output');
     });
   }
@@ -222,6 +252,8 @@ function checkTurn(value: unknown, index: number): void {
     }
   }
   if (turn.tamper !== undefined && typeof turn.tamper !== 'string') check.fail('tamper', 'a string');
+  check.time(turn, 'turnMs', true);
+  check.count(turn, 'leftoverThreads', 'leftoverThreads');
   check.output(turn, 'output');
 }
 
@@ -239,6 +271,7 @@ function checkEnd(value: unknown, turn: number): void {
   }
   if (!isTime(end.diff)) check.fail('diff', 'a non-negative number');
   check.string(end, 'finalState');
+  if (end.quitBy !== undefined && !isSide(end.quitBy)) check.fail('quitBy', '0 or 1');
   if (end.loser === undefined) return;
   const loser = check.object(end.loser, 'loser');
   if (!isSide(loser.side)) check.fail('loser.side', '0 or 1');
@@ -247,6 +280,8 @@ function checkEnd(value: unknown, turn: number): void {
   if (loser.phase !== 'start' && loser.phase !== 'move') check.fail('loser.phase', "'start' or 'move'");
   check.attempts(loser.attempts, 'loser.attempts');
   check.time(loser, 'wallMs');
+  check.time(loser, 'turnMs', true);
+  if (loser.rule !== undefined && typeof loser.rule !== 'string') check.fail('loser.rule', 'a string');
   if (loser.stack !== undefined && typeof loser.stack !== 'string') check.fail('loser.stack', 'a string');
   check.output(loser, 'output');
 }
@@ -268,7 +303,7 @@ export function validateRecordShape(json: unknown): GameRecord {
   }
   if (typeof record.seed !== 'number' || !Number.isSafeInteger(record.seed)) header.fail('seed', 'an integer');
   const config = header.object(record.config, 'config');
-  for (const field of Object.keys(DEFAULT_REFEREE_CONFIG)) {
+  for (const field of RECORD_REQUIRED_FIELDS) {
     if (config[field] === undefined) header.fail(`config.${field}`, 'present (records store the whole config)');
   }
   try {

@@ -4,6 +4,7 @@
  * the final position and the config. A corrupt or tampered record is rejected with the first failing ply.
  */
 import { other, type AnyGame, type Game, type Side } from '../games/game.js';
+import { gameRulesFor } from './config.js';
 import { findLegalMove } from './legal-move.js';
 import { RecordShapeError, validateRecordShape, type GameRecord, type IllegalAttempt } from './record.js';
 
@@ -49,18 +50,26 @@ function sameScore(a: readonly [number, number] | null, b: readonly [number, num
 function replayChecked<S, M>(record: GameRecord, game: Game<S, M>): S {
   const { config } = record;
   const sideName = (side: Side): string => game.sideNames[side];
-  const expectedInitial = game.encode(game.initial(record.seed));
+  let rules: Readonly<Record<string, boolean>>;
+  try {
+    // A record written before a game had rule switches played with all of them off.
+    rules =
+      config.gameRules === undefined
+        ? Object.fromEntries(Object.keys(game.ruleOptions ?? {}).map((name) => [name, false]))
+        : gameRulesFor(game, config.gameRules);
+  } catch (error) {
+    throw new ReplayFailure(0, `config.gameRules: ${messageOf(error)}`);
+  }
+  const expectedInitial = game.encode(game.initial(record.seed, rules));
   if (record.initialState !== expectedInitial) {
     throw new ReplayFailure(0, `initialState is not the start position for seed ${record.seed}`);
   }
-  let state = game.initial(record.seed);
+  let state = game.initial(record.seed, rules);
 
   const checkAttempts = (ply: number, legal: readonly M[], attempts: readonly IllegalAttempt[]): void => {
     attempts.forEach((attempt, index) => {
-      const problem =
-        attempt.tamper !== undefined && config.tamperLoses
-          ? 'a changed board was let pass although config.tamperLoses is true'
-          : attemptProblem(game, legal, attempt);
+      // attempt.tamper is informational: game.py compares the board once, after the turn.
+      const problem = attemptProblem(game, legal, attempt);
       if (problem) throw new ReplayFailure(ply, `ply ${ply}: illegal attempt ${index + 1}: ${problem}`);
     });
   };
@@ -119,6 +128,17 @@ function replayChecked<S, M>(record: GameRecord, game: Game<S, M>): S {
   }
   if (recordedFinal !== game.encode(state)) fail('finalState is not the position the moves lead to');
 
+  if (end.reason === 'quit') {
+    if (!config.quitEndsGame) fail("a 'quit' end although config.quitEndsGame is false ('Q' is then an illegal answer)");
+    if (end.loser !== undefined) fail("a 'quit' end names a loser");
+    if (end.quitBy !== game.toMove(state)) fail('quitBy must be the side to move when the game ended');
+    if (game.isTerminal(state)) fail("a 'quit' end after the game was already over");
+    const outcome = game.outcome(state);
+    if (end.winner !== outcome.winner) fail(`winner is ${String(end.winner)}, but the count gives ${String(outcome.winner)}`);
+    if (!sameScore(end.score, outcome.score)) fail(`score is ${JSON.stringify(end.score)}, but the count gives ${JSON.stringify(outcome.score)}`);
+    if (end.diff !== outcome.diff) fail(`diff is ${end.diff}, but the count gives ${outcome.diff}`);
+    return state;
+  }
   if (end.reason === 'score') {
     if (end.loser !== undefined) fail("a 'score' end names a loser");
     if (!game.isTerminal(state)) fail("reason is 'score' but the game is not over");

@@ -56,6 +56,8 @@ export interface SeriesResult {
   averageDiff: number;
   /** Games that ended normally, by the board. */
   scoreEnds: number;
+  /** Games ended by an answer of 'Q' under config.quitEndsGame (the count decided). */
+  quitEnds: number;
   /** Forced losses by verdict, counted per loser: [a, b]. */
   verdicts: Record<LossVerdict, [number, number]>;
   records: GameRecord[];
@@ -94,12 +96,14 @@ export function summarizeSeries(records: GameRecord[], meta: SeriesMeta): Series
   const verdicts = Object.fromEntries(LOSS_VERDICTS.map((verdict) => [verdict, [0, 0]])) as SeriesResult['verdicts'];
   let draws = 0;
   let scoreEnds = 0;
+  let quitEnds = 0;
   let diffSum = 0;
   records.forEach((record, index) => {
     const aSide = sideOfA(index);
     const { winner, loser } = record.end;
     diffSum += diffFor(record, aSide);
     if (loser) verdicts[loser.verdict][loser.side === aSide ? 0 : 1] += 1;
+    else if (record.end.reason === 'quit') quitEnds += 1;
     else scoreEnds += 1;
     if (winner === null) draws += 1;
     else sideWins[winner] += 1;
@@ -125,6 +129,7 @@ export function summarizeSeries(records: GameRecord[], meta: SeriesMeta): Series
     scoreRate: games === 0 ? 0 : (tally[0].wins + tally[0].draws / 2) / games,
     averageDiff: games === 0 ? 0 : diffSum / games,
     scoreEnds,
+    quitEnds,
     verdicts,
     records,
   };
@@ -186,7 +191,8 @@ export function formatSeriesReport(result: SeriesResult): string {
     (verdict) => `${verdict} ${nameA} ${result.verdicts[verdict][0]} / ${nameB} ${result.verdicts[verdict][1]}`,
   );
   const forced = forfeits.length > 0 ? `; forced losses: ${forfeits.join(', ')}` : '';
-  rows.push(`...      Ended by score: ${result.scoreEnds}${forced}`);
+  const quits = result.quitEnds > 0 ? `; by 'Q' (quitEndsGame): ${result.quitEnds}` : '';
+  rows.push(`...      Ended by score: ${result.scoreEnds}${quits}${forced}`);
   rows.push(`...      Seed: ${result.seed}`);
   return rows.join('\n');
 }

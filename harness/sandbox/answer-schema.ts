@@ -12,6 +12,8 @@ const standIn = {
   required: ['type', 'text'],
   additionalProperties: false,
 };
+/** Threads a Python submission left running after a timed-out func_timeout call (the host counts them). */
+const leftoverThreads = { type: 'integer', minimum: 0, maximum: 100000 };
 const value = {}; // any JSON; the host caps its size and the line length is capped before parsing
 
 function variant(t: string, properties: Record<string, unknown>, required: string[]): object {
@@ -36,12 +38,17 @@ const schema = {
         id,
         exports: { type: 'array', items: { type: 'string', maxLength: 200 }, maxItems: 50 },
         entry: { type: ['string', 'null'], maxLength: 200 },
+        // getMove's declared parameters before the first default (Function#length), for the check's warning.
+        getMoveParams: { type: 'integer', minimum: 0, maximum: 1000 },
       },
       ['id', 'exports', 'entry'],
     ),
     variant('ready', { id }, ['id']),
-    variant('move', { id, value, standIn }, ['id']),
-    variant('tamper', { id, value, standIn, detail: { type: 'string', maxLength: 1000 } }, ['id', 'detail']),
+    variant('move', { id, value, standIn, leftoverThreads }, ['id']),
+    variant('tamper', { id, value, standIn, leftoverThreads, detail: { type: 'string', maxLength: 1000 } }, [
+      'id',
+      'detail',
+    ]),
     variant('error', { id, message: { type: 'string', maxLength: 2000 }, stack: { type: 'string', maxLength: 8000 } }, [
       'id',
       'message',

@@ -3,7 +3,7 @@
  * dedicated fds: the parent writes to the child's fd 3, the child writes to fd 4. stdout and stderr are the
  * student's own, so `console.log` cannot corrupt the channel. Shared by both sides; types only plus constants.
  */
-import type { MoveInfo } from '../referee/player.js';
+import type { MoveInfo, PlayedMove } from '../referee/player.js';
 
 export const REQUEST_FD = 3;
 export const ANSWER_FD = 4;
@@ -22,7 +22,7 @@ export interface HostConfig {
 export type Request =
   | { t: 'load'; id: number }
   | { t: 'start'; id: number; side: 0 | 1 }
-  | { t: 'move'; id: number; state: string; info: MoveInfo };
+  | { t: 'move'; id: number; state: string; info: MoveInfo; played?: PlayedMove[] };
 
 /** A returned value that JSON cannot carry faithfully (undefined, NaN, a function, a huge object …). */
 export interface ValueStandIn {
@@ -33,10 +33,10 @@ export interface ValueStandIn {
 /** Child → parent. `hello` is the only message without an id (sent once, before any request). */
 export type Answer =
   | { t: 'hello' }
-  | { t: 'loaded'; id: number; exports: string[]; entry: string | null }
+  | { t: 'loaded'; id: number; exports: string[]; entry: string | null; getMoveParams?: number }
   | { t: 'ready'; id: number }
-  | { t: 'move'; id: number; value?: unknown; standIn?: ValueStandIn }
-  | { t: 'tamper'; id: number; value?: unknown; standIn?: ValueStandIn; detail: string }
+  | { t: 'move'; id: number; value?: unknown; standIn?: ValueStandIn; leftoverThreads?: number }
+  | { t: 'tamper'; id: number; value?: unknown; standIn?: ValueStandIn; detail: string; leftoverThreads?: number }
   | { t: 'error'; id: number; message: string; stack?: string }
   | { t: 'memory'; id: number; message: string };
 

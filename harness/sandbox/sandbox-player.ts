@@ -115,7 +115,7 @@ export class SandboxPlayer implements Player {
   private nextId = 1;
   private readonly output = new OutputCapture();
   private cpuBaseline = 0;
-  private loaded: { exports: string[]; entry: string | null } | null = null;
+  private loaded: { exports: string[]; entry: string | null; getMoveParams?: number } | null = null;
   /** Every child not yet fully gone (killed ones take a moment to die), so close can wait for them all. */
   private readonly living = new Set<Promise<void>>();
 
@@ -128,7 +128,7 @@ export class SandboxPlayer implements Player {
   }
 
   /** What the submission exported, once it has been loaded (for the interface check's hints). */
-  get exports(): { exports: string[]; entry: string | null } | null {
+  get exports(): { exports: string[]; entry: string | null; getMoveParams?: number } | null {
     return this.loaded;
   }
 
@@ -149,6 +149,7 @@ export class SandboxPlayer implements Player {
       return { kind: 'crash', message: "the player's process is not running (it was stopped after an earlier failure)" };
     }
     const message: Request = { t: 'move', id: 0, state: request.state, info: request.info };
+    if (request.played !== undefined) message.played = request.played;
     return this.ask(message, 'move', request.info.timeLimitMs);
   }
 
@@ -271,14 +272,23 @@ export class SandboxPlayer implements Player {
     switch (answer.t) {
       case 'loaded':
         this.loaded = { exports: answer.exports, entry: answer.entry };
+        if (answer.getMoveParams !== undefined) this.loaded.getMoveParams = answer.getMoveParams;
         if (answer.entry) return { kind: 'ready', output };
         return { kind: 'error', message: this.noPlayerMessage(answer.exports), output };
       case 'ready':
         return { kind: 'ready', cpuMs: this.cpuSinceLast(), output };
-      case 'move':
-        return { kind: 'move', value: returnedValue(answer), cpuMs: this.cpuSinceLast(), output };
-      case 'tamper':
-        return { kind: 'tamper', value: returnedValue(answer), detail: answer.detail, output };
+      case 'move': {
+        const moved: PlayerAnswer = { kind: 'move', value: returnedValue(answer), cpuMs: this.cpuSinceLast(), output };
+        if (answer.leftoverThreads !== undefined) moved.leftoverThreads = answer.leftoverThreads;
+        return moved;
+      }
+      case 'tamper': {
+        // The board differs from the turn's start after this ask; the referee decides once the turn is over.
+        const cpuMs = this.cpuSinceLast();
+        const changed: PlayerAnswer = { kind: 'tamper', value: returnedValue(answer), detail: answer.detail, cpuMs, output };
+        if (answer.leftoverThreads !== undefined) changed.leftoverThreads = answer.leftoverThreads;
+        return changed;
+      }
       case 'error':
         return { kind: 'error', message: answer.message, stack: answer.stack, output };
       case 'memory':

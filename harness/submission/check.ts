@@ -83,7 +83,7 @@ const PYTHON_TITLES: Partial<Record<StepId, string>> = {
 };
 
 const FIX: Record<string, string> = {
-  timeout: 'make it answer sooner: check the time you are given in getMove(board, info).timeLimitMs',
+  timeout: "make it answer sooner: check the time you are given, moveInfo().timeLimitMs (import { moveInfo } from 'referee')",
   error: 'fix the error above (the stack points at your code)',
   crash: 'do not exit the process; return a move instead',
   memory: 'use less memory (the limit applies to the whole process)',
@@ -179,7 +179,15 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
   try {
     const compiled = await compileSubmission(submission, { allowImports: options.allowImports });
     bundlePath = compiled.bundlePath;
-    step('compile', 'pass', compiled.warnings.length > 0 ? { problems: compiled.warnings } : {});
+    const platformFails = compiled.warnings.find((problem) => problem.text.startsWith('on the platform this fails'));
+    if (platformFails) {
+      // It plays here (the host falls back to a positional call), but the platform's game.py would not run it.
+      step('compile', 'warn', {
+        detail: `${platformFails.file}:${platformFails.line}: ${platformFails.text}`,
+        hint: 'write def get_move(self, board): (and def get_move(self, board, info): for the move info)',
+        problems: compiled.warnings,
+      });
+    } else step('compile', 'pass', compiled.warnings.length > 0 ? { problems: compiled.warnings } : {});
   } catch (error) {
     if (!(error instanceof CompileError)) throw error;
     step('compile', 'fail', {
@@ -221,7 +229,13 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
       const answer = await start(side, initial);
       const exported = player.exports;
       if (!steps.some((s) => s.id === 'export') && exported) {
-        if (exported.entry) step('export', 'pass', { detail: `uses ${exported.entry}` });
+        if (exported.entry && (exported.getMoveParams ?? 0) >= 2) {
+          // Only the board is passed (as game.py does): a second parameter without a default is always undefined.
+          step('export', 'warn', {
+            detail: `uses ${exported.entry}; getMove declares ${exported.getMoveParams} parameters, but it is called getMove(board) with one argument, as on the platform`,
+            hint: "read the move info with moveInfo() from 'referee' (import { moveInfo } from 'referee') instead of a second parameter",
+          });
+        } else if (exported.entry) step('export', 'pass', { detail: `uses ${exported.entry}` });
         else {
           step('export', 'fail', { detail: `found: ${exported.exports.join(', ') || 'no exports'}`, hint: exportHint(exported.exports, 'AIPlayer', language) });
           return;
@@ -247,28 +261,32 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
         return;
       }
       let outcome: { ok: true; move: string } | { ok: false; detail: string; hint: string } | null = null;
+      let turnUsedMs = 0;
       for (let attempt = 1; attempt <= illegalLimit && outcome === null; attempt++) {
         const info: MoveInfo = {
           color: game.symbols[probe.side],
           timeLimitMs: moveTimeoutMs,
+          // The default turnTimeoutMs (the move limit, as game.py); the check itself times each ask only.
+          turnTimeLimitMs: moveTimeoutMs,
+          turnTimeUsedMs: Math.round(turnUsedMs),
           moveNumber: 1,
           timeUsedMs: 0,
           attempt,
           attemptsAllowed: illegalLimit,
           lastMove: null,
         };
+        const asked = performance.now();
         const answer = await player.requestMove({ state: game.encode(probe.state), info });
-        if (answer.kind === 'tamper') {
-          tampered ??= `${probe.label}: ${answer.detail ?? 'changed the board'}`;
-          const judged = judgeAnswer(game, probe.state, { kind: 'move', value: answer.value }, moveTimeoutMs);
-          outcome = judged.verdict === 'ok' ? { ok: true, move: judged.move } : { ok: false, detail: describeJudged(judged), hint: hints.illegal };
-          continue;
-        }
-        const judged = judgeAnswer(game, probe.state, answer, moveTimeoutMs);
+        turnUsedMs += performance.now() - asked;
+        // 'tamper': the board differs from the turn's start after this ask. As in game.py, only the ask that
+        // ends the turn counts (a board changed and restored between asks is fine).
+        const changed = answer.kind === 'tamper';
+        const judged = judgeAnswer(game, probe.state, changed ? { kind: 'move', value: answer.value } : answer, moveTimeoutMs);
         if (judged.verdict === 'ok') outcome = { ok: true, move: judged.move };
         else if (judged.verdict !== 'illegal' || attempt === illegalLimit) {
           outcome = { ok: false, detail: describeJudged(judged), hint: hints[judged.verdict] ?? '' };
         }
+        if (changed && outcome !== null) tampered ??= `${probe.label}: ${answer.detail ?? 'changed the board'}`;
       }
       await player.endGame();
       if (outcome && !outcome.ok) {

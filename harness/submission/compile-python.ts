@@ -15,6 +15,8 @@ import type { ResolvedSubmission } from './resolve.js';
 interface SyntaxReport {
   files: string[];
   problems: SourceProblem[];
+  /** Code that runs here but fails on the platform (a get_move game.py cannot call by keyword). */
+  warnings?: SourceProblem[];
 }
 
 function runSyntaxCheck(interpreter: string, submission: ResolvedSubmission): Promise<SyntaxReport> {
@@ -47,5 +49,5 @@ export async function compilePythonSubmission(submission: ResolvedSubmission): P
     hash.update(readFileSync(file));
     hash.update('\0');
   }
-  return { bundlePath: submission.entry, hash: hash.digest('hex').slice(0, 20), warnings: [] };
+  return { bundlePath: submission.entry, hash: hash.digest('hex').slice(0, 20), warnings: report.warnings ?? [] };
 }

@@ -35,12 +35,17 @@ function harnessModule(path: string): string {
   return existsSync(`${base}.ts`) || existsSync(`${base}.d.ts`) ? `${base}.js` : base;
 }
 
-/** The `referee` module students type against: everything the game's folder exports, plus MoveInfo. */
+/** The `referee` module students type against: everything the game's folder exports, MoveInfo and moveInfo(). */
 function writeRefereeTypes(game: string, folder: string): string {
   const file = join(folder, 'referee.d.ts');
   const gameIndex = harnessModule(`games/${game}/index`);
   const player = harnessModule('referee/player');
-  writeFileSync(file, `export * from '${gameIndex}';\nexport type { MoveInfo } from '${player}';\n`);
+  writeFileSync(
+    file,
+    `export * from '${gameIndex}';\nimport type { MoveInfo } from '${player}';\nexport type { MoveInfo };\n` +
+      '/** The current ask\'s limits while getMove runs (null before the game\'s first ask). */\n' +
+      'export declare function moveInfo(): Readonly<MoveInfo> | null;\n',
+  );
   return file;
 }
 

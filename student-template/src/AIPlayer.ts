@@ -1,9 +1,9 @@
 /**
- * Your Reversi AI. The grader creates one AIPlayer per game with your colour, then calls getMove(board, info) on
- * each of your turns and plays the move you return. This starter is legal but weak: it plays a random legal move.
+ * Your Reversi AI. The grader creates one AIPlayer per game with your colour, then calls getMove(board) on each
+ * of your turns and plays the move you return. This starter is legal but weak: it plays a random legal move.
  * Replace getMove with something smarter (see README.md for the rules, the limits and how you are graded).
  */
-import type { Board, MoveInfo } from 'referee';
+import { moveInfo, type Board } from 'referee';
 
 type Color = 'X' | 'O';
 
@@ -29,12 +29,13 @@ export class AIPlayer {
    *   board.copy()                      → Board     an independent copy to search on
    *   board.display()                               prints the board (debugging; output appears in the report)
    *
-   * Never change the board you are given: search on board.copy(). Changing it loses the game.
-   * info.timeLimitMs is your time per move (answer well within it); info.moveNumber, info.timeUsedMs and
-   * info.lastMove (the opponent's last move) help you budget.
+   * Never change the board you are given: search on board.copy(). Changing it loses the game. (It is the same
+   * Board object every turn, kept up to date by the grader, as on the platform.)
+   * moveInfo() gives your limits while getMove runs: timeLimitMs is your time per ask and turnTimeLimitMs per turn
+   * (answer well within them); moveNumber, timeUsedMs and lastMove (the opponent's last move) help you budget.
    */
-  getMove(board: Board, info?: MoveInfo): string {
-    void info;
+  getMove(board: Board): string {
+    void moveInfo()?.timeLimitMs;
     const moves = board.getLegalActions(this.color);
     return moves[Math.floor(Math.random() * moves.length)];
   }

@@ -1,7 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
 import { Board, nogo, type NoGoState } from '../../harness/games/nogo/index.js';
 
-const play = (moves: string[], start: NoGoState = nogo.initial()): NoGoState =>
+/** The empty board without the centre rule, so positions may start at E5 (the rule has its own tests below). */
+const open = (): NoGoState => nogo.initial(0, { centerFirstMoveBanned: false });
+
+const play = (moves: string[], start: NoGoState = open()): NoGoState =>
   moves.reduce((s, m) => nogo.apply(s, nogo.parseMove(m)!), start);
 
 const legalNames = (s: NoGoState) => nogo.legalMoves(s).map(nogo.formatMove);
@@ -56,6 +59,19 @@ function naivePerft(board: number[][], player: number, depth: number): number {
   for (const [r, c] of moves) {
     board[r][c] = player;
     leaves += naivePerft(board, 3 - player, depth - 1);
+    board[r][c] = 0;
+  }
+  return leaves;
+}
+
+/** The naive count from the empty board when Black's first move may not be the centre (row 4, col 4). */
+function naivePerftFirstBanned(depth: number): number {
+  const board = Array.from({ length: 9 }, () => new Array<number>(9).fill(0));
+  let leaves = 0;
+  for (const [r, c] of naiveLegal(board, 1)) {
+    if (r === 4 && c === 4) continue;
+    board[r][c] = 1;
+    leaves += naivePerft(board, 2, depth - 1);
     board[r][c] = 0;
   }
   return leaves;
@@ -133,7 +149,10 @@ describe('nogo legality', () => {
       let s = nogo.initial();
       let x = seed;
       while (!nogo.isTerminal(s)) {
-        const expected = naiveLegal(toNaive(s), s.side + 1).map(([r, c]) => r * 9 + c);
+        // The naive rules plus the centre rule on the first move.
+        const expected = naiveLegal(toNaive(s), s.side + 1)
+          .map(([r, c]) => r * 9 + c)
+          .filter((cell) => s.stones > 0 || cell !== 40);
         expect(nogo.legalMoves(s)).toEqual(expected);
         x = (Math.imul(x, 1103515245) + 12345) >>> 0;
         s = nogo.apply(s, expected[(x >>> 16) % expected.length]);
@@ -161,9 +180,17 @@ describe('nogo end of game', () => {
 });
 
 describe('nogo perft', () => {
-  test('from the empty board: 81, 81·80, 81·80·79 − 8 (the eight corner captures)', () => {
-    const s = nogo.initial();
+  test('without the centre rule, from the empty board: 81, 81·80, 81·80·79 − 8 (the eight corner captures)', () => {
+    const s = open();
     expect([1, 2, 3].map((d) => nogo.perft!(s, d))).toEqual([81, 6480, 511912]);
+  });
+
+  test('with the centre rule (the default): perft(1) is 80, and each reply to the 80 openings still has 80', () => {
+    const s = nogo.initial();
+    expect(nogo.perft!(s, 1)).toBe(80);
+    expect(nogo.perft!(s, 2)).toBe(80 * 80);
+    expect(nogo.perft!(s, 3)).toBe(511912 - 80 * 79);
+    expect(nogo.perft!(s, 3)).toBe(naivePerftFirstBanned(3));
   });
 
   test('agrees with the naive implementation from mid-game positions', () => {
@@ -173,6 +200,37 @@ describe('nogo perft', () => {
       expect(nogo.perft!(s, 2)).toBe(naivePerft(toNaive(s), s.side + 1, 2));
       expect(nogo.perft!(s, 3)).toBe(naivePerft(toNaive(s), s.side + 1, 3));
     }
+  });
+});
+
+describe('nogo centre rule (centerFirstMoveBanned, "legal(): 第一步不可在正中央")', () => {
+  test("Black's first move may not be E5: legalMoves, apply, the student Board and its copy agree", () => {
+    const s = nogo.initial();
+    expect(legalNames(s)).not.toContain('E5');
+    expect(legalNames(s)).toHaveLength(80);
+    expect(() => nogo.apply(s, 40)).toThrow(/E5 is not a legal first move/);
+    const board = nogo.studentBoard.create(s) as Board;
+    expect(board.getLegalActions('X')).not.toContain('E5');
+    expect(board.isLegal('E5', 'X')).toBe(false);
+    expect(board.move('E5', 'X')).toBe(false);
+    expect(board.copy().getLegalActions('X')).toHaveLength(80);
+    expect(new Board().getLegalActions('X')).toHaveLength(80);
+    expect(new Board(false).getLegalActions('X')).toHaveLength(81);
+  });
+
+  test('after the first move E5 is an ordinary cell again, for White and later for Black', () => {
+    const s = play(['A1'], nogo.initial());
+    expect(legalNames(s)).toContain('E5');
+    const board = nogo.studentBoard.create(s) as Board;
+    expect(board.getLegalActions('O')).toContain('E5');
+    expect(nogo.apply(s, 40).lastMove).toBe(40);
+  });
+
+  test('the switch comes from the config (gameRules) and defaults on; other games have no switches', async () => {
+    const { configForGame } = await import('../../harness/referee/config.js');
+    expect(configForGame(nogo).gameRules).toEqual({ centerFirstMoveBanned: true });
+    expect(configForGame(nogo, { gameRules: { centerFirstMoveBanned: false } }).gameRules).toEqual({ centerFirstMoveBanned: false });
+    expect(() => configForGame(nogo, { gameRules: { centreBan: true } })).toThrow(/not a rule of nogo; its rules are centerFirstMoveBanned/);
   });
 });
 
@@ -187,8 +245,12 @@ describe('nogo notation and codec', () => {
     for (let cell = 0; cell < 81; cell++) expect(nogo.parseMove(nogo.formatMove(cell))).toBe(cell);
   });
 
-  test('encode is compact and round-trips', () => {
-    expect(nogo.encode(nogo.initial())).toBe('9/9/9/9/9/9/9/9/9 -');
+  test('encode is compact and round-trips; the centre rule is written on the empty board only', () => {
+    expect(nogo.encode(open())).toBe('9/9/9/9/9/9/9/9/9 -');
+    expect(nogo.encode(nogo.initial())).toBe('9/9/9/9/9/9/9/9/9 - !E5');
+    expect(nogo.decode('9/9/9/9/9/9/9/9/9 - !E5')).toEqual(nogo.initial());
+    expect(nogo.encode(play(['A1'], nogo.initial()))).toBe('9/9/9/9/9/9/9/9/x8 A1');
+    expect(() => nogo.decode('9/9/9/9/9/9/9/9/x8 A1 !E5')).toThrow(/only to the empty board/);
     const s = play(['E5', 'A1', 'J9']);
     expect(nogo.encode(s)).toBe('8x/9/9/9/4x4/9/9/9/o8 J9');
     expect(nogo.decode(nogo.encode(s))).toEqual(s);
@@ -230,7 +292,7 @@ describe('nogo student Board', () => {
   });
 
   test('getters return copies; copies are independent', () => {
-    const board = new Board();
+    const board = new Board(false);
     const before = Board.fingerprint(board);
     board.board[0][0] = 'X';
     expect(Board.fingerprint(board)).toBe(before);

@@ -27,7 +27,15 @@ describe('assignment config', () => {
   test('omitted fields take the course platform defaults', () => {
     const assignment = resolveAssignment({ opponents: [{ name: 'random', points: 10 }] });
     expect(assignment.game).toBe('reversi');
-    expect(assignment.referee).toEqual({ moveTimeoutMs: 60000, illegalMoveLimit: 3, constructTimeoutMs: 60000, tamperLoses: true, forcedLossDiff: 0 });
+    expect(assignment.referee).toEqual({
+      moveTimeoutMs: 60000,
+      turnTimeoutMs: 60000,
+      quitEndsGame: false,
+      illegalMoveLimit: 3,
+      constructTimeoutMs: 60000,
+      tamperLoses: true,
+      forcedLossDiff: 0,
+    });
     expect(assignment.interfaceCheck).toEqual({ points: 10, visibility: 'visible' });
     expect(assignment.opponents[0]).toEqual({
       name: 'random',
@@ -112,6 +120,14 @@ describe("the game's own rule defaults", () => {
     expect(resolveAssignment({ ...base, game: 'connect4-nogo' }).referee).toMatchObject({ moveTimeoutMs: 3000, illegalMoveLimit: 1 });
     expect(resolveAssignment({ ...base, game: 'reversi' }).referee).toMatchObject({ moveTimeoutMs: 60000, illegalMoveLimit: 3 });
     expect(resolveAssignment({ ...base, game: 'nogo', illegalMoveLimit: 3 }).referee.illegalMoveLimit).toBe(3);
+    // game.py parity switches: the turn limit, 'Q', and the game's own rules.
+    expect(resolveAssignment({ ...base, game: 'nogo' }).referee.gameRules).toEqual({ centerFirstMoveBanned: true });
+    const platform = resolveAssignment({ ...base, game: 'nogo', turnTimeoutMs: 9000, quitEndsGame: true, gameRules: { centerFirstMoveBanned: false } });
+    expect(platform.referee).toMatchObject({ turnTimeoutMs: 9000, quitEndsGame: true, gameRules: { centerFirstMoveBanned: false } });
+    expect(() => resolveAssignment({ ...base, game: 'reversi', gameRules: { centerFirstMoveBanned: false } })).toThrow(
+      /\/gameRules\/centerFirstMoveBanned.*not a rule of reversi/,
+    );
+    expect(() => resolveAssignment({ ...base, gameRules: { centerFirstMoveBanned: 1 } })).toThrow(/gameRules/);
   });
 
   test('a limit the referee cannot time is a pointer-precise config error', () => {

@@ -71,6 +71,21 @@ describe('the interface check on Python submissions', () => {
     expect(result.steps.filter((s) => s.status === 'fail')).toEqual([]);
   });
 
+  test("get_move(self, b) plays, but the check warns that game.py's get_move(board=...) would fail it", async () => {
+    const result = await checkSubmission(join(PYTHON_FIXTURES, 'parity', 'other_name.py'), { moveTimeoutMs: 5000 });
+    expect(result.ok).toBe(true);
+    expect(step(result, 'compile')).toMatchObject({
+      status: 'warn',
+      detail: 'other_name.py:6: on the platform this fails: game.py calls get_move(board=...) — name the parameter board (get_move(self, board))',
+    });
+    expect(step(result, 'moves')?.status).toBe('pass');
+    // The platform's own forms draw no warning: board (and info) by name, a default parameter, **kwargs.
+    for (const name of ['default_param.py', 'info_keyword.py', 'keeps_board.py']) {
+      const clean = await compileSubmission(resolveSubmission(join(PYTHON_FIXTURES, 'parity', name)));
+      expect(clean.warnings).toEqual([]);
+    }
+  });
+
   test('a syntax error fails the compile step with its place', async () => {
     const result = await checkSubmission(join(PYTHON_HOSTILE, 'syntax_error.py'));
     expect(step(result, 'compile')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^syntax_error\.py:5:\d+: SyntaxError/) });

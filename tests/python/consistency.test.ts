@@ -26,9 +26,9 @@ interface Played {
 }
 
 /** One seeded random game on the TypeScript side: the request for Python and the answer it must give. */
-function playTs(game: AnyGame, seed: number): Played {
+function playTs(game: AnyGame, seed: number, rules?: Record<string, boolean>): Played {
   const rng = createRng(seed);
-  let state = game.initial(seed);
+  let state = game.initial(seed, rules);
   const initial = game.encode(state);
   const board = game.studentBoard.create(state) as StudentBoard;
   const plies: [string, string | null][] = [];
@@ -77,11 +77,11 @@ afterAll(() => {
 });
 
 /** Play `games` seeded games of `id` and compare each with Python; returns how many plies were compared. */
-async function compare(id: string, games: number, firstSeed: number): Promise<number> {
+async function compare(id: string, games: number, firstSeed: number, rules?: Record<string, boolean>): Promise<number> {
   const game = getGame(id);
   const played: Played[] = [];
   for (let i = 0; i < games; i++) {
-    const one = playTs(game, firstSeed + i);
+    const one = playTs(game, firstSeed + i, rules);
     played.push(one);
     driver.stdin.write(`${JSON.stringify(one.request)}\n`);
   }
@@ -108,5 +108,9 @@ describe('Python Boards agree with the TypeScript rules', () => {
     ['nogo', 150],
   ])('%s: %i seeded random games', async (id, games) => {
     expect(await compare(id, games, 1)).toBeGreaterThan(games * 7);
+  }, 120_000);
+
+  test('nogo without the centre rule (E5 allowed first): 100 seeded random games', async () => {
+    expect(await compare('nogo', 100, 1000, { centerFirstMoveBanned: false })).toBeGreaterThan(100 * 7);
   }, 120_000);
 });

@@ -4,9 +4,11 @@ import { createRng, deriveSeed } from '../../harness/referee/seed.js';
 import { describeFailure, verdictOfAnswer } from '../../harness/referee/verdict.js';
 
 describe('resolveConfig', () => {
-  test('defaults are game.py: 60 s, 3 asks, construction like a move, tamper loses, diff 0', () => {
+  test('defaults are game.py: 60 s an ask and a turn, 3 asks, construction like a move, tamper loses, diff 0, Q illegal', () => {
     expect(resolveConfig()).toEqual({
       moveTimeoutMs: 60000,
+      turnTimeoutMs: 60000,
+      quitEndsGame: false,
       illegalMoveLimit: 3,
       constructTimeoutMs: 60000,
       tamperLoses: true,
@@ -18,6 +20,13 @@ describe('resolveConfig', () => {
   test('constructTimeoutMs follows moveTimeoutMs unless given', () => {
     expect(resolveConfig({ moveTimeoutMs: 500 }).constructTimeoutMs).toBe(500);
     expect(resolveConfig({ moveTimeoutMs: 500, constructTimeoutMs: 2000 }).constructTimeoutMs).toBe(2000);
+  });
+
+  test('turnTimeoutMs follows moveTimeoutMs unless given (game.py uses one 60 for both)', () => {
+    expect(resolveConfig({ moveTimeoutMs: 500 }).turnTimeoutMs).toBe(500);
+    expect(resolveConfig({ moveTimeoutMs: 500, turnTimeoutMs: 900 }).turnTimeoutMs).toBe(900);
+    expect(() => resolveConfig({ turnTimeoutMs: 0 })).toThrow(/turnTimeoutMs must be a positive integer/);
+    expect(() => resolveConfig({ quitEndsGame: 'yes' as unknown as boolean })).toThrow(/quitEndsGame must be true or false/);
   });
 
   test.each<[unknown, RegExp]>([

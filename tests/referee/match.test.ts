@@ -220,7 +220,6 @@ describe('playGame: forced losses', () => {
     ['crash', { kind: 'crash', message: 'process exited', exitCode: 134, signal: null }, /exit code 134/],
     ['memory', { kind: 'memory', message: 'over 512 MB' }, /512 MB/],
     ['protocol', { kind: 'protocol', message: 'unsolicited message' }, /unsolicited/],
-    ['tamper', { kind: 'tamper', value: 'A', detail: 'cell 3 changed' }, /cell 3 changed/],
     ['timeout', { kind: 'timeout' }, /no answer within/],
   ])('a %s answer loses at once', async (verdict, answer, message) => {
     const { black, white } = pair(firstLegal(passGame), () => answer);

@@ -22,6 +22,7 @@ test.each([
   expect(result.steps.filter((step) => step.status === 'fail')).toEqual([]);
   expect(result.ok).toBe(true);
   expect(status(result, 'moves')).toBe('pass');
+  expect(status(result, 'export')).toBe('pass');
   expect(result.steps.map((step) => step.id)).toEqual(['entry', 'compile', 'types', 'export', 'construct', 'moves', 'tamper']);
 });
 
@@ -66,6 +67,25 @@ test('mutating the board fails "does not change the board"', async () => {
   expect(status(result, 'moves')).toBe('pass');
   expect(status(result, 'tamper')).toBe('fail');
   expect(result.ok).toBe(false);
+});
+
+test('a board changed on ask 1 and restored before ask 2 passes (game.py compares once, after the turn)', async () => {
+  const result = await checkSubmission(join('tests/fixtures/parity/restores-board.ts'), { ...FAST, typeCheck: false });
+  expect(status(result, 'moves')).toBe('pass');
+  expect(status(result, 'tamper')).toBe('pass');
+  expect(result.ok).toBe(true);
+});
+
+test('a getMove(board, info) that expects MoveInfo as a second argument draws a warning naming moveInfo()', async () => {
+  const result = await checkSubmission('tests/fixtures/parity/second-param.ts', { ...FAST, typeCheck: false });
+  expect(result.steps.find((step) => step.id === 'export')).toMatchObject({
+    status: 'warn',
+    detail: expect.stringMatching(/getMove declares 2 parameters, but it is called getMove\(board\) with one argument/),
+    hint: expect.stringMatching(/moveInfo\(\) from 'referee'/),
+  });
+  expect(result.ok).toBe(true);
+  const defaults = await checkSubmission('tests/fixtures/parity/default-param.ts', { ...FAST, typeCheck: false });
+  expect(status(defaults, 'export')).toBe('pass');
 });
 
 test('an error in getMove fails the probe with its message', async () => {

@@ -4,7 +4,7 @@
  * the bottom; files skip I (A B C D E F G H J). `[row, col]` pairs are accepted too.
  */
 import { actionCell, pieceOfColor, StoneBoard, type Action, type Color } from '../common/stone-board.js';
-import { BLACK, CELLS, cellName, hasLegalMove, isLegal, legalCells, parseCell, SIZE } from './core.js';
+import { BLACK, CELLS, CENTER, cellName, hasLegalMove, isLegal, legalCells, parseCell, SIZE, withoutCell } from './core.js';
 import { renderText } from './render.js';
 import type { NoGoState } from './state.js';
 
@@ -18,21 +18,37 @@ export function toCell(action: unknown): number {
   return actionCell(action, SIZE, parseCell);
 }
 
-/** `new Board()` is the empty 9 x 9 board. */
+/**
+ * `new Board()` is the empty 9 x 9 board under the centre rule (第一步不可在正中央: Black's first move may not be
+ * E5); `new Board(false)` is the board without it. The board follows the rule of the game it was handed in.
+ */
 export class Board extends StoneBoard {
-  constructor() {
+  /** Whether a first move (on an empty board) may not be the centre. */
+  readonly centerFirstMoveBanned: boolean;
+
+  constructor(centerFirstMoveBanned = true) {
     super(GEOMETRY);
+    this.centerFirstMoveBanned = centerFirstMoveBanned;
   }
 
   static fromState(state: NoGoState): Board {
-    const board = new Board();
+    const board = new Board(state.centerBanned);
     board.load(state.cells, state.lastMove);
     return board;
   }
 
-  /** Cells `color` may play (empty, no capture, no suicide), as 'A1', 'B1', … row by row from row 1. */
+  /** Whether `cell` is the centre while the centre rule forbids it: the board is still empty. */
+  #bannedNow(cell: number): boolean {
+    return cell === CENTER && this.centerFirstMoveBanned && this.liveCells().every((value) => value === 0);
+  }
+
+  /**
+   * Cells `color` may play (empty, no capture, no suicide; not E5 as the first move under the centre rule), as
+   * 'A1', 'B1', … row by row from row 1.
+   */
   getLegalActions(color: Color): string[] {
-    const n = legalCells(this.liveCells(), pieceOfColor(color), scratch);
+    let n = legalCells(this.liveCells(), pieceOfColor(color), scratch);
+    if (this.#bannedNow(CENTER)) n = withoutCell(scratch, n, CENTER);
     const actions: string[] = [];
     for (let i = 0; i < n; i++) actions.push(cellName(scratch[i]));
     return actions;
@@ -43,11 +59,12 @@ export class Board extends StoneBoard {
   }
 
   isLegal(action: Action, color: Color): boolean {
-    return isLegal(this.liveCells(), pieceOfColor(color), toCell(action));
+    const cell = toCell(action);
+    return !this.#bannedNow(cell) && isLegal(this.liveCells(), pieceOfColor(color), cell);
   }
 
   protected override mayPlay(piece: number, cell: number): boolean {
-    return isLegal(this.liveCells(), piece, cell);
+    return !this.#bannedNow(cell) && isLegal(this.liveCells(), piece, cell);
   }
 
   /**
@@ -65,6 +82,6 @@ export class Board extends StoneBoard {
   }
 
   protected override blank(): this {
-    return new Board() as this;
+    return new Board(this.centerFirstMoveBanned) as this;
   }
 }

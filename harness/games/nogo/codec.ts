@@ -15,15 +15,22 @@ const NOTATION: StoneNotation = {
   parseCell,
 };
 
+/** Appended to the empty board when Black's first move may not be the centre (the centre rule). */
+const CENTER_BANNED = ' !E5';
+
 export function encodeState(state: NoGoState): string {
-  return encodeStones(NOTATION, state.cells, state.lastMove);
+  const stones = encodeStones(NOTATION, state.cells, state.lastMove);
+  return state.centerBanned && state.stones === 0 ? stones + CENTER_BANNED : stones;
 }
 
 export function decodeState(text: string): NoGoState {
   const fail = decodeFailure('nogo', text);
-  const { cells, side, lastMove, stones } = decodeStones(NOTATION, text, fail);
+  const centerBanned = typeof text === 'string' && text.endsWith(CENTER_BANNED);
+  const board = centerBanned ? text.slice(0, -CENTER_BANNED.length) : text;
+  const { cells, side, lastMove, stones } = decodeStones(NOTATION, board, fail);
   if (!allGroupsBreathe(cells)) fail('a group has no liberty, which NoGo play never allows');
-  const state: NoGoState = { cells, side, lastMove, stones };
+  if (centerBanned && stones > 0) fail(`'${CENTER_BANNED.trim()}' (the centre rule) belongs only to the empty board`);
+  const state: NoGoState = { cells, side, lastMove, stones, centerBanned };
   if (encodeState(state) !== text) fail(`not in canonical form (expected ${JSON.stringify(encodeState(state))})`);
   return state;
 }

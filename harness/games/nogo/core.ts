@@ -16,6 +16,8 @@ export const BLACK = 1;
 export const WHITE = 2;
 
 const FILES = 'ABCDEFGHJ';
+/** E5, the cell the seed course code's rule keeps Black's first move off ("第一步不可在正中央"). */
+export const CENTER = 4 * SIZE + 4;
 
 /** Four neighbour slots per cell, -1 where the board ends. */
 const NEIGHBORS = new Int8Array(CELLS * 4).fill(-1);
@@ -123,15 +125,24 @@ export function allGroupsBreathe(cells: Uint8Array): boolean {
   return true;
 }
 
+/** Drops `banned` from the first `n` cells of `moves` (kept in order); returns the new count. */
+export function withoutCell(moves: Int16Array | number[], n: number, banned: number): number {
+  let kept = 0;
+  for (let i = 0; i < n; i++) if (moves[i] !== banned) moves[kept++] = moves[i];
+  return kept;
+}
+
 /**
  * Legal move sequences of exactly `depth` moves from `cells` with `piece` to move (a side without a legal move
  * has lost, so such a line adds no leaf — the chess perft convention). `cells` is played on in place and restored.
+ * `rootBanned` is a cell not playable as the first move (NoGo's centre rule), or -1.
  */
-export function perftCells(cells: Uint8Array, piece: number, depth: number): number {
+export function perftCells(cells: Uint8Array, piece: number, depth: number, rootBanned = -1): number {
   const buffers = Array.from({ length: Math.max(depth, 1) }, () => new Int16Array(CELLS));
   const walk = (p: number, d: number): number => {
     const moves = buffers[d - 1];
-    const n = legalCells(cells, p, moves);
+    let n = legalCells(cells, p, moves);
+    if (d === depth && rootBanned >= 0) n = withoutCell(moves, n, rootBanned);
     if (d === 1) return n;
     let leaves = 0;
     for (let i = 0; i < n; i++) {

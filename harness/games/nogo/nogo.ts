@@ -5,7 +5,7 @@
  */
 import type { Game, Outcome } from '../game.js';
 import { Board } from './board.js';
-import { cellName, CELLS, hasLegalMove, legalCells, parseCell, perftCells } from './core.js';
+import { cellName, CELLS, CENTER, hasLegalMove, legalCells, parseCell, perftCells, withoutCell } from './core.js';
 import { decodeState, encodeState } from './codec.js';
 import { renderSvg, renderText } from './render.js';
 import { applyCell, emptyState, pieceOf, type NoGoState } from './state.js';
@@ -20,11 +20,18 @@ export const nogo: Game<NoGoState, number> = {
   // Botzone's NoGo ends the game on an illegal answer; `illegalMoveLimit` in a config can restore 3 asks.
   defaultRules: { illegalMoveLimit: 1 },
 
-  initial: () => emptyState(),
+  ruleOptions: {
+    centerFirstMoveBanned: {
+      default: true,
+      description: "Black's first move may not be the centre, E5 (the seed course code: 第一步不可在正中央)",
+    },
+  },
+  initial: (_seed, rules) => emptyState(rules?.centerFirstMoveBanned ?? true),
   toMove: (s) => s.side,
-  /** Legal cells in index order (A1, B1, … J1, A2, …). */
+  /** Legal cells in index order (A1, B1, … J1, A2, …), without E5 for a first move under the centre rule. */
   legalMoves(s) {
-    const n = legalCells(s.cells, pieceOf(s.side), scratch);
+    let n = legalCells(s.cells, pieceOf(s.side), scratch);
+    if (s.centerBanned && s.stones === 0) n = withoutCell(scratch, n, CENTER);
     return Array.from(scratch.subarray(0, n));
   },
   apply: applyCell,
@@ -50,5 +57,5 @@ export const nogo: Game<NoGoState, number> = {
     create: (s) => Board.fromState(s),
     fingerprint: (board) => Board.fingerprint(board),
   },
-  perft: (s, depth) => perftCells(s.cells.slice(), pieceOf(s.side), depth),
+  perft: (s, depth) => perftCells(s.cells.slice(), pieceOf(s.side), depth, s.centerBanned && s.stones === 0 ? CENTER : -1),
 };

@@ -11,28 +11,42 @@ import { readFileSync, writeSync } from 'node:fs';
 import Module from 'node:module';
 import { Socket } from 'node:net';
 import { getGame } from '../../games/registry.js';
-import type { MoveInfo } from '../../referee/player.js';
+import type { MoveInfo, PlayedMove } from '../../referee/player.js';
 import { describeValue } from '../../referee/describe-value.js';
 import type { Answer, HostConfig, Request, ValueStandIn } from '../protocol.js';
 import { ANSWER_FD, REQUEST_FD } from '../protocol.js';
+import { liveBoards } from './live-board.js';
 
 const stringify = JSON.stringify;
 const parse = JSON.parse;
 const config = parse(process.argv[2] ?? '{}') as HostConfig;
 const game = getGame(config.game);
 const createBoard = game.studentBoard.create.bind(game.studentBoard);
-const fingerprint = game.studentBoard.fingerprint.bind(game.studentBoard);
+const boards = liveBoards(game);
+const fingerprint = boards.fingerprint;
 const symbols = game.symbols;
-/** What `import { Board } from 'referee'` gives: the class of the game's student board. */
-const refereeModule = Object.freeze({ Board: (createBoard(game.initial(0)) as object).constructor });
+const freeze = Object.freeze;
+/** The ask being answered, for `moveInfo()`; frozen so a submission cannot change what the next call reads. */
+let currentInfo: Readonly<MoveInfo> | null = null;
+/**
+ * What `import { Board, moveInfo } from 'referee'` gives: the class of the game's student board, and the
+ * documented accessor for the move's limits (getMove itself receives only the board, as in game.py).
+ */
+const refereeModule = Object.freeze({
+  Board: (createBoard(game.initial(0)) as object).constructor,
+  moveInfo: (): Readonly<MoveInfo> | null => currentInfo,
+});
 
 interface StudentPlayer {
-  getMove(board: unknown, info?: MoveInfo): unknown;
+  getMove(board: unknown): unknown;
 }
 type StudentClass = new (color: string) => StudentPlayer;
 
 let playerClass: StudentClass | null = null;
 let player: StudentPlayer | null = null;
+/** This game's one Board (game.py's), and its fingerprint when the current turn began. */
+let live: unknown = null;
+let snapshot = '';
 /** The id of the request being worked on; an answer for it is sent at most once. */
 let current: number | null = null;
 
@@ -113,27 +127,47 @@ function load(id: number): void {
     else if (typeof exported.default === 'function') entry = 'default';
     if (entry) playerClass = exported[entry] as StudentClass;
   }
-  answer(id, { t: 'loaded', id, exports: names, entry });
+  answer(id, { t: 'loaded', id, exports: names, entry, ...getMoveParams(playerClass) });
+}
+
+/** getMove's parameters before the first default (Function#length): 2 or more means it expects MoveInfo there. */
+function getMoveParams(cls: StudentClass | null): { getMoveParams?: number } {
+  try {
+    const method = (cls?.prototype as { getMove?: unknown } | undefined)?.getMove;
+    return typeof method === 'function' && Number.isSafeInteger(method.length) ? { getMoveParams: Math.min(method.length, 1000) } : {};
+  } catch {
+    return {}; // a hostile prototype getter: no hint
+  }
 }
 
 function start(id: number, side: 0 | 1): void {
   if (!playerClass) throw new Error('the submission has no AIPlayer class to construct');
   player = null;
+  live = null;
+  currentInfo = null;
   player = new playerClass(symbols[side]);
   answer(id, { t: 'ready', id });
 }
 
-function move(id: number, state: string, info: MoveInfo): void {
+function move(id: number, state: string, info: MoveInfo, played: PlayedMove[] | undefined): void {
   if (!player) throw new Error('getMove was asked before the player was constructed');
   if (typeof player.getMove !== 'function') throw new TypeError('AIPlayer has no getMove method');
-  const board = createBoard(game.decode(state));
-  const before = fingerprint(board);
+  // A new turn brings the live board up to date; a retry in the same turn hands the very same board again.
+  if (info.attempt === 1 || live === null) {
+    live = boards.sync(live, state, played);
+    snapshot = fingerprint(live);
+  }
+  const board = live;
+  const before = snapshot;
+  currentInfo = freeze({ ...info });
   const finish = (value: unknown): void => {
     const after = fingerprint(board);
-    if (after !== before) answer(id, { t: 'tamper', id, ...carry(value), detail: 'the board changed during getMove' });
-    else answer(id, { t: 'move', id, ...carry(value) });
+    if (after !== before) {
+      answer(id, { t: 'tamper', id, ...carry(value), detail: 'the board differs from how it was before this turn' });
+    } else answer(id, { t: 'move', id, ...carry(value) });
   };
-  const result = player.getMove(board, info);
+  // One argument, as game.py calls get_move(board=board): a default parameter never receives anything.
+  const result = player.getMove(board);
   if (typeof result === 'object' && result !== null && typeof (result as Promise<unknown>).then === 'function') {
     (result as Promise<unknown>).then(finish, (error: unknown) => answer(id, errorAnswer(id, error)));
   } else {
@@ -146,7 +180,7 @@ function handle(request: Request): void {
   try {
     if (request.t === 'load') load(request.id);
     else if (request.t === 'start') start(request.id, request.side);
-    else move(request.id, request.state, request.info);
+    else move(request.id, request.state, request.info, request.played);
   } catch (error) {
     answer(request.id, errorAnswer(request.id, error));
   }

@@ -10,6 +10,8 @@ import re
 
 SIZE = 9
 CELLS = SIZE * SIZE
+# E5, the cell the seed course code keeps Black's first move off ("legal(): 第一步不可在正中央").
+CENTER = 4 * SIZE + 4
 EMPTY, BLACK, WHITE = 0, 1, 2
 _FILES = 'ABCDEFGHJ'
 _SYMBOL = ('.', 'X', 'O')
@@ -111,13 +113,21 @@ def _is_legal(cells, piece, cell):
 
 
 class Board(object):
-    def __init__(self):
-        """The empty 9 x 9 board."""
+    def __init__(self, center_first_move_banned=True):
+        """
+        The empty 9 x 9 board, under the centre rule by default (第一步不可在正中央: Black's first move may not be
+        E5); Board(False) is the board without it. The board handed to get_move follows the game's rule.
+        """
         self.empty = '.'
         self.size = SIZE
         self._cells = [EMPTY] * CELLS
         self._last_move = -1
         self._history = []
+        self.center_first_move_banned = center_first_move_banned
+
+    def _banned_now(self, cell):
+        """Whether `cell` is the centre while the centre rule forbids it: the board is still empty."""
+        return cell == CENTER and getattr(self, 'center_first_move_banned', False) and not any(self._cells)
 
     def get(self, row, col):
         """'.', 'X' or 'O' at (row, col), 0-based."""
@@ -139,20 +149,27 @@ class Board(object):
         return None if self._last_move < 0 else cell_name(self._last_move)
 
     def getLegalActions(self, color):
-        """Cells `color` may play (empty, no capture, no suicide), as 'A1', 'B1', ... row by row from row 1."""
-        return [cell_name(cell) for cell in _legal_cells(self._cells, _piece_of(color))]
+        """
+        Cells `color` may play (empty, no capture, no suicide; not E5 as the first move under the centre rule), as
+        'A1', 'B1', ... row by row from row 1.
+        """
+        cells = _legal_cells(self._cells, _piece_of(color))
+        if self._banned_now(CENTER):
+            cells = [cell for cell in cells if cell != CENTER]
+        return [cell_name(cell) for cell in cells]
 
     def get_legal_actions(self, color):
         return self.getLegalActions(color)
 
     def isLegal(self, action, color):
-        return _is_legal(self._cells, _piece_of(color), to_cell(action))
+        cell = to_cell(action)
+        return not self._banned_now(cell) and _is_legal(self._cells, _piece_of(color), cell)
 
     def move(self, action, color):
         """Places a `color` stone: True, or False (and the board unchanged) when the move is not legal."""
         piece = _piece_of(color)
         cell = to_cell(action)
-        if not _is_legal(self._cells, piece, cell):
+        if self._banned_now(cell) or not _is_legal(self._cells, piece, cell):
             return False
         self._cells[cell] = piece
         self._history.append(self._last_move)
@@ -202,7 +219,7 @@ class Board(object):
 
     def copy(self):
         """An independent copy (deepcopy(board) works too)."""
-        board = Board()
+        board = Board(getattr(self, 'center_first_move_banned', False))
         board._cells = list(self._cells)
         board._last_move = self._last_move
         board._history = list(self._history)
@@ -217,8 +234,10 @@ class Board(object):
 def _from_state(text, game_id):
     """The host's board for an encoded state: rows 9 down to 1, '/'-separated, x o and digits for empties, then a
     space and the last move or '-'."""
-    grid_text, last_text = text.split(' ')
-    board = Board()
+    parts = text.split(' ')
+    grid_text, last_text = parts[0], parts[1]
+    # ' !E5' after the empty board: the centre rule is on (see harness/games/nogo/codec.ts).
+    board = Board(len(parts) > 2 and parts[2] == '!E5')
     cells = board._cells
     for i, row_text in enumerate(grid_text.split('/')):
         row = SIZE - 1 - i

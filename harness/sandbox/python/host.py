@@ -10,7 +10,6 @@ validates every line and keeps every clock itself.
 """
 import importlib
 import importlib.util
-import inspect
 import json
 import os
 import reprlib
@@ -45,20 +44,26 @@ _repr = reprlib.Repr()
 _repr.maxstring = 200
 _repr.maxother = 200
 _repr.maxlist = _repr.maxtuple = _repr.maxset = _repr.maxdict = 12
+sys.path.insert(0, HERE)
+from conventions import LiveBoard, call_get_move, call_plan  # noqa: E402  (the host's own folder)
+del sys.path[0]
+del sys.modules['conventions']
 
 
 class MoveInfo(object):
     """
-    What get_move(board, info) receives as its second argument (the TypeScript MoveInfo): snake_case attributes,
-    and the TypeScript names as keys (info['timeLimitMs']).
+    What get_move receives as `info=` when it has a parameter literally named `info` (the TypeScript MoveInfo):
+    snake_case attributes, and the TypeScript names as keys (info['timeLimitMs']).
     """
-    __slots__ = ('color', 'time_limit_ms', 'move_number', 'time_used_ms', 'attempt', 'attempts_allowed',
-                 'last_move', '_fields')
+    __slots__ = ('color', 'time_limit_ms', 'turn_time_limit_ms', 'turn_time_used_ms', 'move_number',
+                 'time_used_ms', 'attempt', 'attempts_allowed', 'last_move', '_fields')
 
     def __init__(self, fields):
         self._fields = dict(fields)
         self.color = fields.get('color')
         self.time_limit_ms = fields.get('timeLimitMs')
+        self.turn_time_limit_ms = fields.get('turnTimeLimitMs')
+        self.turn_time_used_ms = fields.get('turnTimeUsedMs')
         self.move_number = fields.get('moveNumber')
         self.time_used_ms = fields.get('timeUsedMs')
         self.attempt = fields.get('attempt')
@@ -86,6 +91,10 @@ class Host(object):
         self.game = config['game']
         self.symbols = config['symbols']
         self.board_module = None
+        self.count_leftover = None
+        self.live = None
+        self.plan_for = None
+        self.plan = None
         self.player_class = None
         self.player = None
         self.current = None
@@ -125,7 +134,7 @@ class Host(object):
             elif kind == 'start':
                 self.start(request_id, request['side'])
             else:
-                self.move(request_id, request['state'], request['info'])
+                self.move(request_id, request['state'], request['info'], request.get('played'))
         except SystemExit as stop:
             code = stop.code
             if code is not None and _type(code) is not int:
@@ -166,39 +175,41 @@ class Host(object):
         if self.player_class is None:
             raise RuntimeError('the submission has no AIPlayer class to construct')
         self.player = None
+        self.live.reset()
         self.player = self.player_class(self.symbols[side])
         self.answer(request_id, {'t': 'ready'})
 
-    def move(self, request_id, state, info):
+    def move(self, request_id, state, info, played=None):
         if self.player is None:
             raise RuntimeError('get_move was asked before the player was constructed')
         get_move = getattr(self.player, 'get_move', None)
         if get_move is None or not callable(get_move):
             raise AttributeError('AIPlayer has no get_move method: add def get_move(self, board): ...')
-        board = self.board_module._from_state(state, self.game)
-        fingerprint = self.board_module._fingerprint
-        before = fingerprint(board)
-        if accepts_info(get_move):
-            value = get_move(board, MoveInfo(info))
-        else:
-            value = get_move(board)
-        after = fingerprint(board)
+        # A new turn brings the live board up to date; a retry in the same turn hands the very same board again.
+        if info.get('attempt') == 1 or self.live.board is None:
+            self.live.begin_turn(state, played)
+        # The calling plan is read from the signature once per function (inspect costs tens of microseconds).
+        function = getattr(get_move, '__func__', get_move)
+        if function is not self.plan_for:
+            self.plan_for, self.plan = function, call_plan(get_move)
+        value = call_get_move(get_move, self.plan, self.live.board, lambda: MoveInfo(info))
         message = carry(value)
-        if after is None or after != before:
+        if self.live.changed():
             message['t'] = 'tamper'
-            message['detail'] = 'the board changed during get_move (game.py compares board._board before and after)'
+            message['detail'] = 'the board differs from how it was before this turn (game.py compares board._board after the turn)'
         else:
             message['t'] = 'move'
+        leftover = self.leftover_threads()
+        if leftover:
+            message['leftoverThreads'] = leftover
         self.answer(request_id, message)
 
-
-def accepts_info(method):
-    """Whether get_move takes a second argument (board, info); the platform's form takes only the board."""
-    try:
-        inspect.signature(method).bind(None, None)
-        return True
-    except (TypeError, ValueError):
-        return False
+    def leftover_threads(self):
+        """Threads of timed-out func_timeout calls still alive (the package keeps stopping them until they die)."""
+        try:
+            return min(int(self.count_leftover()), 100000)
+        except BaseException:
+            return 0
 
 
 def describe(error):
@@ -255,7 +266,9 @@ def main():
     if board_file is None:
         raise SystemExit("referee's Python host has no board for game '%s'" % config['game'])
     host.board_module = load_file('board', board_file)
+    host.live = LiveBoard(host.board_module, config['game'], config['symbols'])
     timeout_module = load_file('func_timeout', 'func_timeout.py')
+    host.count_leftover = timeout_module._leftover_threads  # bound before the submission can replace it
     for alias in TIMEOUT_ALIASES:
         sys.modules[alias] = timeout_module
     guard = load_file('referee_guard', 'guard.py')

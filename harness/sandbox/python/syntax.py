@@ -1,7 +1,9 @@
 """
 Referee's compile step for Python submissions, run by the grader outside the sandbox: it only parses the
 student's files (ast.parse runs nothing). From the entry it follows imports of modules inside the submission
-folder, parses each, and prints JSON: {"files": [paths], "problems": [{"file", "line", "column", "text"}]}.
+folder, parses each, and prints JSON: {"files": [paths], "problems": [{"file", "line", "column", "text"}], "warnings": [...]}.
+A warning is code that runs here but fails on the platform: game.py calls `get_move(board=...)` by keyword, so a
+get_move whose board parameter has another name raises TypeError there.
 Imports of anything else (the standard library, board, func_timeout, packages) are left to the run itself.
 
 Usage: python3 -I -B syntax.py <root> <entry>
@@ -51,12 +53,34 @@ def imported(tree, path, bases, root):
                 yield from locate(name, search, root)
 
 
+SIGNATURE_WARNING = ('on the platform this fails: game.py calls get_move(board=...) \u2014 name the parameter board '
+                     '(get_move(self, board))')
+
+
+def signature_warnings(tree, relative):
+    """get_move methods of a top-level class AIPlayer that game.py's get_move(board=board) cannot call."""
+    warnings = []
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef) or node.name != 'AIPlayer':
+            continue
+        for item in node.body:
+            if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) or item.name != 'get_move':
+                continue
+            arguments = item.args
+            by_keyword = [a.arg for a in arguments.args] + [a.arg for a in arguments.kwonlyargs]
+            if 'board' in by_keyword or arguments.kwarg is not None:
+                continue
+            warnings.append({'file': relative, 'line': item.lineno, 'column': item.col_offset + 1,
+                             'text': SIGNATURE_WARNING})
+    return warnings
+
+
 def main():
     root = os.path.realpath(sys.argv[1])
     entry = os.path.realpath(sys.argv[2])
     entry_dir = os.path.dirname(entry)
     bases = [entry_dir] if entry_dir == root else [entry_dir, root]
-    files, problems, queue = [], [], [entry]
+    files, problems, warnings, queue = [], [], [], [entry]
     while queue and len(files) < MAX_FILES:
         path = queue.pop(0)
         if path in files:
@@ -73,8 +97,10 @@ def main():
         except (ValueError, UnicodeDecodeError, RecursionError, MemoryError) as error:
             problems.append({'file': relative, 'line': 0, 'column': 0, 'text': '%s: %s' % (type(error).__name__, error)})
             continue
+        if path == entry:
+            warnings.extend(signature_warnings(tree, relative))
         queue.extend(imported(tree, path, bases, root))
-    print(json.dumps({'files': files, 'problems': problems}))
+    print(json.dumps({'files': files, 'problems': problems, 'warnings': warnings}))
 
 
 if __name__ == '__main__':
