@@ -74,8 +74,8 @@ export async function startSeatServer(options: SeatServerOptions): Promise<Runni
     submissions: [],
     seat: options.seat,
   });
-  console.log(`referee: play the human side at ${server.url}`);
-  if (token) console.log(`referee: bound to ${options.host}: anyone with the token can play; keep the URL to yourself`);
+  console.error(`referee: play the human side at ${server.url}`);
+  if (token) console.error(`referee: bound to ${options.host}: anyone with the token can play; keep the URL to yourself`);
   if (options.open) openBrowser(server.url);
   return server;
 }
@@ -119,8 +119,8 @@ export function register(program: Command): void {
         if (code === 'EACCES') throw new UsageError(`port ${flags.port} needs privileges: use a port above 1023`);
         throw error;
       }
-      console.log(`referee serve: ${server.url}${watch ? ` (watching ${flags.watch})` : ''} — Ctrl-C stops`);
-      if (token) console.log(`referee serve: bound to ${flags.host}: every page and socket needs token=${token} (share the URL above)`);
+      const guard = token ? `\nreferee serve: bound to ${flags.host}: every page and socket needs token=${token} (share the URL above)` : '';
+      console.log(`referee serve: ${server.url}${watch ? ` (watching ${flags.watch})` : ''} — Ctrl-C stops${guard}`);
       if (flags.open) openBrowser(server.url);
       closeOnSignal(server);
     });

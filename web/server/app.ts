@@ -90,7 +90,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (options.token !== null) {
     const token = options.token;
     app.addHook('onRequest', async (request, reply) => {
-      if (request.url.startsWith('/assets/')) return;
+      if (request.url.startsWith('/assets/') || request.url === '/app.js' || request.url === '/favicon.ico') return;
       const given = (request.query as Record<string, unknown> | undefined)?.token;
       if (!sameToken(given, token)) {
         await reply
@@ -105,6 +105,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await app.register(fastifyStatic, { root: packageFile('web', 'client'), prefix: '/assets/', index: false });
 
   app.get('/', async (_request, reply) => reply.sendFile('index.html'));
+  app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
   app.get('/app.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(clientScript));
   app.get('/api/games/:id/record.json', async (request, reply) => {
     const { id } = request.params as { id: string };

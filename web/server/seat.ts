@@ -23,7 +23,7 @@ export class SeatSession {
   /** `opponent`: the name shown for the side no person plays. */
   constructor(
     readonly game: AnyGame,
-    private readonly opponent = 'opponent',
+    public opponent = 'opponent',
   ) {
     this.state = game.initial(0);
   }

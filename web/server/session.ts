@@ -20,19 +20,22 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /** What a run needs from the session around each ask. */
 interface RunHooks {
   current(): boolean;
+  /** AI vs AI: moves are paced, so untrusted players are timed by their RunPlayer. */
+  paced(): boolean;
   /** AI vs AI pacing: resolves when the next move may be computed (pause, step, speed). */
   gate(): Promise<void>;
   thinking(side: Side | null): void;
 }
 
 /**
- * One side of one run: answers its first moves from the history, then hands over to the real player. An untrusted
- * player (a submission) is held to the rule's time limit here, around its own call only, so pacing in AI vs AI
- * never counts against it; the limit and the message are the referee's own.
+ * One side of one run: answers its first moves from the history, then hands over to the real player. A submission
+ * is timed by the referee exactly as in grading; only in AI vs AI, where the pacing gate (pause, step, speed) must
+ * not count against it, does this wrapper hold it to the same limit around its own call instead.
  */
 class RunPlayer implements Player {
-  readonly trusted = true;
   readonly name: string;
+  /** Set when this wrapper (not the referee) ruled the player late; the session words the verdict. */
+  selfTimedOut = false;
 
   constructor(
     private readonly inner: Player,
@@ -44,8 +47,12 @@ class RunPlayer implements Player {
     this.name = inner.name;
   }
 
+  get trusted(): boolean {
+    return this.inner.trusted === true || this.hooks.paced();
+  }
+
   async startGame(start: GameStart): Promise<PlayerAnswer> {
-    if (this.inner.trusted) return this.inner.startGame(start);
+    if (this.inner.trusted || !this.trusted) return this.inner.startGame(start);
     const asked = await askWithin(() => this.inner.startGame(start), this.config.constructTimeoutMs);
     if (asked.answer === null || asked.wallMs > this.config.constructTimeoutMs) {
       await this.inner.abort('construction took too long');
@@ -61,14 +68,15 @@ class RunPlayer implements Player {
     if (!this.hooks.current()) return { kind: 'error', message: 'the run was replaced' };
     this.hooks.thinking(this.side);
     try {
-      if (this.inner.trusted) return await this.inner.requestMove(request);
+      if (this.inner.trusted || !this.trusted) return await this.inner.requestMove(request);
       const limit = this.config.moveTimeoutMs;
       const asked = await askWithin(() => this.inner.requestMove(request), limit);
-      if (asked.answer === null) {
-        await this.inner.abort(`no answer within ${limit} ms`);
-        return { kind: 'timeout' };
+      if (asked.answer === null || asked.wallMs > limit) {
+        this.selfTimedOut = true;
+        if (asked.answer === null) await this.inner.abort(`no answer within ${limit} ms`);
+        return { kind: 'timeout', output: asked.answer?.output };
       }
-      return asked.wallMs > limit ? { kind: 'timeout', output: asked.answer.output } : asked.answer;
+      return asked.answer;
     } finally {
       this.hooks.thinking(null);
     }
@@ -216,6 +224,7 @@ export class GameSession {
     for (const turn of history) if (turn.kind === 'move') scripts[turn.side].push(turn.move!);
     const hooks: RunHooks = {
       current: () => generation === this.generation,
+      paced: () => this.aiVsAi,
       gate: () => this.gate(generation),
       thinking: (side) => {
         if (generation === this.generation) this.setClock(side);
@@ -240,6 +249,10 @@ export class GameSession {
     }).then(
       (record) => {
         if (generation !== this.generation) return;
+        const loser = record.end.loser;
+        if (loser?.verdict === 'timeout' && runPlayers[loser.side].selfTimedOut) {
+          loser.message = `no answer within ${this.config.moveTimeoutMs} ms`;
+        }
         this.record = { ...record, turns: this.turns.slice() };
         this.end = record.end;
         this.clockSide = null;

@@ -1,0 +1,258 @@
+/**
+ * `referee serve` in Chromium, for every registered game: a whole game against random by clicking legal cells,
+ * undo twice and redo, reload mid-game, restart, save (checked by `referee replay`), load and play on. Then the
+ * other modes once: human vs human, AI vs AI at top speed, keyboard-only play, and sandboxed submissions (TS,
+ * Python, and one that loops: the banner names the timeout). One browser and one server for the whole file.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { gameIds } from '../../harness/games/registry.js';
+import {
+  clickMove, isOver, launchBrowser, plyOf, playToEnd, referee, requireBuild, settle, startCli, stop, tempDir,
+  type Started,
+} from './serve-helpers.js';
+
+const SUBMISSIONS = [
+  'tests/fixtures/submissions/any-game/AIPlayer.ts',
+  'tests/fixtures/python/any-game/AIPlayer.py',
+  'tests/fixtures/hostile/loop-getmove.js',
+];
+
+let server: Started;
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  requireBuild();
+  dir = tempDir('referee-web-');
+  server = await startCli(['serve', '--port', '0', ...SUBMISSIONS]);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stop(server);
+});
+
+async function open(query: string): Promise<Page> {
+  const page = await browser.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto(`${server.url}?${query}`);
+  await page.waitForSelector('#board svg');
+  return page;
+}
+
+async function save(page: Page, name: string): Promise<string> {
+  const download = page.waitForEvent('download');
+  await page.click('#save');
+  const file = join(dir, name);
+  await (await download).saveAs(file);
+  return file;
+}
+
+describe.each(gameIds())('%s against random', (gameId) => {
+  test('play, undo twice, redo, reload, finish, save, replay, load, play on, restart', async () => {
+    const page = await open(`game=${gameId}&black=human&white=ref:random`);
+    await settle(page);
+    for (let i = 0; i < 3; i++) await clickMove(page);
+    const before = await plyOf(page);
+    expect(before).toBeGreaterThanOrEqual(6);
+
+    // Undo takes back the AI's reply and the human's move together; redo restores both.
+    await page.keyboard.press('u');
+    await page.waitForFunction((ply) => Number(document.body.dataset.ply) < ply, before);
+    const once = await plyOf(page);
+    await page.click('#undo');
+    await page.waitForFunction((ply) => Number(document.body.dataset.ply) < ply, once);
+    const twice = await plyOf(page);
+    expect(twice).toBeLessThan(once);
+    await page.keyboard.press('y');
+    await page.waitForFunction((ply) => Number(document.body.dataset.ply) === ply, once);
+    await settle(page);
+
+    // The last move is marked; move numbers can be shown; the move list views earlier positions.
+    expect(await page.locator('#board .last-move').count()).toBe(1);
+    await page.click('#show-numbers');
+    expect(await page.locator('#board .move-number').count()).toBeGreaterThan(0);
+    await page.click('#move-list li:first-child button');
+    await page.waitForSelector('#view-note:not([hidden])');
+    expect(await page.locator('#board [data-move]').count()).toBe(0);
+    await page.keyboard.press('End');
+    await settle(page);
+
+    // A reload finds the same game on the server, at the same ply, and play goes on.
+    const url = page.url();
+    expect(url).toMatch(/#game=/);
+    await page.reload();
+    await page.waitForSelector('#board svg');
+    await settle(page);
+    expect(await plyOf(page)).toBe(once);
+    await playToEnd(page);
+    const banner = await page.textContent('#banner');
+    expect(banner).toMatch(/wins|Draw/);
+
+    // Save: a referee.game/1 record that `referee replay` validates.
+    const file = await save(page, `${gameId}.json`);
+    const record = JSON.parse(readFileSync(file, 'utf8')) as { format: string; game: string; players: string[]; turns: unknown[] };
+    expect(record.format).toBe('referee.game/1');
+    expect(record.game).toBe(gameId);
+    expect(record.players).toEqual(['human', 'random']);
+    const replay = referee('replay', file);
+    expect(replay.stderr).toBe('');
+    expect(replay.code).toBe(0);
+    expect(replay.stdout).toMatch(/valid: \d+ turns/);
+
+    // Load it, take over Black from ply 2, and play on against random.
+    await page.setInputFiles('#load-file', file);
+    await page.waitForSelector('#load-panel:not([hidden])');
+    await page.fill('#load-ply', '2');
+    await page.click('#play-on');
+    await page.waitForFunction(() => Number(document.body.dataset.ply) === 2 && document.body.dataset.over === '0');
+    await settle(page, 1);
+    const loadedMoves = await page.$$eval('#move-list button', (b) => b.map((x) => x.textContent));
+    expect(loadedMoves.length).toBe(2);
+    await clickMove(page);
+    expect(await plyOf(page)).toBeGreaterThan(2);
+    await page.click('#redo').catch(() => {}); // redo is cleared by a new move: the button is disabled
+
+    // Restart keeps the settings and starts from the initial position.
+    await page.keyboard.press('r');
+    await page.waitForFunction(() => Number(document.body.dataset.ply) === 0);
+    await settle(page, -1);
+    expect(await page.textContent('#side-1 .name')).toContain('random');
+    await page.close();
+  });
+});
+
+describe('other modes', () => {
+  test('human vs human at one screen, to the end', async () => {
+    const page = await open('game=connect4&black=human&white=human');
+    await settle(page);
+    const clicks = await playToEnd(page);
+    expect(clicks).toBe(await plyOf(page));
+    expect(await page.textContent('#banner')).toMatch(/wins|Draw/);
+    // Undo between two people takes back one move.
+    const ply = await plyOf(page);
+    await page.keyboard.press('w');
+    await page.waitForFunction((p) => Number(document.body.dataset.ply) === p - 1, ply);
+    expect(await isOver(page)).toBe(false);
+    await page.close();
+  });
+
+  test('AI vs AI at top speed, with pause and step', async () => {
+    const page = await open('game=reversi&black=ref:random&white=ref:random');
+    await page.waitForSelector('#ai-controls:not([hidden])');
+    await page.click('#pause');
+    await page.waitForFunction(() => document.querySelector('#pause')!.textContent === 'Play');
+    const paused = await plyOf(page);
+    await page.click('#step');
+    await page.waitForFunction((p) => Number(document.body.dataset.ply) === p + 1, paused);
+    await page.selectOption('#speed', '0');
+    await page.click('#pause');
+    await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 60_000 });
+    expect(await page.textContent('#banner')).toMatch(/wins|Draw/);
+    await page.close();
+  });
+
+  test('keyboard only: Tab into the board, arrows between cells, Enter plays; R, U, Y', async () => {
+    const page = await open('game=gomoku&black=human&white=ref:random');
+    await settle(page);
+    let found = false;
+    for (let i = 0; i < 60 && !found; i++) {
+      await page.keyboard.press('Tab');
+      found = await page.evaluate(() => document.activeElement?.matches('#board [data-move]') ?? false);
+    }
+    expect(found).toBe(true);
+    const label = await page.evaluate(() => document.activeElement!.getAttribute('aria-label'));
+    expect(label).toMatch(/^[A-O]\d+: legal move for Black$/);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowUp');
+    const chosen = await page.evaluate(() => document.activeElement!.getAttribute('data-move'));
+    expect(chosen).toMatch(/^[A-O]\d+$/);
+    await page.keyboard.press('Enter');
+    await settle(page, 0);
+    const first = await page.$$eval('#move-list button', (b) => b.map((x) => x.textContent));
+    expect(first[0]).toBe(`X ${chosen}`);
+    // Focus stays on the board: a second move from the keyboard alone.
+    for (let i = 0; i < 60; i++) {
+      if (await page.evaluate(() => document.activeElement?.matches('#board [data-move]') ?? false)) break;
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Enter');
+    await settle(page, 2);
+    expect(await plyOf(page)).toBe(4);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('u');
+    await page.waitForFunction(() => Number(document.body.dataset.ply) === 2);
+    await page.keyboard.press('y');
+    await page.waitForFunction(() => Number(document.body.dataset.ply) === 4);
+    await page.keyboard.press('r');
+    await page.waitForFunction(() => Number(document.body.dataset.ply) === 0);
+    await page.close();
+  });
+
+  test.each([
+    ['a TypeScript submission', 'sub:0'],
+    ['a Python submission', 'sub:1'],
+  ])('%s as the opponent, sandboxed', async (_what, value) => {
+    const page = await open(`game=reversi&black=human&white=${value}`);
+    await settle(page);
+    for (let i = 0; i < 3; i++) await clickMove(page);
+    expect(await plyOf(page)).toBeGreaterThanOrEqual(6);
+    expect(await page.textContent('#side-1 .name')).toMatch(/AIPlayer/);
+    await page.close();
+  });
+
+  test('a submission that loops loses by timeout, and the banner says so', async () => {
+    const page = await open('game=reversi&black=human&white=sub:2');
+    await page.fill('#move-time', '1');
+    await page.click('#new-game');
+    await page.waitForFunction(() => document.body.dataset.ply === '0' && document.querySelector('#board [data-move]'));
+    await page.locator('#board [data-move]').first().click();
+    await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 30_000 });
+    const banner = await page.textContent('#banner');
+    expect(banner).toMatch(/lost by timeout/);
+    expect(banner).toMatch(/no answer within 1000 ms/);
+    const file = await save(page, 'timeout.json');
+    const replay = referee('replay', file);
+    expect(replay.code).toBe(0);
+    expect(replay.stdout).toMatch(/by timeout/);
+    await page.close();
+  });
+
+  test('hostile websocket messages get one-line refusals; the game goes on', async () => {
+    const page = await open('game=reversi&black=human&white=ref:random');
+    await settle(page);
+    const replies = await page.evaluate(async () => {
+      const socket = new WebSocket(`ws://${location.host}/ws${location.search}`);
+      const got: string[] = [];
+      socket.onmessage = (event) => {
+        const message = JSON.parse(String(event.data)) as { type: string; message?: string };
+        if (message.type === 'error') got.push(message.message!);
+      };
+      await new Promise((r) => (socket.onopen = r));
+      socket.send('not json');
+      socket.send(JSON.stringify({ type: 'move', ply: 1, move: 'D3', extra: 1 }));
+      socket.send(JSON.stringify({ type: 'new', game: 'reversi', black: { kind: 'code', source: 'evil()' }, white: { kind: 'human' } }));
+      socket.send(JSON.stringify({ type: 'new', game: 'chess', black: { kind: 'human' }, white: { kind: 'human' } }));
+      socket.send(JSON.stringify({ type: 'new', game: 'reversi', black: { kind: 'reference', name: 'nope' }, white: { kind: 'human' } }));
+      for (let i = 0; i < 100; i++) socket.send(JSON.stringify({ type: 'pause' }));
+      await new Promise((r) => setTimeout(r, 1000));
+      socket.close();
+      return got;
+    });
+    expect(replies[0]).toMatch(/not JSON/);
+    expect(replies[1]).toMatch(/message refused/);
+    expect(replies[2]).toMatch(/message refused/);
+    expect(replies[3]).toMatch(/unknown game 'chess'/);
+    expect(replies[4]).toMatch(/unknown reference AI 'nope'/);
+    expect(replies.some((r) => /too many messages/.test(r))).toBe(true);
+    await clickMove(page);
+    await page.close();
+  });
+});
+
