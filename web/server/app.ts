@@ -44,6 +44,8 @@ export interface ServeOptions {
   submissions: string[];
   watch?: WatchSource | null;
   seat?: SeatSession | null;
+  /** Messages a second per connection (average, burst): 20 and 60 unless a bench lifts them. */
+  rateLimit?: { rate: number; burst: number };
   /** Games kept at most; the least recently used idle one is closed beyond it. */
   maxSessions?: number;
 }
@@ -190,7 +192,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   app.register(async (scope) => {
     scope.get('/ws', { websocket: true }, (socket: WebSocket) => {
-      const limiter = new RateLimiter();
+      const limiter = new RateLimiter(options.rateLimit?.rate, options.rateLimit?.burst);
       let current: LiveGame | null = null;
       let unsubscribe: (() => void) | null = null;
       let watchTimer: ReturnType<typeof setInterval> | null = null;
@@ -278,7 +280,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       };
 
       socket.on('message', (data, isBinary) => {
-        if (!limiter.allow()) return fail('too many messages: slow down (at most 20 a second)');
+        if (!limiter.allow()) return fail(`too many messages: slow down (at most ${options.rateLimit?.rate ?? 20} a second)`);
         if (isBinary) return fail('binary messages are not accepted: send JSON text');
         const parsed = parseClientMessage(String(data));
         if (!parsed.ok) return fail(parsed.error);
