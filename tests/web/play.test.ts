@@ -78,6 +78,17 @@ describe.each(gameIds())('%s against random', (gameId) => {
     expect(await page.locator('#board .last-move').count()).toBe(1);
     await page.click('#show-numbers');
     expect(await page.locator('#board .move-number').count()).toBeGreaterThan(0);
+    // Each number sits on a disc of the game's own picture, and each legal target on an empty spot of it.
+    const misplaced = await page.evaluate(() => {
+      const discs = [...document.querySelectorAll('#board circle[data-disc]')].map((c) => ({
+        x: Number(c.getAttribute('cx')), y: Number(c.getAttribute('cy')), r: Number(c.getAttribute('r')),
+      }));
+      const on = (x: number, y: number) => discs.some((d) => Math.hypot(d.x - x, d.y - y) < d.r);
+      const numbers = [...document.querySelectorAll('#board .move-number')].filter((t) => !on(Number(t.getAttribute('x')), Number(t.getAttribute('y'))));
+      const targets = [...document.querySelectorAll('#board [data-move]')].filter((t) => on(Number(t.getAttribute('cx')), Number(t.getAttribute('cy'))));
+      return numbers.length + targets.length;
+    });
+    expect(misplaced).toBe(0);
     await page.click('#move-list li:first-child button');
     await page.waitForSelector('#view-note:not([hidden])');
     expect(await page.locator('#board [data-move]').count()).toBe(0);

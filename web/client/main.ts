@@ -13,6 +13,7 @@ type Welcome = Extract<ServerMessage, { type: 'welcome' }>;
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 const SVG_NS = 'http://www.w3.org/2000/svg';
+const BOARD_SIZE = 560;
 
 let socket: WebSocket | null = null;
 let welcome: Welcome | null = null;
@@ -199,7 +200,8 @@ const DISC_RADIUS = /<circle data-square="[^"]*"[^>]*?\sr="([\d.]+)"/;
 
 /** Where a move lands in the game's own picture: the .last-move mark of the position after it. */
 function landing(game: AnyGame, after: unknown, move: string): { x: number; y: number; r: number } | null {
-  const svg = game.renderSvg(after, { lastMove: move });
+  // Same size as the board shown: a renderer may scale its viewBox with it.
+  const svg = game.renderSvg(after, { lastMove: move, size: BOARD_SIZE });
   const mark = LAST_MOVE.exec(svg);
   if (!mark) return null;
   const radius = DISC_RADIUS.exec(svg);
@@ -254,7 +256,7 @@ function render(): void {
   const lastTurn = ply > 0 ? snap.turns[ply - 1] : undefined;
   const lastMove = lastTurn?.kind === 'move' ? lastTurn.move : undefined;
   const board = $('board');
-  board.innerHTML = game.renderSvg(state, { lastMove, size: 560 });
+  board.innerHTML = game.renderSvg(state, { lastMove, size: BOARD_SIZE });
   const svg = board.querySelector('svg')!;
   svg.classList.toggle('show-legal', $<HTMLInputElement>('show-legal').checked);
   svg.setAttribute('aria-label', `${game.title} board at ply ${ply}`);
@@ -269,17 +271,27 @@ function render(): void {
     cells.push(disc);
   }
 
-  // Move numbers on the discs still standing where each move landed (the Gomoku course's "order of moves").
+  // Move numbers on the discs still standing where each move landed (the Gomoku course's "order of moves"),
+  // in a colour that reads on the disc there now (a Reversi disc may have been flipped since).
   if ($<HTMLInputElement>('show-numbers').checked) {
+    const discAt = (x: number, y: number): string | null => {
+      for (const disc of svg.querySelectorAll('circle[data-disc]')) {
+        if (Math.abs(Number(disc.getAttribute('cx')) - x) < 1 && Math.abs(Number(disc.getAttribute('cy')) - y) < 1) {
+          return disc.getAttribute('data-disc');
+        }
+      }
+      return null;
+    };
     for (let i = 0; i < ply; i++) {
       const turn = snap.turns[i];
       if (turn.kind !== 'move') continue;
       const at = landing(game, all[i + 1], turn.move!);
       if (!at) continue;
-      const owner = game.toMove(all[i]);
+      const symbol = discAt(at.x, at.y);
+      if (symbol === null) continue;
       const text = svgElement('text', {
         x: at.x, y: at.y + at.r * 0.35, 'text-anchor': 'middle', 'font-size': at.r * (i + 1 >= 100 ? 0.8 : 1),
-        fill: owner === 0 ? '#f9fafb' : '#111827', class: 'move-number',
+        fill: symbol === game.symbols[0] ? '#f9fafb' : '#111827', class: 'move-number',
       });
       text.textContent = String(i + 1);
       svg.append(text);
@@ -376,7 +388,7 @@ function updateClocks(): void {
   const snap = snapshot;
   if (!snap) return;
   const used = clocks(snap);
-  for (const side of [0, 1] as const) $(`side-${side}`).querySelector('.clock')!.textContent = `⏱ ${formatClock(used[side])}`;
+  for (const side of [0, 1] as const) $(`side-${side}`).querySelector('.clock')!.textContent = `clock ${formatClock(used[side])}`;
 }
 
 setInterval(() => {
