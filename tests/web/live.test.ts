@@ -86,6 +86,20 @@ describe('referee play with a human side', () => {
 });
 
 describe('safety', () => {
+  test.each([
+    [['serve', 'no-such-file.ts'], /submission not found/],
+    [['serve', 'tests/fixtures/hostile/syntax-error.ts'], /syntax-error\.ts:\d+:\d+/],
+    [['serve', '--watch', '/no/such/out'], /no such folder/],
+    [['serve', '--host', '0.0.0.0', '--token', 'short'], /--token must be/],
+    [['serve', '--game', 'chess'], /unknown game 'chess'/],
+    [['play', '--black', 'humans', '--white', 'random'], /unknown player 'humans'.*human/],
+  ])('referee %j is a one-line usage error', (args, message) => {
+    const run = referee(...(args as string[]));
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(message);
+  });
+
   test('a non-loopback bind refuses pages and sockets without the printed token', async () => {
     const server = await startCli(['serve', '--port', '0', '--host', '0.0.0.0']);
     started.push(server);

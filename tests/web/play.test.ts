@@ -5,7 +5,7 @@
  * Python, and one that loops: the banner names the timeout). One browser and one server for the whole file.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { gameIds } from '../../harness/games/registry.js';
@@ -139,17 +139,45 @@ describe.each(gameIds())('%s against random', (gameId) => {
 });
 
 describe('other modes', () => {
-  test('human vs human at one screen, to the end', async () => {
+  test('human vs human at one screen, to the end; a second tab shows the same game', async () => {
     const page = await open('game=connect4&black=human&white=human');
     await settle(page);
+    const watcher = await browser.newPage();
+    await watcher.goto(page.url());
+    await watcher.waitForSelector('#board svg');
+    await clickMove(page);
+    await watcher.waitForFunction(() => document.body.dataset.ply === '1');
+    await watcher.close();
     const clicks = await playToEnd(page);
-    expect(clicks).toBe(await plyOf(page));
+    expect(clicks + 1).toBe(await plyOf(page)); // every ply was a click: nobody else moved
     expect(await page.textContent('#banner')).toMatch(/wins|Draw/);
     // Undo between two people takes back one move.
     const ply = await plyOf(page);
     await page.keyboard.press('w');
     await page.waitForFunction((p) => Number(document.body.dataset.ply) === p - 1, ply);
     expect(await isOver(page)).toBe(false);
+    await page.close();
+  });
+
+  test('load a games.jsonl line and take over White from ply 3 against an AI', async () => {
+    const saved = join(dir, 'series');
+    const play = referee('play', '--black', 'greedy', '--white', 'random', '--games', '1', '--seed', '4', '--save', saved);
+    expect(play.code).toBe(0);
+    const record = JSON.parse(readFileSync(join(saved, 'game-1.json'), 'utf8')) as { turns: { side: number }[] };
+    const line = join(dir, 'games.jsonl');
+    writeFileSync(line, `${JSON.stringify({ key: 'k1', item: 0, index: 0, wallMs: 12, record })}\n`);
+    const page = await open('game=reversi&black=human&white=ref:random');
+    await page.setInputFiles('#load-file', line);
+    await page.waitForSelector('#load-panel:not([hidden])');
+    expect(await page.textContent('#load-summary')).toMatch(/reversi, \d+ plies/);
+    await page.selectOption('#black', 'ref:greedy');
+    await page.selectOption('#white', 'human');
+    await page.fill('#load-ply', '3');
+    await page.click('#play-on');
+    // Black (greedy) plays ply 4 at once if it is to move; then White is the person's.
+    await page.waitForFunction(() => Number(document.body.dataset.ply) >= 3 && document.querySelector('#board [data-move]'));
+    expect(await page.textContent('#status')).toMatch(/White \(O\) to move — your turn/);
+    await clickMove(page);
     await page.close();
   });
 
