@@ -8,14 +8,16 @@ import { startServer, type RunningServer } from '../web/server/app.js';
 import { WatchSource } from '../web/server/watch.js';
 import type { SeatSession } from '../web/server/seat.js';
 import { gameArg, nonNegativeInt, UsageError } from './args.js';
+import { assignmentArg } from './assignment-arg.js';
 
 interface ServeFlags {
   port: number;
   host: string;
-  game: string;
+  game?: string;
   open?: boolean;
   watch?: string;
   token?: string;
+  config?: string;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -87,12 +89,14 @@ export function register(program: Command): void {
     .argument('[submission...]', 'submissions to offer as opponents (sandboxed exactly as in grading)')
     .option('--port <n>', 'port to listen on (0 picks a free one)', nonNegativeInt, 8080)
     .option('--host <addr>', 'address to bind; anything but loopback requires the printed token', '127.0.0.1')
-    .option('--game <id>', 'game selected when the page opens', 'reversi')
+    .option('--game <id>', "game selected when the page opens (default: the --config's game, else reversi)")
     .option('--watch <out-dir>', 'show a running or finished `batch`/`grade` output folder instead (read-only)')
+    .option('--config <file>', "an assignment JSON: its game's games use its referee rules (time per move, illegal limit), as in grading")
     .option('--token <t>', 'the access token for a non-loopback --host (default: a random one, printed)')
     .option('--open', 'open the page in a browser')
     .action(async (paths: string[], flags: ServeFlags) => {
-      const game = gameArg(flags.game);
+      const assignment = flags.config === undefined ? null : assignmentArg(flags.config, undefined);
+      const game = gameArg(flags.game ?? assignment?.game ?? 'reversi');
       const token = tokenFor(flags.host, flags.token);
       // A submission that cannot be found or compiled is reported now, not when someone picks it on the page.
       for (const path of paths) {
@@ -111,7 +115,7 @@ export function register(program: Command): void {
       }
       let server: RunningServer;
       try {
-        server = await startServer({ host: flags.host, port: flags.port, token, defaultGame: game.id, submissions: paths, watch });
+        server = await startServer({ host: flags.host, port: flags.port, token, defaultGame: game.id, submissions: paths, watch, assignment });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') throw new UsageError(`port ${flags.port} is in use: pick another with --port (0 picks a free one)`);

@@ -12,12 +12,13 @@ import { fileURLToPath } from 'node:url';
 import type { WebSocket } from 'ws';
 import type { AnyGame } from '../../harness/games/game.js';
 import { gameIds, getGame } from '../../harness/games/registry.js';
-import { configForGame } from '../../harness/referee/config.js';
+import type { RefereeConfig } from '../../harness/referee/config.js';
 import type { Player } from '../../harness/referee/player.js';
 import type { TurnRecord } from '../../harness/referee/record.js';
 import { CompileError } from '../../harness/submission/compile.js';
 import { createSubmissionPlayer } from '../../harness/submission/player.js';
 import { SubmissionError } from '../../harness/submission/resolve.js';
+import { defaultAssignment, type Assignment } from '../../grading/assignment.js';
 import { packageFile } from '../../grading/package-root.js';
 import { referenceNames } from '../../reference-ai/index.js';
 import { loadRecord } from './load.js';
@@ -44,6 +45,11 @@ export interface ServeOptions {
   submissions: string[];
   watch?: WatchSource | null;
   seat?: SeatSession | null;
+  /**
+   * The assignment whose referee rules (time per move, illegal-answer limit …) games of its game are played under,
+   * as in grading; other games use their built-in assignment's rules.
+   */
+  assignment?: Assignment | null;
   /** Messages a second per connection (average, burst): 20 and 60 unless a bench lifts them. */
   rateLimit?: { rate: number; burst: number };
   /** Games kept at most; the least recently used idle one is closed beyond it. */
@@ -121,6 +127,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       .send(`${JSON.stringify(record, null, 1)}\n`);
   });
 
+  /** The referee rules a grade of this game would use (the assignment's, or the game's built-in assignment's). */
+  const rulesFor = (game: AnyGame): RefereeConfig =>
+    options.assignment?.game === game.id ? options.assignment.referee : defaultAssignment(game.id).referee;
+
   const welcome: ServerMessage = {
     type: 'welcome',
     games: gameIds().map((id) => {
@@ -132,7 +142,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         sideNames: [game.sideNames[0], game.sideNames[1]],
         levels: referenceNames(id),
         seeded: game.seededLayout === true,
-        moveTimeMs: configForGame(game).moveTimeoutMs,
+        moveTimeMs: rulesFor(game).moveTimeoutMs,
       };
     }),
     submissions: options.submissions,
@@ -163,7 +173,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     game: AnyGame,
     specs: [SideSpec, SideSpec],
     seed: number,
-    config: ReturnType<typeof configForGame>,
+    config: RefereeConfig,
     history: TurnRecord[] = [],
     future: TurnRecord[] = [],
   ): Promise<GameSession> {
@@ -186,8 +196,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return session;
   }
 
-  function moveTimeConfig(game: AnyGame, moveTimeMs: number | undefined) {
-    return configForGame(game, moveTimeMs === undefined ? undefined : { moveTimeoutMs: moveTimeMs, constructTimeoutMs: Math.max(moveTimeMs, 10_000) });
+  function moveTimeConfig(game: AnyGame, moveTimeMs: number | undefined): RefereeConfig {
+    const rules = rulesFor(game);
+    return moveTimeMs === undefined ? rules : { ...rules, moveTimeoutMs: moveTimeMs };
   }
 
   app.register(async (scope) => {
