@@ -128,6 +128,14 @@ describe('safety', () => {
       socket.on('error', reject);
     });
     expect(welcome).toBe('welcome');
+    // Even with the token, another web site's page may not open the game socket.
+    const foreign = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: 'http://evil.example' });
+      socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      socket.on('open', () => resolve(101));
+      socket.on('error', () => resolve(-1));
+    });
+    expect(foreign).toBe(403);
     // The page itself works with the token.
     const page = await browser.newPage();
     await page.goto(`${base}/?token=${token}&black=human&white=ref:random`);

@@ -109,6 +109,22 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     });
   }
 
+  // Another web site open in the same browser must not drive a local game (cross-site websocket hijacking).
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (request.url.startsWith('/ws') && origin !== undefined) {
+      let host: string | null = null;
+      try {
+        host = new URL(origin).host;
+      } catch {
+        host = null;
+      }
+      if (host !== request.headers.host) {
+        await reply.code(403).type('text/plain').send('referee serve: websocket from another origin refused\n');
+      }
+    }
+  });
+
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
   await app.register(fastifyStatic, { root: packageFile('web', 'client'), prefix: '/assets/', index: false });
 
@@ -169,6 +185,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   }
 
+  function closeSession(session: GameSession): void {
+    sessions.delete(session.id);
+    void session.close();
+  }
+
+  // Games nobody has watched or played for an hour are closed.
+  const IDLE_MS = 60 * 60 * 1000;
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const session of sessions.values()) {
+      if (session.listenerCount === 0 && now - session.lastUsed > IDLE_MS) closeSession(session);
+    }
+  }, 60_000);
+  sweep.unref();
+
   async function createSession(
     game: AnyGame,
     specs: [SideSpec, SideSpec],
@@ -188,10 +219,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     sessions.set(session.id, session);
     if (sessions.size > maxSessions) {
       const idle = [...sessions.values()].filter((s) => s !== session).sort((a, b) => a.lastUsed - b.lastUsed)[0];
-      if (idle) {
-        sessions.delete(idle.id);
-        void idle.close();
-      }
+      if (idle) closeSession(idle);
     }
     return session;
   }
@@ -213,6 +241,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       };
       const attach = (game: LiveGame): void => {
         unsubscribe?.();
+        const previous = current;
+        // A game left for a new one with nobody watching is closed (its AI workers and sandboxes with it).
+        if (previous instanceof GameSession && previous !== game && previous.listenerCount === 0) closeSession(previous);
         current = game;
         unsubscribe = game.subscribe((snapshot: SessionSnapshot) => send({ type: 'session', snapshot }));
         send({ type: 'session', snapshot: game.snapshot() });
@@ -315,6 +346,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     url,
     port,
     async close() {
+      clearInterval(sweep);
       await Promise.all([...sessions.values()].map((session) => session.close()));
       sessions.clear();
       options.watch?.close();

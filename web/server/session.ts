@@ -155,6 +155,10 @@ export class GameSession {
     return this.humans[0] === null && this.humans[1] === null;
   }
 
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   subscribe(listener: (snapshot: SessionSnapshot) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
