@@ -223,6 +223,8 @@ describe('other modes', () => {
     await page.keyboard.press('Enter');
     await settle(page, 2);
     expect(await plyOf(page)).toBe(4);
+    // Every cell of the 15x15 board is reachable: stones, legal targets and (here none) empty non-legal cells.
+    expect(await page.locator('#board [data-square], #board [data-move]').count()).toBe(225);
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('u');
     await page.waitForFunction(() => Number(document.body.dataset.ply) === 2);
@@ -230,6 +232,19 @@ describe('other modes', () => {
     await page.waitForFunction(() => Number(document.body.dataset.ply) === 4);
     await page.keyboard.press('r');
     await page.waitForFunction(() => Number(document.body.dataset.ply) === 0);
+    await page.close();
+  });
+
+  test('keyboard: every Reversi cell is reachable, and an illegal one says so', async () => {
+    const page = await open('game=reversi&black=human&white=ref:random');
+    await settle(page);
+    expect(await page.locator('#board [data-square], #board [data-move]').count()).toBe(64);
+    await page.focus('#board [data-square="A1"]');
+    expect(await page.evaluate(() => document.activeElement!.getAttribute('aria-label'))).toBe('A1: empty');
+    await page.keyboard.press('Enter');
+    expect(await page.textContent('#message')).toMatch(/A1 is not a legal move/);
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => document.activeElement!.getAttribute('data-square'))).toBe('B1');
     await page.close();
   });
 

@@ -208,6 +208,32 @@ function landing(game: AnyGame, after: unknown, move: string): { x: number; y: n
   return { x: Number(mark[1]), y: Number(mark[2]), r: radius ? Number(radius[1]) : 10 };
 }
 
+const cellCache = new Map<string, { notation: string; x: number; y: number; r: number }[]>();
+
+/**
+ * Every cell that has a notation of its own, and where the game's picture puts it: a canonical notation is any
+ * string parseMove accepts (letter + number, or a number), and renderSvg marks it with .last-move. Cells whose
+ * mark depends on the position (Connect Four's columns) are drawn by the game itself and are skipped here.
+ */
+function emptyCells(game: AnyGame): { notation: string; x: number; y: number; r: number }[] {
+  const cached = cellCache.get(game.id);
+  if (cached) return cached;
+  const start = game.initial(0);
+  const radius = DISC_RADIUS.exec(game.renderSvg(start, { size: BOARD_SIZE }));
+  const cells: { notation: string; x: number; y: number; r: number }[] = [];
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  for (const letter of letters) {
+    for (let number = 1; number <= 26; number++) {
+      const notation = `${letter}${number}`;
+      if (game.parseMove(notation) === null) continue;
+      const mark = LAST_MOVE.exec(game.renderSvg(start, { lastMove: notation, size: BOARD_SIZE }));
+      if (mark) cells.push({ notation, x: Number(mark[1]), y: Number(mark[2]), r: radius ? Number(radius[1]) : 10 });
+    }
+  }
+  cellCache.set(game.id, cells);
+  return cells;
+}
+
 function sideLabel(game: AnyGame, side: Side): string {
   return `${game.sideNames[side]} (${game.symbols[side]})`;
 }
@@ -301,6 +327,10 @@ function render(): void {
   // Legal targets: where the human to move may click (only at the live position).
   const humanSide = snap.humanToMove;
   const canPlay = viewPly === null && humanSide !== null && !snap.end && game.toMove(state) === humanSide;
+  const taken = new Set<string>();
+  const spot = (x: number, y: number): string => `${Math.round(x)},${Math.round(y)}`;
+  for (const disc of svg.querySelectorAll('circle[data-square]')) taken.add(spot(Number(disc.getAttribute('cx')), Number(disc.getAttribute('cy'))));
+  const targets: SVGElement[] = [];
   if (canPlay) {
     for (const move of game.legalMoves(state)) {
       const notation = game.formatMove(move);
@@ -311,9 +341,24 @@ function render(): void {
         'aria-label': `${notation}: legal move for ${game.sideNames[humanSide]}`,
       });
       target.addEventListener('click', () => play(notation));
-      svg.append(target);
-      cells.push(target);
+      targets.push(target);
+      taken.add(spot(at.x, at.y));
     }
+  }
+  // Cells the picture leaves empty (a renderer draws only discs) still get a focusable spot, so the keyboard
+  // reaches every cell; playing one says why it is not legal.
+  for (const cell of emptyCells(game)) {
+    if (taken.has(spot(cell.x, cell.y))) continue;
+    const element = svgElement('circle', {
+      cx: cell.x, cy: cell.y, r: cell.r, class: 'cell', 'data-square': cell.notation, role: 'button', tabindex: -1,
+      'aria-label': `${cell.notation}: empty`,
+    });
+    svg.append(element);
+    cells.push(element);
+  }
+  for (const target of targets) {
+    svg.append(target);
+    cells.push(target);
   }
   // One tab stop into the board (roving tabindex): the focused cell, else a legal move, else the first cell.
   const byName = (el: Element): string => el.getAttribute('data-move') ?? el.getAttribute('data-square') ?? '';
@@ -574,7 +619,7 @@ function wire(): void {
   $('speed').addEventListener('change', () => send({ type: 'speed', delayMs: Number($<HTMLSelectElement>('speed').value) }));
   $('board').addEventListener('click', (event) => {
     const cell = (event.target as Element).closest('[data-square]');
-    if (cell && !(event.target as Element).closest('.target') && snapshot?.humanToMove !== null) {
+    if (cell && !(event.target as Element).closest('.target') && snapshot?.humanToMove != null) {
       $('message').textContent = `${cell.getAttribute('data-square')} is not a legal move now`;
     }
   });
