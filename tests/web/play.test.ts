@@ -196,6 +196,16 @@ describe('other modes', () => {
     await page.close();
   });
 
+  test('AI vs AI with a submission: the sandboxed TypeScript player against random, to the end', async () => {
+    const page = await open('game=nogo&black=sub:0&white=ref:random');
+    await page.waitForSelector('#ai-controls:not([hidden])');
+    await page.selectOption('#speed', '0');
+    await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 60_000 });
+    expect(await page.textContent('#banner')).toMatch(/wins/);
+    expect(await page.textContent('#side-0 .name')).toMatch(/AIPlayer/);
+    await page.close();
+  });
+
   test('keyboard only: Tab into the board, arrows between cells, Enter plays; R, U, Y', async () => {
     const page = await open('game=gomoku&black=human&white=ref:random');
     await settle(page);

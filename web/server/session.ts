@@ -274,7 +274,12 @@ export class GameSession {
     let state = this.game.initial(this.seed);
     for (const turn of turns) {
       if (turn.kind === 'pass') state = this.game.pass(state);
-      else state = this.game.apply(state, this.game.parseMove(turn.move!));
+      else {
+        // The legal move object itself: a game may compare moves by identity.
+        const move = this.game.legalMoves(state).find((m) => this.game.formatMove(m) === turn.move);
+        if (move === undefined) throw new Error(`ply ${turn.ply}: ${turn.move} is not legal here`);
+        state = this.game.apply(state, move);
+      }
     }
     return state;
   }
