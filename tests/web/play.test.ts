@@ -167,6 +167,16 @@ describe('other modes', () => {
     const line = join(dir, 'games.jsonl');
     writeFileSync(line, `${JSON.stringify({ key: 'k1', item: 0, index: 0, wallMs: 12, record })}\n`);
     const page = await open('game=reversi&black=human&white=ref:random');
+    // A tampered record is refused in one line naming the bad ply; the current game stays.
+    const tampered = JSON.parse(JSON.stringify(record)) as { turns: { move?: string }[] };
+    const firstMove = tampered.turns.findIndex((t) => t.move !== undefined);
+    tampered.turns[firstMove].move = 'A1';
+    const bad = join(dir, 'tampered.json');
+    writeFileSync(bad, JSON.stringify(tampered));
+    await page.setInputFiles('#load-file', bad);
+    await page.click('#play-on');
+    await page.waitForFunction(() => /does not replay/.test(document.querySelector('#message')!.textContent ?? ''));
+    expect(await page.textContent('#message')).toMatch(/ply \d+: "A1" is not a legal move/);
     await page.setInputFiles('#load-file', line);
     await page.waitForSelector('#load-panel:not([hidden])');
     expect(await page.textContent('#load-summary')).toMatch(/reversi, \d+ plies/);
@@ -306,14 +316,23 @@ describe('other modes', () => {
       for (let i = 0; i < 100; i++) socket.send(JSON.stringify({ type: 'pause' }));
       await new Promise((r) => setTimeout(r, 1000));
       socket.close();
+      // Over the size cap the server closes the socket (message too big) without reading it.
+      const big = new WebSocket(`ws://${location.host}/ws${location.search}`);
+      await new Promise((r) => (big.onopen = r));
+      const closed = new Promise<number>((r) => (big.onclose = (event) => r(event.code)));
+      big.send(JSON.stringify({ type: 'load', record: { pad: 'x'.repeat(3 * 1024 * 1024) }, black: { kind: 'human' }, white: { kind: 'human' } }));
+      got.push(`closed ${await closed}`);
       return got;
     });
+    // Refusals of rejected messages come at once; the rest are answered in order after them.
+    const has = (pattern: RegExp): boolean => replies.some((reply) => pattern.test(reply));
     expect(replies[0]).toMatch(/not JSON/);
-    expect(replies[1]).toMatch(/message refused/);
-    expect(replies[2]).toMatch(/message refused/);
-    expect(replies[3]).toMatch(/unknown game 'chess'/);
-    expect(replies[4]).toMatch(/unknown reference AI 'nope'/);
-    expect(replies.some((r) => /too many messages/.test(r))).toBe(true);
+    expect(replies.filter((reply) => /message refused/.test(reply))).toHaveLength(2);
+    expect(has(/unknown game 'chess': use one of/)).toBe(true);
+    expect(has(/unknown reference AI 'nope' for reversi: use one of/)).toBe(true);
+    expect(has(/too many messages/)).toBe(true);
+    // 1009 when the close frame gets through; Chromium reports 1006 when the server drops the connection mid-send.
+    expect(replies[replies.length - 1]).toMatch(/^closed (1009|1006)$/);
     await clickMove(page);
     await page.close();
   });
