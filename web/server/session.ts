@@ -402,6 +402,8 @@ export class GameSession {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.error = 'this game was closed on the server (idle, or too many games): start a new one';
+    this.broadcast();
     this.listeners.clear();
     await this.stopRun().catch(() => {});
     await Promise.all(this.players.map((player) => player.close().catch(() => {})));
