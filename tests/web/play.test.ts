@@ -165,7 +165,8 @@ describe('other modes', () => {
     expect(play.code).toBe(0);
     const record = JSON.parse(readFileSync(join(saved, 'game-1.json'), 'utf8')) as { turns: { side: number }[] };
     const line = join(dir, 'games.jsonl');
-    writeFileSync(line, `${JSON.stringify({ key: 'k1', item: 0, index: 0, wallMs: 12, record })}\n`);
+    const other = { ...record, turns: [], end: undefined };
+    writeFileSync(line, `${JSON.stringify({ key: 'k0', item: 0, index: 0, wallMs: 9, record: other })}\n${JSON.stringify({ key: 'k1', item: 0, index: 1, wallMs: 12, record })}\n`);
     const page = await open('game=reversi&black=human&white=ref:random');
     // A tampered record is refused in one line naming the bad ply; the current game stays.
     const tampered = JSON.parse(JSON.stringify(record)) as { turns: { move?: string }[] };
@@ -179,7 +180,9 @@ describe('other modes', () => {
     expect(await page.textContent('#message')).toMatch(/ply \d+: "A1" is not a legal move/);
     await page.setInputFiles('#load-file', line);
     await page.waitForSelector('#load-panel:not([hidden])');
-    expect(await page.textContent('#load-summary')).toMatch(/reversi, \d+ plies/);
+    expect(await page.locator('#load-pick option').count()).toBe(2);
+    await page.selectOption('#load-pick', '1');
+    expect(await page.textContent('#load-summary')).toMatch(/reversi, [1-9]\d* plies/);
     await page.selectOption('#black', 'ref:greedy');
     await page.selectOption('#white', 'human');
     await page.fill('#load-ply', '3');

@@ -472,30 +472,63 @@ function saveGame(): void {
   link.remove();
 }
 
-async function loadFile(file: File): Promise<void> {
-  const text = await file.text();
-  let json: unknown;
-  try {
-    // A games.jsonl file: take its first line (each line is one game).
-    const firstLine = text.trim().startsWith('{') && text.includes('\n{') ? text.trim().split('\n')[0] : text;
-    json = JSON.parse(firstLine);
-  } catch {
-    $('message').textContent = `${file.name} is not JSON: load a record saved here, from \`referee play --save\`, or a games.jsonl line`;
-    return;
-  }
-  const record = (json as { record?: unknown; format?: unknown }).format === undefined && (json as { record?: unknown }).record
-    ? (json as { record: Record<string, unknown> }).record
-    : (json as Record<string, unknown>);
+let loadedRecords: Record<string, unknown>[] = [];
+
+/** A record from one JSON value: a GameRecord, or a games.jsonl entry wrapping one in `record`. */
+function recordOf(json: unknown): Record<string, unknown> | null {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
+  const object = json as Record<string, unknown>;
+  if (object.format === undefined && typeof object.record === 'object' && object.record !== null) return object.record as Record<string, unknown>;
+  return object;
+}
+
+function chooseLoaded(index: number): void {
+  const record = loadedRecords[index];
   loadedRecord = record;
   const turns = Array.isArray(record.turns) ? record.turns.length : 0;
-  $('load-summary').textContent = `${file.name}: ${String(record.game)}, ${turns} plies, players ${JSON.stringify(record.players)}.`;
+  $('load-summary').textContent = `${String(record.game)}, ${turns} plies, ${JSON.stringify(record.players)}.`;
   $<HTMLInputElement>('load-ply').value = String(turns);
   $<HTMLInputElement>('load-ply').max = String(turns);
-  $('load-panel').hidden = false;
   if (typeof record.game === 'string' && [...$<HTMLSelectElement>('game').options].some((o) => o.value === record.game)) {
     $<HTMLSelectElement>('game').value = record.game;
     gameChanged();
   }
+}
+
+async function loadFile(file: File): Promise<void> {
+  const text = (await file.text()).trim();
+  const records: Record<string, unknown>[] = [];
+  try {
+    records.push(recordOf(JSON.parse(text))!);
+  } catch {
+    // A games.jsonl file: one game per line (a torn last line is skipped).
+    for (const line of text.split('\n')) {
+      try {
+        const record = recordOf(JSON.parse(line));
+        if (record) records.push(record);
+      } catch {
+        // skipped
+      }
+    }
+  }
+  if (records.length === 0 || records[0] === null) {
+    $('message').textContent = `${file.name} holds no game record: load a file saved here, from \`referee play --save\`, or a games.jsonl`;
+    return;
+  }
+  loadedRecords = records;
+  const pick = $<HTMLSelectElement>('load-pick');
+  pick.replaceChildren();
+  records.forEach((record, index) => {
+    const option = document.createElement('option');
+    option.value = String(index);
+    const turns = Array.isArray(record.turns) ? record.turns.length : 0;
+    option.textContent = `#${index + 1}: ${JSON.stringify(record.players)} (${turns} plies)`;
+    pick.append(option);
+  });
+  $('load-pick-label').hidden = records.length < 2;
+  $('load-panel').hidden = false;
+  $('message').textContent = '';
+  chooseLoaded(0);
 }
 
 function playOn(): void {
@@ -614,6 +647,7 @@ function wire(): void {
     if (file) void loadFile(file);
   });
   $('play-on').addEventListener('click', playOn);
+  $('load-pick').addEventListener('change', () => chooseLoaded(Number($<HTMLSelectElement>('load-pick').value)));
   $('pause').addEventListener('click', () => send({ type: snapshot?.paused ? 'resume' : 'pause' }));
   $('step').addEventListener('click', () => send({ type: 'step' }));
   $('speed').addEventListener('change', () => send({ type: 'speed', delayMs: Number($<HTMLSelectElement>('speed').value) }));
