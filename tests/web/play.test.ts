@@ -198,10 +198,11 @@ describe('other modes', () => {
     const page = await open('game=reversi&black=ref:random&white=ref:random');
     await page.waitForSelector('#ai-controls:not([hidden])');
     await page.click('#pause');
-    await page.waitForFunction(() => document.querySelector('#pause')!.textContent === 'Play');
+    // Paused: a move already being computed lands, then the next one waits at the gate.
+    await page.waitForFunction(() => document.body.dataset.holding === '1');
     const paused = await plyOf(page);
     await page.click('#step');
-    await page.waitForFunction((p) => Number(document.body.dataset.ply) === p + 1, paused);
+    await page.waitForFunction((p) => Number(document.body.dataset.ply) > p && document.body.dataset.holding === '1', paused); // one move (and a forced pass, if any)
     await page.selectOption('#speed', '0');
     await page.click('#pause');
     await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 60_000 });

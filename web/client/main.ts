@@ -427,6 +427,7 @@ function render(): void {
   if (isPlay && $<HTMLInputElement>('seed').value === '') $<HTMLInputElement>('seed').placeholder = `random (now ${snap.seed})`;
   document.body.dataset.ply = String(live);
   document.body.dataset.over = snap.end ? '1' : '0';
+  document.body.dataset.holding = snap.holding ? '1' : '0';
 }
 
 function updateClocks(): void {

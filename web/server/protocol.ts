@@ -203,6 +203,8 @@ export interface SessionSnapshot {
   humanToMove: 0 | 1 | null;
   humanSides: [boolean, boolean];
   paused: boolean;
+  /** AI vs AI: paused, and the next move is waiting for Play or Step (nothing is being computed). */
+  holding: boolean;
   delayMs: number;
   moveTimeMs: number;
   /** A server-side problem with this game (a submission that would not start …). */

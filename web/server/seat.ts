@@ -114,6 +114,7 @@ export class SeatSession {
       humanToMove,
       humanSides: [this.sides[0] !== null, this.sides[1] !== null],
       paused: false,
+      holding: false,
       delayMs: 0,
       moveTimeMs: 0,
       error: null,

@@ -130,6 +130,8 @@ export class GameSession {
   paused = false;
   delayMs = 300;
   private steps = 0;
+  /** AI vs AI: the next move waits at the gate for Play or Step. */
+  private holding = false;
   private gateWaiters: (() => void)[] = [];
   private listeners = new Set<(snapshot: SessionSnapshot) => void>();
   lastUsed = Date.now();
@@ -208,7 +210,10 @@ export class GameSession {
     if (!this.aiVsAi) return;
     if (this.paused) {
       while (this.paused && this.steps === 0 && generation === this.generation) {
+        this.holding = true;
+        this.broadcast();
         await new Promise<void>((resolve) => this.gateWaiters.push(resolve));
+        this.holding = false;
       }
       if (this.steps > 0) this.steps--;
       return;
@@ -392,6 +397,7 @@ export class GameSession {
       humanToMove,
       humanSides: [this.humans[0] !== null, this.humans[1] !== null],
       paused: this.paused,
+      holding: this.holding,
       delayMs: this.delayMs,
       moveTimeMs: this.config.moveTimeoutMs,
       error: this.error,
