@@ -286,9 +286,12 @@ describe('other modes', () => {
 
   test('a submission that loops loses by timeout, and the banner says so', async () => {
     const page = await open('game=reversi&black=human&white=sub:2');
+    await page.waitForFunction(() => location.hash.startsWith('#game='));
+    const first = await page.evaluate(() => location.hash);
     await page.fill('#move-time', '1');
     await page.click('#new-game');
-    await page.waitForFunction(() => document.body.dataset.ply === '0' && document.querySelector('#board [data-move]'));
+    // The new game (a new id in the URL), not the one the page opened with.
+    await page.waitForFunction((old) => location.hash !== old && document.body.dataset.ply === '0' && document.querySelector('#board [data-move]'), first);
     await page.locator('#board [data-move]').first().click();
     await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 30_000 });
     const banner = await page.textContent('#banner');
