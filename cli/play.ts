@@ -9,6 +9,9 @@ import { formatSeriesReport, playSeries } from '../harness/referee/series.js';
 import { gameArg, nonNegativeInt, positiveInt, UsageError } from './args.js';
 import { resolvePlayer } from './players.js';
 import { addGameRuleOptions, addRuleOptions, ruleConfig, type RuleFlags } from './rule-options.js';
+import { startSeatServer } from './serve.js';
+import { SeatSession } from '../web/server/seat.js';
+import type { RunningServer } from '../web/server/app.js';
 
 interface PlayFlags extends RuleFlags {
   black: string;
@@ -20,6 +23,9 @@ interface PlayFlags extends RuleFlags {
   json?: boolean;
   save?: string;
   explain?: boolean;
+  port: number;
+  host: string;
+  open?: boolean;
 }
 
 export function register(program: Command): void {
@@ -34,7 +40,10 @@ export function register(program: Command): void {
     .option('--show', 'print the board after every move, like board.display()')
     .option('--save <dir>', 'write each game record as <dir>/game-<n>.json (check one with `referee replay`)')
     .option('--explain', 'after each game, say which rule decided it (the loss rule and its message, or the board)')
-    .option('--json', 'print the series result (with every record) as JSON');
+    .option('--json', 'print the series result (with every record) as JSON')
+    .option('--port <n>', 'with a human player: port of the page to play on (0 picks a free one)', nonNegativeInt, 0)
+    .option('--host <addr>', 'with a human player: address to bind (anything but loopback needs the printed token)', '127.0.0.1')
+    .option('--open', 'with a human player: open the page in a browser');
   addGameRuleOptions(addRuleOptions(command)).action(async (flags: PlayFlags) => {
     const game = gameArg(flags.game);
     const config = ruleConfig(flags);
@@ -44,9 +53,17 @@ export function register(program: Command): void {
       throw new UsageError((error as Error).message);
     }
     const players: Player[] = [];
+    // A `human` side plays from the same page as `referee serve`; the series is refereed here as for any player.
+    const seat = flags.black === 'human' || flags.white === 'human' ? new SeatSession(game) : null;
+    let page: RunningServer | null = null;
     try {
-      players.push(await resolvePlayer(flags.black, game));
-      players.push(await resolvePlayer(flags.white, game));
+      const human = seat ? () => seat.createHuman() : undefined;
+      players.push(await resolvePlayer(flags.black, game, { human }));
+      players.push(await resolvePlayer(flags.white, game, { human }));
+      if (seat) {
+        seat.opponent = flags.black === 'human' ? players[1].name : players[0].name;
+        page = await startSeatServer({ seat, port: flags.port, host: flags.host, open: flags.open === true });
+      }
       if (flags.save) mkdirSync(flags.save, { recursive: true });
       const result = await playSeries({
         game,
@@ -55,14 +72,17 @@ export function register(program: Command): void {
         games: flags.games,
         seed: flags.seed,
         config,
-        onTurn: flags.show
+        onTurn: seat || flags.show
           ? (turn, state, index) => {
+              seat?.turn(turn, state);
+              if (!flags.show) return;
               const what = turn.kind === 'pass' ? 'passes' : `plays ${turn.move}`;
               console.log(`\nGame ${index + 1}, ply ${turn.ply}: ${game.sideNames[turn.side]} (${game.symbols[turn.side]}) ${what}`);
               console.log(game.renderText(state));
             }
           : undefined,
         onGame: (record, index) => {
+          seat?.finished(record);
           if (flags.save) writeFileSync(join(flags.save, `game-${index + 1}.json`), `${JSON.stringify(record, null, 1)}\n`);
           if (flags.explain && !flags.json) console.log(`game ${index + 1}: ${explainEnd(record, game.sideNames)}`);
           else if (!flags.json && flags.games > 1) {
@@ -76,7 +96,9 @@ export function register(program: Command): void {
       });
       console.log(flags.json ? JSON.stringify(result) : `\n${formatSeriesReport(result)}`);
     } finally {
+      seat?.close();
       await Promise.all(players.map((p) => p.close()));
+      await page?.close();
     }
   });
 }

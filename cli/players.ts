@@ -11,13 +11,16 @@ import { UsageError } from './args.js';
 
 export interface PlayerOptions {
   memoryMb?: number;
+  /** Makes the `human` player (a person at `referee serve`'s page); without it `human` is not offered. */
+  human?: () => Player;
 }
 
 export async function resolvePlayer(arg: string, game: AnyGame, options: PlayerOptions = {}): Promise<Player> {
   const names = referenceNames(game.id);
+  if (arg === 'human' && options.human) return options.human();
   if (names.includes(arg)) return new InProcessPlayer(arg, referenceAgent(game.id, arg), getGame);
   if (!isSubmissionPath(arg)) {
-    throw new UsageError(`unknown player '${arg}': use a reference AI (${names.join(', ')}) or a submission path`);
+    throw new UsageError(`unknown player '${arg}': use a reference AI (${names.join(', ')}), human, or a submission path`);
   }
   try {
     return await createSubmissionPlayer(arg, { game: game.id, memoryMb: options.memoryMb });

@@ -1,0 +1,145 @@
+/**
+ * The live parts of the web app, through real subprocesses and Chromium: `referee serve --watch` on a batch that is
+ * still running, `referee play --black human` played from the page, and the token a non-loopback bind requires.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import WebSocket from 'ws';
+import { makeClass, writeConfig } from '../batch/helpers.js';
+import {
+  CLI, launchBrowser, playToEnd, referee, requireBuild, settle, startCli, stop, tempDir, type Started,
+} from './serve-helpers.js';
+
+let browser: Browser;
+const started: Started[] = [];
+
+beforeAll(async () => {
+  requireBuild();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  for (const s of started) await stop(s);
+});
+
+describe('referee serve --watch', () => {
+  test('a batch in progress: students and games appear, the newest game plays move by move', async () => {
+    const students: Record<string, 'weak' | 'fair'> = {};
+    for (let i = 0; i < 6; i++) students[`student${i}`] = i % 2 ? 'weak' : 'fair';
+    const classDir = makeClass(students);
+    const out = tempDir('referee-watch-');
+    const server = await startCli(['serve', '--port', '0', '--watch', out]);
+    started.push(server);
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await page.waitForSelector('#watch-view:not([hidden])');
+    await page.waitForFunction(() => /waiting for the batch/.test(document.querySelector('#watch-summary')!.textContent ?? ''));
+
+    const batch = spawn(process.execPath, [CLI, 'batch', classDir, '--config', writeConfig(tempDir('referee-watch-config-')), '--out', out, '--jobs', '1'], { stdio: 'ignore' });
+    const batchDone = new Promise<number | null>((resolve) => batch.on('exit', resolve));
+    try {
+      const finished = async (): Promise<number> => {
+        const text = (await page.textContent('#watch-summary')) ?? '';
+        return Number(/(\d+) games finished/.exec(text)?.[1] ?? 0);
+      };
+      await page.waitForFunction(() => /[1-9]\d* games finished/.test(document.querySelector('#watch-summary')!.textContent ?? ''), undefined, { timeout: 60_000 });
+      const first = await finished();
+      expect(batch.exitCode).toBeNull(); // still running when the first games showed
+      await page.waitForFunction((n) => Number(/(\d+) games finished/.exec(document.querySelector('#watch-summary')!.textContent ?? '')?.[1] ?? 0) > n, first, { timeout: 60_000 });
+      // The followed game advances ply by ply on the board (the game's own SVG).
+      const plyNow = await page.evaluate(() => Number(document.body.dataset.watchPly ?? 0));
+      await page.waitForFunction((p) => Number(document.body.dataset.watchPly ?? 0) !== p, plyNow, { timeout: 30_000 });
+      expect(await page.locator('#watch-board [data-disc]').count()).toBeGreaterThan(0);
+      expect(await page.locator('#watch-students tbody tr').count()).toBeGreaterThan(0);
+    } finally {
+      if (batch.exitCode === null) batch.kill('SIGTERM');
+      await batchDone;
+      await page.close();
+    }
+  });
+});
+
+describe('referee play with a human side', () => {
+  test('the human plays from the page; the record is a normal GameRecord', async () => {
+    const saveDir = tempDir('referee-seat-');
+    const play = await startCli(['play', '--black', 'human', '--white', 'random', '--games', '1', '--game', 'connect4', '--save', saveDir]);
+    started.push(play);
+    const exited = new Promise<number | null>((resolve) => play.child.on('exit', resolve));
+    const page = await browser.newPage();
+    await page.goto(play.url);
+    await page.waitForSelector('#board svg');
+    expect(await page.isHidden('#settings')).toBe(true);
+    await settle(page);
+    await playToEnd(page);
+    expect(await page.textContent('#banner')).toMatch(/wins|Draw/);
+    expect(await exited).toBe(0);
+    expect(play.output()).toMatch(/Score of human vs random/);
+    const file = join(saveDir, 'game-1.json');
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { players: string[] }).players).toEqual(['human', 'random']);
+    expect(referee('replay', file).code).toBe(0);
+    await page.close();
+  });
+});
+
+describe('safety', () => {
+  test.each([
+    [['serve', 'no-such-file.ts'], /submission not found/],
+    [['serve', 'tests/fixtures/hostile/syntax-error.ts'], /syntax-error\.ts:\d+:\d+/],
+    [['serve', '--watch', '/no/such/out'], /no such folder/],
+    [['serve', '--host', '0.0.0.0', '--token', 'short'], /--token must be/],
+    [['serve', '--game', 'chess'], /unknown game 'chess'/],
+    [['play', '--black', 'humans', '--white', 'random'], /unknown player 'humans'.*human/],
+  ])('referee %j is a one-line usage error', (args, message) => {
+    const run = referee(...(args as string[]));
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(message);
+  });
+
+  test('a non-loopback bind refuses pages and sockets without the printed token', async () => {
+    const server = await startCli(['serve', '--port', '0', '--host', '0.0.0.0']);
+    started.push(server);
+    const match = /:(\d+)\/\?token=([A-Za-z0-9_-]+)/.exec(server.url);
+    expect(match).not.toBeNull();
+    const [, port, token] = match!;
+    expect(server.output()).toMatch(/needs token=/);
+    const base = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${base}/`)).status).toBe(401);
+    expect((await fetch(`${base}/?token=wrong${token.slice(5)}`)).status).toBe(401);
+    expect((await fetch(`${base}/api/games/x/record.json`)).status).toBe(401);
+    expect((await fetch(`${base}/?token=${token}`)).status).toBe(200);
+    const refused = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+      socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      socket.on('open', () => resolve(101));
+      socket.on('error', () => resolve(-1));
+    });
+    expect(refused).toBe(401);
+    const welcome = await new Promise<string>((resolve, reject) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`);
+      socket.on('message', (data) => {
+        resolve((JSON.parse(String(data)) as { type: string }).type);
+        socket.close();
+      });
+      socket.on('error', reject);
+    });
+    expect(welcome).toBe('welcome');
+    // Even with the token, another web site's page may not open the game socket.
+    const foreign = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: 'http://evil.example' });
+      socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      socket.on('open', () => resolve(101));
+      socket.on('error', () => resolve(-1));
+    });
+    expect(foreign).toBe(403);
+    // The page itself works with the token.
+    const page = await browser.newPage();
+    await page.goto(`${base}/?token=${token}&black=human&white=ref:random`);
+    await page.waitForSelector('#board [data-move]');
+    await page.close();
+  });
+});

@@ -1,0 +1,95 @@
+/** Shared by the web tests: a real `referee serve` (or `referee play`) subprocess and a real Chromium. */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CLI = resolve('dist/cli/index.js');
+export const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+export function requireBuild(): void {
+  if (!existsSync(CLI)) throw new Error('dist/cli/index.js is missing: run `npm run build` (npm test does it first)');
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+}
+
+export interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Start the CLI and wait for the first URL it prints. */
+export function startCli(args: string[], pattern = /(http:\/\/\S+)/): Promise<Started> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL printed within 30 s: ${text}`)), 30_000);
+    const onData = (chunk: Buffer): void => {
+      text += chunk.toString();
+      const match = pattern.exec(text);
+      if (match) {
+        clearTimeout(timer);
+        resolvePromise({ child, url: match[1], output: () => text });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`referee ${args[0]} exited with ${code}: ${text}`));
+    });
+  });
+}
+
+export async function stop(started: Started | undefined): Promise<void> {
+  if (!started || started.child.exitCode !== null) return;
+  const exited = new Promise((r) => started.child.once('exit', r));
+  started.child.kill('SIGTERM');
+  const timer = setTimeout(() => started.child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export function referee(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000 });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+export const tempDir = (prefix: string): string => mkdtempSync(join(tmpdir(), prefix));
+
+export const plyOf = (page: Page): Promise<number> => page.evaluate(() => Number(document.body.dataset.ply ?? -1));
+export const isOver = (page: Page): Promise<boolean> => page.evaluate(() => document.body.dataset.over === '1');
+
+/** Wait until a person may move (a legal target is drawn) or the game is over, past `afterPly`. */
+export async function settle(page: Page, afterPly = -1): Promise<void> {
+  await page.waitForFunction(
+    (after) =>
+      Number(document.body.dataset.ply ?? -1) > after &&
+      (document.body.dataset.over === '1' || document.querySelector('#board [data-move]') !== null),
+    afterPly,
+    { timeout: 30_000 },
+  );
+}
+
+/** Click the first legal target; returns the ply before the click. */
+export async function clickMove(page: Page): Promise<number> {
+  const before = await plyOf(page);
+  await page.locator('#board [data-move]').first().click();
+  await settle(page, before);
+  return before;
+}
+
+/** Click legal cells until the banner shows; returns the number of clicks. */
+export async function playToEnd(page: Page, limit = 400): Promise<number> {
+  let clicks = 0;
+  while (!(await isOver(page))) {
+    if (++clicks > limit) throw new Error('the game did not end');
+    await clickMove(page);
+  }
+  return clicks;
+}

@@ -1,0 +1,356 @@
+/**
+ * `referee serve`'s web server: fastify (HTTP), @fastify/websocket (the game protocol), @fastify/static (the page's
+ * files). The page's script is bundled at start-up with esbuild from the same pure harness/games code the referee
+ * uses, so the page draws positions and legal moves instantly; the server still decides every rule.
+ */
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import { build } from 'esbuild';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type { WebSocket } from 'ws';
+import type { AnyGame } from '../../harness/games/game.js';
+import { gameIds, getGame } from '../../harness/games/registry.js';
+import type { RefereeConfig } from '../../harness/referee/config.js';
+import type { Player } from '../../harness/referee/player.js';
+import type { TurnRecord } from '../../harness/referee/record.js';
+import { CompileError } from '../../harness/submission/compile.js';
+import { createSubmissionPlayer } from '../../harness/submission/player.js';
+import { SubmissionError } from '../../harness/submission/resolve.js';
+import { defaultAssignment, type Assignment } from '../../grading/assignment.js';
+import { packageFile } from '../../grading/package-root.js';
+import { referenceNames } from '../../reference-ai/index.js';
+import { loadRecord } from './load.js';
+import {
+  MAX_MESSAGE_BYTES,
+  parseClientMessage,
+  RateLimiter,
+  type ClientMessage,
+  type ServerMessage,
+  type SessionSnapshot,
+  type SideSpec,
+} from './protocol.js';
+import type { SeatSession } from './seat.js';
+import { GameSession } from './session.js';
+import type { WatchSource } from './watch.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  /** Required in every page and socket URL when set (any bind other than loopback). */
+  token: string | null;
+  defaultGame: string;
+  /** Submission paths given on the command line, offered as opponents by index. */
+  submissions: string[];
+  watch?: WatchSource | null;
+  seat?: SeatSession | null;
+  /**
+   * The assignment whose referee rules (time per move, illegal-answer limit …) games of its game are played under,
+   * as in grading; other games use their built-in assignment's rules.
+   */
+  assignment?: Assignment | null;
+  /** Messages a second per connection (average, burst): 20 and 60 unless a bench lifts them. */
+  rateLimit?: { rate: number; burst: number };
+  /** Games kept at most; the least recently used idle one is closed beyond it. */
+  maxSessions?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+type LiveGame = GameSession | SeatSession;
+
+async function bundleClient(): Promise<string> {
+  const entry = fileURLToPath(new URL('../client/main.js', import.meta.url));
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    legalComments: 'none',
+  });
+  return result.outputFiles[0].text;
+}
+
+function sameToken(given: unknown, token: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const seedOf = (seed: number | undefined): number => seed ?? randomInt(0, 2 ** 31 - 1);
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const clientScript = await bundleClient();
+  const sessions = new Map<string, GameSession>();
+  const maxSessions = options.maxSessions ?? 64;
+  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+
+  // The token guards everything that shows or changes a game; the page's static files are public code.
+  if (options.token !== null) {
+    const token = options.token;
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.url.startsWith('/assets/') || request.url === '/app.js' || request.url === '/favicon.ico') return;
+      const given = (request.query as Record<string, unknown> | undefined)?.token;
+      if (!sameToken(given, token)) {
+        await reply
+          .code(401)
+          .type('text/plain')
+          .send('referee serve: this server needs its token: open the URL printed when it started (…/?token=…)\n');
+      }
+    });
+  }
+
+  // Another web site open in the same browser must not drive a local game (cross-site websocket hijacking).
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (request.url.startsWith('/ws') && origin !== undefined) {
+      let host: string | null = null;
+      try {
+        host = new URL(origin).host;
+      } catch {
+        host = null;
+      }
+      if (host !== request.headers.host) {
+        await reply.code(403).type('text/plain').send('referee serve: websocket from another origin refused\n');
+      }
+    }
+  });
+
+  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
+  await app.register(fastifyStatic, { root: packageFile('web', 'client'), prefix: '/assets/', index: false });
+
+  app.get('/', async (_request, reply) => reply.sendFile('index.html'));
+  app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
+  app.get('/app.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(clientScript));
+  app.get('/api/games/:id/record.json', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const session = sessions.get(id);
+    if (!session) return reply.code(404).type('text/plain').send('no such game: it was closed or the server restarted\n');
+    const record = session.saveRecord();
+    const name = `${record.game}-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.json`;
+    return reply
+      .type('application/json')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .send(`${JSON.stringify(record, null, 1)}\n`);
+  });
+
+  /** The referee rules a grade of this game would use (the assignment's, or the game's built-in assignment's). */
+  const rulesFor = (game: AnyGame): RefereeConfig =>
+    options.assignment?.game === game.id ? options.assignment.referee : defaultAssignment(game.id).referee;
+
+  const welcome: ServerMessage = {
+    type: 'welcome',
+    games: gameIds().map((id) => {
+      const game = getGame(id);
+      return {
+        id,
+        title: game.title,
+        symbols: [game.symbols[0], game.symbols[1]],
+        sideNames: [game.sideNames[0], game.sideNames[1]],
+        levels: referenceNames(id),
+        seeded: game.seededLayout === true,
+        moveTimeMs: rulesFor(game).moveTimeoutMs,
+      };
+    }),
+    submissions: options.submissions,
+    defaultGame: options.defaultGame,
+    watch: Boolean(options.watch),
+    seat: options.seat?.id ?? null,
+  };
+
+  async function makePlayer(spec: SideSpec, game: AnyGame): Promise<Player | null> {
+    if (spec.kind === 'human') return null;
+    if (spec.kind === 'reference') {
+      const names = referenceNames(game.id);
+      if (!names.includes(spec.name)) throw new Error(`unknown reference AI '${spec.name}' for ${game.id}: use one of ${names.join(', ')}`);
+      const { WorkerPlayer } = await import('./worker-player.js');
+      return new WorkerPlayer(spec.name);
+    }
+    const path = options.submissions[spec.index];
+    if (path === undefined) throw new Error(`no submission #${spec.index}: start referee serve with the submission's path`);
+    try {
+      return await createSubmissionPlayer(path, { game: game.id });
+    } catch (error) {
+      if (error instanceof SubmissionError || error instanceof CompileError) throw new Error(error.message);
+      throw error;
+    }
+  }
+
+  function closeSession(session: GameSession): void {
+    sessions.delete(session.id);
+    void session.close();
+  }
+
+  // Games nobody has watched or played for an hour are closed.
+  const IDLE_MS = 60 * 60 * 1000;
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const session of sessions.values()) {
+      if (session.listenerCount === 0 && now - session.lastUsed > IDLE_MS) closeSession(session);
+    }
+  }, 60_000);
+  sweep.unref();
+
+  async function createSession(
+    game: AnyGame,
+    specs: [SideSpec, SideSpec],
+    seed: number,
+    config: RefereeConfig,
+    history: TurnRecord[] = [],
+    future: TurnRecord[] = [],
+  ): Promise<GameSession> {
+    const made: (Player | null)[] = [];
+    try {
+      for (const spec of specs) made.push(await makePlayer(spec, game));
+    } catch (error) {
+      await Promise.all(made.map((player) => player?.close()));
+      throw error;
+    }
+    const session = new GameSession({ game, seed, players: [made[0], made[1]], specs, config, history, future });
+    sessions.set(session.id, session);
+    if (sessions.size > maxSessions) {
+      const idle = [...sessions.values()].filter((s) => s !== session).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      if (idle) closeSession(idle);
+    }
+    return session;
+  }
+
+  function moveTimeConfig(game: AnyGame, moveTimeMs: number | undefined): RefereeConfig {
+    const rules = rulesFor(game);
+    return moveTimeMs === undefined ? rules : { ...rules, moveTimeoutMs: moveTimeMs };
+  }
+
+  app.register(async (scope) => {
+    scope.get('/ws', { websocket: true }, (socket: WebSocket) => {
+      const limiter = new RateLimiter(options.rateLimit?.rate, options.rateLimit?.burst);
+      let current: LiveGame | null = null;
+      let unsubscribe: (() => void) | null = null;
+      let watchTimer: ReturnType<typeof setInterval> | null = null;
+      let busy = Promise.resolve();
+      const send = (message: ServerMessage): void => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+      };
+      const attach = (game: LiveGame): void => {
+        unsubscribe?.();
+        const previous = current;
+        // A game left for a new one with nobody watching is closed (its AI workers and sandboxes with it).
+        if (previous instanceof GameSession && previous !== game && previous.listenerCount === 0) closeSession(previous);
+        current = game;
+        unsubscribe = game.subscribe((snapshot: SessionSnapshot) => send({ type: 'session', snapshot }));
+        send({ type: 'session', snapshot: game.snapshot() });
+      };
+      const fail = (message: string): void => send({ type: 'error', message });
+      send(welcome);
+
+      const handle = async (message: ClientMessage): Promise<void> => {
+        const session = current instanceof GameSession ? current : null;
+        switch (message.type) {
+          case 'hello': {
+            const found = message.session ? sessions.get(message.session) : undefined;
+            if (found) attach(found);
+            else if (options.seat && message.session === options.seat.id) attach(options.seat);
+            else send({ type: 'gone' });
+            return;
+          }
+          case 'new': {
+            let game: AnyGame;
+            try {
+              game = getGame(message.game);
+            } catch (error) {
+              return fail((error as Error).message);
+            }
+            const config = moveTimeConfig(game, message.moveTimeMs);
+            attach(await createSession(game, [message.black, message.white], seedOf(message.seed), config));
+            return;
+          }
+          case 'load': {
+            const loaded = loadRecord(message.record, message.ply);
+            if (!loaded.ok) return fail(loaded.error);
+            const { game, record, history, future } = loaded;
+            const config = message.moveTimeMs === undefined ? record.config : { ...record.config, moveTimeoutMs: message.moveTimeMs };
+            attach(await createSession(game, [message.black, message.white], record.seed, config, history, future));
+            return;
+          }
+          case 'move': {
+            if (!current) return fail('no game is open: start a new game first');
+            const refused = current.move(message.ply, message.move);
+            if (refused) fail(refused);
+            return;
+          }
+          case 'watch': {
+            const watch = options.watch;
+            if (!watch) return fail('this server was not started with --watch <out-dir>');
+            if (message.key !== undefined) {
+              const record = watch.record(message.key);
+              if (!record) return fail('that game is not in the journal (yet)');
+              send({ type: 'watch-game', key: message.key, record });
+              return;
+            }
+            let last = '';
+            const push = (): void => {
+              const overview = watch.overview();
+              const text = JSON.stringify(overview);
+              if (text !== last) {
+                last = text;
+                send({ type: 'watch', data: overview });
+              }
+            };
+            push();
+            if (watchTimer === null) watchTimer = setInterval(push, 1000);
+            return;
+          }
+          default: {
+            if (!session) return fail('this game is refereed by the command line: undo, restart and pacing are not available');
+            if (message.type === 'undo') await session.undo();
+            else if (message.type === 'redo') await session.redo();
+            else if (message.type === 'restart') await session.restart();
+            else if (message.type === 'pause') session.setPaused(true);
+            else if (message.type === 'resume') session.setPaused(false);
+            else if (message.type === 'step') session.step();
+            else if (message.type === 'speed') session.setDelay(message.delayMs);
+          }
+        }
+      };
+
+      socket.on('message', (data, isBinary) => {
+        if (!limiter.allow()) return fail(`too many messages: slow down (at most ${options.rateLimit?.rate ?? 20} a second)`);
+        if (isBinary) return fail('binary messages are not accepted: send JSON text');
+        const parsed = parseClientMessage(String(data));
+        if (!parsed.ok) return fail(parsed.error);
+        busy = busy
+          .then(() => handle(parsed.message))
+          .catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
+      });
+      socket.on('close', () => {
+        unsubscribe?.();
+        if (watchTimer) clearInterval(watchTimer);
+      });
+    });
+  });
+
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${shownHost}:${port}/${options.token ? `?token=${options.token}` : ''}`;
+  return {
+    url,
+    port,
+    async close() {
+      clearInterval(sweep);
+      await Promise.all([...sessions.values()].map((session) => session.close()));
+      sessions.clear();
+      options.watch?.close();
+      await app.close();
+    },
+  };
+}

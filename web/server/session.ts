@@ -1,0 +1,417 @@
+/**
+ * A game the page plays, kept on the server under an id (a reload or a second tab finds it again). The referee's
+ * playGame decides every rule: each change (a move, undo, redo, restart) ends the current run and starts a new one
+ * whose first plies are answered from the history (instantly), so the record is always one the referee produced.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AnyGame, Side } from '../../harness/games/game.js';
+import { askWithin } from '../../harness/referee/ask.js';
+import type { RefereeConfig } from '../../harness/referee/config.js';
+import { playGame } from '../../harness/referee/match.js';
+import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../../harness/referee/player.js';
+import type { GameEnd, GameRecord, TurnRecord } from '../../harness/referee/record.js';
+import { HumanPlayer } from './human-player.js';
+import type { SessionSnapshot, SideSpec } from './protocol.js';
+
+export const newId = (): string => randomBytes(12).toString('base64url');
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a run needs from the session around each ask. */
+interface RunHooks {
+  current(): boolean;
+  /** AI vs AI: moves are paced, so untrusted players are timed by their RunPlayer. */
+  paced(): boolean;
+  /** AI vs AI pacing: resolves when the next move may be computed (pause, step, speed). */
+  gate(): Promise<void>;
+  thinking(side: Side | null): void;
+}
+
+/**
+ * One side of one run: answers its first moves from the history, then hands over to the real player. A submission
+ * is timed by the referee exactly as in grading; only in AI vs AI, where the pacing gate (pause, step, speed) must
+ * not count against it, does this wrapper hold it to the same limit around its own call instead.
+ */
+class RunPlayer implements Player {
+  readonly name: string;
+  /** Set when this wrapper (not the referee) ruled the player late; the session words the verdict. */
+  selfTimedOut = false;
+
+  constructor(
+    private readonly inner: Player,
+    private readonly side: Side,
+    private readonly script: readonly string[],
+    private readonly config: RefereeConfig,
+    private readonly hooks: RunHooks,
+  ) {
+    this.name = inner.name;
+  }
+
+  get trusted(): boolean {
+    return this.inner.trusted === true || this.hooks.paced();
+  }
+
+  async startGame(start: GameStart): Promise<PlayerAnswer> {
+    if (this.inner.trusted || !this.trusted) return this.inner.startGame(start);
+    const asked = await askWithin(() => this.inner.startGame(start), this.config.constructTimeoutMs);
+    if (asked.answer === null || asked.wallMs > this.config.constructTimeoutMs) {
+      await this.inner.abort('construction took too long');
+      return { kind: 'timeout' };
+    }
+    return asked.answer;
+  }
+
+  async requestMove(request: MoveRequest): Promise<PlayerAnswer> {
+    const scripted = this.script[request.info.moveNumber - 1];
+    if (scripted !== undefined && request.info.attempt === 1) return { kind: 'move', value: scripted };
+    await this.hooks.gate();
+    if (!this.hooks.current()) return { kind: 'error', message: 'the run was replaced' };
+    this.hooks.thinking(this.side);
+    try {
+      if (this.inner.trusted || !this.trusted) return await this.inner.requestMove(request);
+      const limit = this.config.moveTimeoutMs;
+      const asked = await askWithin(() => this.inner.requestMove(request), limit);
+      if (asked.answer === null || asked.wallMs > limit) {
+        this.selfTimedOut = true;
+        if (asked.answer === null) await this.inner.abort(`no answer within ${limit} ms`);
+        return { kind: 'timeout', output: asked.answer?.output };
+      }
+      return asked.answer;
+    } finally {
+      this.hooks.thinking(null);
+    }
+  }
+
+  abort(reason: string): Promise<void> {
+    return this.inner.abort(reason);
+  }
+
+  endGame(): Promise<void> {
+    return this.inner.endGame();
+  }
+
+  async close(): Promise<void> {
+    // The session owns the inner player and closes it when the game is closed.
+  }
+}
+
+export interface SessionOptions {
+  game: AnyGame;
+  seed: number;
+  /** null for a side a person plays from the page. */
+  players: [Player | null, Player | null];
+  specs: [SideSpec, SideSpec];
+  config: RefereeConfig;
+  /** Turns to start from (a loaded record), and turns to offer for redo after them. */
+  history?: TurnRecord[];
+  future?: TurnRecord[];
+}
+
+export class GameSession {
+  readonly id = newId();
+  readonly game: AnyGame;
+  readonly seed: number;
+  readonly specs: [SideSpec, SideSpec];
+  readonly config: RefereeConfig;
+  private readonly players: [Player, Player];
+  private readonly humans: [HumanPlayer | null, HumanPlayer | null];
+  private turns: TurnRecord[] = [];
+  /** Undone groups of turns, the latest last. */
+  private redoStack: TurnRecord[][] = [];
+  private end: GameEnd | null = null;
+  private record: GameRecord | null = null;
+  private state: unknown;
+  private generation = 0;
+  private running: Promise<void> = Promise.resolve();
+  private queue: Promise<void> = Promise.resolve();
+  private clockSide: Side | null = null;
+  private clockSince = 0;
+  private error: string | null = null;
+  paused = false;
+  delayMs = 300;
+  private steps = 0;
+  /** AI vs AI: the next move waits at the gate for Play or Step. */
+  private holding = false;
+  private gateWaiters: (() => void)[] = [];
+  private listeners = new Set<(snapshot: SessionSnapshot) => void>();
+  lastUsed = Date.now();
+  closed = false;
+
+  constructor(options: SessionOptions) {
+    this.game = options.game;
+    this.seed = options.seed;
+    this.specs = options.specs;
+    this.config = options.config;
+    const human = (): HumanPlayer => new HumanPlayer('human', () => this.broadcast());
+    this.humans = [options.players[0] ? null : human(), options.players[1] ? null : human()];
+    this.players = [options.players[0] ?? this.humans[0]!, options.players[1] ?? this.humans[1]!];
+    this.state = this.game.initial(this.seed);
+    if (options.future && options.future.length > 0) {
+      // Redo walks forward one ply at a time through a loaded game.
+      this.redoStack = options.future.map((turn) => [turn]).reverse();
+    }
+    this.enqueue(() => this.runFrom(options.history ?? []));
+  }
+
+  get aiVsAi(): boolean {
+    return this.humans[0] === null && this.humans[1] === null;
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  subscribe(listener: (snapshot: SessionSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private broadcast(): void {
+    const snapshot = this.snapshot();
+    for (const listener of this.listeners) listener(snapshot);
+  }
+
+  /** Changes happen one at a time, in the order they arrived. */
+  private enqueue(change: () => Promise<void> | void): Promise<void> {
+    this.lastUsed = Date.now();
+    const next = this.queue.then(change).catch((error: unknown) => {
+      this.error = `internal error: ${error instanceof Error ? error.message : String(error)}`;
+      this.broadcast();
+    });
+    this.queue = next;
+    return next;
+  }
+
+  private setClock(side: Side | null): void {
+    this.clockSide = side;
+    this.clockSince = Date.now();
+    this.broadcast();
+  }
+
+  /** End the current run: withdraw asks, stop searches, release the pacing gate, and wait for it to finish. */
+  private async stopRun(): Promise<void> {
+    this.generation++;
+    for (const human of this.humans) human?.cancel('the game changed');
+    // Only a search in flight is stopped: an idle submission keeps its warm process.
+    const thinking = this.clockSide;
+    if (thinking !== null && this.humans[thinking] === null) await this.players[thinking].abort('the game changed');
+    this.clockSide = null;
+    this.releaseGate();
+    await this.running;
+  }
+
+  private releaseGate(): void {
+    const waiters = this.gateWaiters;
+    this.gateWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  private async gate(generation: number): Promise<void> {
+    if (!this.aiVsAi) return;
+    if (this.paused) {
+      while (this.paused && this.steps === 0 && generation === this.generation) {
+        this.holding = true;
+        this.broadcast();
+        await new Promise<void>((resolve) => this.gateWaiters.push(resolve));
+        this.holding = false;
+      }
+      if (this.steps > 0) this.steps--;
+      return;
+    }
+    if (this.delayMs > 0) await sleep(this.delayMs);
+  }
+
+  private async runFrom(history: TurnRecord[]): Promise<void> {
+    await this.stopRun();
+    const generation = this.generation;
+    this.turns = history.slice();
+    this.end = null;
+    this.record = null;
+    this.error = null;
+    this.state = this.positionAfter(this.turns);
+    const scripts: [string[], string[]] = [[], []];
+    for (const turn of history) if (turn.kind === 'move') scripts[turn.side].push(turn.move!);
+    const hooks: RunHooks = {
+      current: () => generation === this.generation,
+      paced: () => this.aiVsAi,
+      gate: () => this.gate(generation),
+      thinking: (side) => {
+        if (generation === this.generation) this.setClock(side);
+      },
+    };
+    const runPlayers = ([0, 1] as const).map(
+      (side) => new RunPlayer(this.players[side], side, scripts[side], this.config, hooks),
+    ) as [RunPlayer, RunPlayer];
+    this.broadcast();
+    this.running = playGame({
+      game: this.game,
+      black: runPlayers[0],
+      white: runPlayers[1],
+      seed: this.seed,
+      config: this.config,
+      onTurn: (turn, state) => {
+        if (generation !== this.generation || turn.ply <= history.length) return;
+        this.turns.push(turn);
+        this.state = state;
+        this.broadcast();
+      },
+    }).then(
+      (record) => {
+        if (generation !== this.generation) return;
+        const loser = record.end.loser;
+        if (loser?.verdict === 'timeout' && runPlayers[loser.side].selfTimedOut) {
+          loser.message = `no answer within ${this.config.moveTimeoutMs} ms`;
+        }
+        this.record = { ...record, turns: this.turns.slice() };
+        this.end = record.end;
+        this.clockSide = null;
+        this.broadcast();
+      },
+      (error: unknown) => {
+        if (generation !== this.generation) return;
+        this.error = `the referee failed: ${error instanceof Error ? error.message : String(error)}`;
+        this.broadcast();
+      },
+    );
+  }
+
+  private positionAfter(turns: readonly TurnRecord[]): unknown {
+    let state = this.game.initial(this.seed);
+    for (const turn of turns) {
+      if (turn.kind === 'pass') state = this.game.pass(state);
+      else {
+        // The legal move object itself: a game may compare moves by identity.
+        const move = this.game.legalMoves(state).find((m) => this.game.formatMove(m) === turn.move);
+        if (move === undefined) throw new Error(`ply ${turn.ply}: ${turn.move} is not legal here`);
+        state = this.game.apply(state, move);
+      }
+    }
+    return state;
+  }
+
+  /** A person's move from the page. Returns a one-line refusal, or null when the move was passed to the referee. */
+  move(ply: number, move: string): string | null {
+    this.lastUsed = Date.now();
+    if (this.end) return 'the game is over: press R to restart, or undo';
+    if (ply !== this.turns.length + 1) return `that click was for ply ${ply}, but the game is at ply ${this.turns.length + 1}`;
+    const side = this.game.toMove(this.state);
+    const human = this.humans[side];
+    if (!human) return `${this.game.sideNames[side]} is not played from this page`;
+    if (!human.pending) return 'wait a moment: the referee has not asked for this move yet';
+    const legal = this.game.legalMoves(this.state).map((m) => this.game.formatMove(m));
+    if (!legal.includes(move)) return `${move} is not a legal move for ${this.game.sideNames[side]} here`;
+    this.redoStack = [];
+    human.answer(move);
+    return null;
+  }
+
+  /** The index where undo cuts the history: before the last human move (taking back the AI's reply with it). */
+  private undoCut(): number {
+    if (this.aiVsAi) return this.turns.length - 1;
+    for (let i = this.turns.length - 1; i >= 0; i--) {
+      const turn = this.turns[i];
+      if (turn.kind === 'move' && this.humans[turn.side] !== null) return i;
+    }
+    return -1;
+  }
+
+  undo(): Promise<void> {
+    return this.enqueue(async () => {
+      const cut = this.undoCut();
+      if (cut < 0) return;
+      this.redoStack.push(this.turns.slice(cut));
+      if (this.aiVsAi) this.paused = true;
+      await this.runFrom(this.turns.slice(0, cut));
+    });
+  }
+
+  redo(): Promise<void> {
+    return this.enqueue(async () => {
+      const group = this.redoStack.pop();
+      if (!group) return;
+      if (this.aiVsAi) this.paused = true;
+      await this.runFrom([...this.turns, ...group]);
+    });
+  }
+
+  restart(): Promise<void> {
+    return this.enqueue(async () => {
+      this.redoStack = [];
+      await this.runFrom([]);
+    });
+  }
+
+  setPaused(paused: boolean): void {
+    this.paused = paused;
+    if (!paused) this.releaseGate();
+    this.broadcast();
+  }
+
+  step(): void {
+    this.steps++;
+    this.releaseGate();
+  }
+
+  setDelay(delayMs: number): void {
+    this.delayMs = delayMs;
+    this.broadcast();
+  }
+
+  /** The game as a GameRecord: the referee's own when it is over; otherwise the moves so far with no end. */
+  saveRecord(): GameRecord | Omit<GameRecord, 'end'> {
+    if (this.record) return this.record;
+    return {
+      format: 'referee.game/1',
+      game: this.game.id,
+      players: [this.players[0].name, this.players[1].name],
+      seed: this.seed,
+      config: this.config,
+      initialState: this.game.encode(this.game.initial(this.seed)),
+      start: [{ wallMs: 0 }, { wallMs: 0 }],
+      turns: this.turns.slice(),
+    };
+  }
+
+  snapshot(): SessionSnapshot {
+    const end = this.end;
+    let humanToMove: Side | null = null;
+    for (const side of [0, 1] as const) if (this.humans[side]?.pending) humanToMove = side;
+    const clockSide = humanToMove ?? this.clockSide;
+    const since = humanToMove !== null ? this.humans[humanToMove]!.pending!.since : this.clockSince;
+    return {
+      id: this.id,
+      game: this.game.id,
+      seed: this.seed,
+      players: [this.players[0].name, this.players[1].name],
+      specs: this.specs,
+      turns: this.turns.map((t) => ({ side: t.side, kind: t.kind, move: t.move, wallMs: t.wallMs })),
+      end: end && {
+        winner: end.winner,
+        reason: end.reason,
+        message: end.loser?.message ?? null,
+        score: end.score,
+      },
+      canUndo: this.undoCut() >= 0,
+      canRedo: this.redoStack.length > 0,
+      clock: end || clockSide === null ? null : { side: clockSide, elapsedMs: Date.now() - since },
+      humanToMove,
+      humanSides: [this.humans[0] !== null, this.humans[1] !== null],
+      paused: this.paused,
+      holding: this.holding,
+      delayMs: this.delayMs,
+      moveTimeMs: this.config.moveTimeoutMs,
+      error: this.error,
+      kind: 'play',
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.error = 'this game was closed on the server (idle, or too many games): start a new one';
+    this.broadcast();
+    this.listeners.clear();
+    await this.stopRun().catch(() => {});
+    await Promise.all(this.players.map((player) => player.close().catch(() => {})));
+  }
+}
