@@ -6,13 +6,70 @@
  * The discs live in private fields, so the only way to change a board is through its methods — which is what
  * the tamper check (game.py: "changing the board it was handed loses") compares.
  */
-import { flips, flippedInBoardPyOrder, hasSquare, orderedMoves, out, popcount, START } from './core.js';
+import { hasSquare, orderedSquare, orderSquares, popcount, RAY_LEN, RAYS, START } from './core.js';
 
 export type Color = 'X' | 'O';
 /** A square as board.py accepts it: 'D3' (either case, like board_num) or [row, col]. */
 export type Action = string | readonly [number, number];
 
 const FILES = 'ABCDEFGH';
+
+/** 'A1'..'H8', built once: every name the Board returns is one of these strings, so nothing is built per call. */
+const NAMES: readonly string[] = Array.from({ length: 64 }, (_, sq) => FILES[sq & 7] + String((sq >> 3) + 1));
+/** 'D3' and 'd3' (board.py upper-cases) → square: a known name costs one lookup, no parsing. */
+const SQUARE_OF = new Map<string, number>();
+NAMES.forEach((name, sq) => {
+  SQUARE_OF.set(name, sq);
+  SQUARE_OF.set(name.toLowerCase(), sq);
+});
+
+/** The flips of the last flipNames call, as a 64-bit set (hi, lo). */
+const flipped = { hi: 0, lo: 0 };
+
+/**
+ * The discs the player (ph, pl) flips by playing the empty square `sq`, as names in board.py's _can_fliped order
+ * (per direction E, SE, S, SW, W, NW, N, NE, each from the far end back towards the move), or null when it flips
+ * nothing; the same set is left in `flipped`. One walk of the precomputed rays; the returned array is the only
+ * allocation.
+ */
+function flipNames(sq: number, ph: number, pl: number, oh: number, ol: number): string[] | null {
+  let names: string[] | null = null;
+  let fh = 0;
+  let fl = 0;
+  const base = sq * 8;
+  for (let d = 0; d < 8; d++) {
+    const n = RAY_LEN[base + d];
+    if (n < 2) continue;
+    const ray = (base + d) * 8;
+    let k = 0;
+    for (; k < n; k++) {
+      const s = RAYS[ray + k];
+      if ((s < 32 ? (ol >>> s) & 1 : (oh >>> (s - 32)) & 1) === 0) break;
+    }
+    if (k === 0 || k === n) continue;
+    const end = RAYS[ray + k];
+    if ((end < 32 ? (pl >>> end) & 1 : (ph >>> (end - 32)) & 1) === 0) continue;
+    if (names === null) names = [];
+    for (let j = k - 1; j >= 0; j--) {
+      const s = RAYS[ray + j];
+      names.push(NAMES[s]);
+      if (s < 32) fl |= 1 << s;
+      else fh |= 1 << (s - 32);
+    }
+  }
+  flipped.hi = fh;
+  flipped.lo = fl;
+  return names;
+}
+
+/** A square from an action: a known name by lookup, anything else through toSquare. */
+function squareOf(action: unknown): number {
+  if (typeof action === 'string') {
+    const sq = SQUARE_OF.get(action);
+    return sq === undefined ? -1 : sq;
+  }
+  return toSquare(action);
+}
 
 function checkColor(color: unknown): Color {
   if (color === 'X' || color === 'O') return color;
@@ -85,8 +142,11 @@ export class Board {
 
   /** Legal squares for `color` in board.py's order, as 'A1'..'H8'. */
   getLegalActions(color: Color): string[] {
-    const [ph, pl, oh, ol] = this.#sides(checkColor(color));
-    return orderedMoves(ph, pl, oh, ol).map(squareName);
+    const n = color === 'X' ? orderSquares(this.#bh, this.#bl, this.#wh, this.#wl)
+      : color === 'O' ? orderSquares(this.#wh, this.#wl, this.#bh, this.#bl) : checkColor(color) && 0;
+    const names = new Array<string>(n);
+    for (let k = 0; k < n; k++) names[k] = NAMES[orderedSquare(k)];
+    return names;
   }
 
   get_legal_actions(color: Color): string[] {
@@ -98,12 +158,11 @@ export class Board {
    * board, taken, or flips nothing. Does not change the board.
    */
   canFlipped(action: Action, color: Color): string[] | false {
-    const sq = toSquare(action);
+    const sq = squareOf(action);
     if (sq < 0 || hasSquare(this.#bh | this.#wh, this.#bl | this.#wl, sq)) return false;
-    const [ph, pl, oh, ol] = this.#sides(checkColor(color));
-    flips(sq, ph, pl, oh, ol);
-    if ((out.hi | out.lo) === 0) return false;
-    return flippedInBoardPyOrder(sq, out.hi, out.lo).map(squareName);
+    const names = checkColor(color) === 'X' ? flipNames(sq, this.#bh, this.#bl, this.#wh, this.#wl)
+      : flipNames(sq, this.#wh, this.#wl, this.#bh, this.#bl);
+    return names === null ? false : names;
   }
 
   _can_fliped(action: Action, color: Color): string[] | false {
@@ -112,18 +171,27 @@ export class Board {
 
   /** Play `action` for `color`: returns the flipped squares (board.py order), or false and leaves the board. */
   move(action: Action, color: Color): string[] | false {
-    const c = checkColor(color);
-    const sq = toSquare(action);
+    const black = checkColor(color) === 'X';
+    const sq = squareOf(action);
     if (sq < 0 || hasSquare(this.#bh | this.#wh, this.#bl | this.#wl, sq)) return false;
-    const [ph, pl, oh, ol] = this.#sides(c);
-    flips(sq, ph, pl, oh, ol);
-    const fh = out.hi;
-    const fl = out.lo;
-    if ((fh | fl) === 0) return false;
     const bh = sq >= 32 ? 1 << (sq - 32) : 0;
     const bl = sq < 32 ? 1 << sq : 0;
-    this.#set(c, ph | fh | bh, pl | fl | bl, oh & ~fh, ol & ~fl);
-    return flippedInBoardPyOrder(sq, fh, fl).map(squareName);
+    if (black) {
+      const names = flipNames(sq, this.#bh, this.#bl, this.#wh, this.#wl);
+      if (names === null) return false;
+      this.#bh |= flipped.hi | bh;
+      this.#bl |= flipped.lo | bl;
+      this.#wh &= ~flipped.hi;
+      this.#wl &= ~flipped.lo;
+      return names;
+    }
+    const names = flipNames(sq, this.#wh, this.#wl, this.#bh, this.#bl);
+    if (names === null) return false;
+    this.#wh |= flipped.hi | bh;
+    this.#wl |= flipped.lo | bl;
+    this.#bh &= ~flipped.hi;
+    this.#bl &= ~flipped.lo;
+    return names;
   }
 
   _move(action: Action, color: Color): string[] | false {
@@ -132,26 +200,30 @@ export class Board {
 
   /** Undo a move: empty `action` and give the `flipped` squares back to the opponent (board.py). */
   undo(action: Action, flipped: readonly Action[], color: Color): void {
-    const c = checkColor(color);
-    const sq = toSquare(action);
+    const black = checkColor(color) === 'X';
+    const sq = squareOf(action);
     if (sq < 0) throw new Error(`cannot undo ${JSON.stringify(action)}: not a square like 'D3' or [2, 3]`);
-    let [ph, pl, oh, ol] = this.#sides(c);
+    let fh = 0;
+    let fl = 0;
+    for (let i = 0; i < flipped.length; i++) {
+      const s = squareOf(flipped[i]);
+      if (s < 0) throw new Error(`cannot undo: flipped square ${JSON.stringify(flipped[i])} is not like 'D3' or [2, 3]`);
+      if (s >= 32) fh |= 1 << (s - 32);
+      else fl |= 1 << s;
+    }
     const clearH = sq >= 32 ? ~(1 << (sq - 32)) : -1;
     const clearL = sq < 32 ? ~(1 << sq) : -1;
-    ph &= clearH;
-    pl &= clearL;
-    for (const f of flipped) {
-      const s = toSquare(f);
-      if (s < 0) throw new Error(`cannot undo: flipped square ${JSON.stringify(f)} is not like 'D3' or [2, 3]`);
-      if (s >= 32) {
-        ph &= ~(1 << (s - 32));
-        oh |= 1 << (s - 32);
-      } else {
-        pl &= ~(1 << s);
-        ol |= 1 << s;
-      }
+    if (black) {
+      this.#bh = this.#bh & clearH & ~fh;
+      this.#bl = this.#bl & clearL & ~fl;
+      this.#wh = (this.#wh & clearH) | fh;
+      this.#wl = (this.#wl & clearL) | fl;
+    } else {
+      this.#wh = this.#wh & clearH & ~fh;
+      this.#wl = this.#wl & clearL & ~fl;
+      this.#bh = (this.#bh & clearH) | fh;
+      this.#bl = (this.#bl & clearL) | fl;
     }
-    this.#set(c, ph, pl, oh, ol);
   }
 
   backpropagation(action: Action, flipped: readonly Action[], color: Color): void {
@@ -228,23 +300,11 @@ export class Board {
   copy(): Board {
     return Board.fromBits(this.#bh, this.#bl, this.#wh, this.#wl);
   }
-
-  #sides(color: Color): [number, number, number, number] {
-    return color === 'X' ? [this.#bh, this.#bl, this.#wh, this.#wl] : [this.#wh, this.#wl, this.#bh, this.#bl];
-  }
-
-  #set(color: Color, ph: number, pl: number, oh: number, ol: number): void {
-    if (color === 'X') {
-      this.#bh = ph; this.#bl = pl; this.#wh = oh; this.#wl = ol;
-    } else {
-      this.#wh = ph; this.#wl = pl; this.#bh = oh; this.#bl = ol;
-    }
-  }
 }
 
 /** 0..63 → 'A1'..'H8'. */
 export function squareName(sq: number): string {
-  return FILES[sq & 7] + String((sq >> 3) + 1);
+  return NAMES[sq];
 }
 
 /** 'D3' / 'd3' / [2, 3] → square index, or -1 when it names no square. */

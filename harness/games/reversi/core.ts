@@ -134,8 +134,8 @@ const FLIP_DIRS: ReadonlyArray<readonly [number, number]> = [
  * Per square and direction, the squares of the ray leaving it (nearest first), packed as
  * RAYS[(sq * 8 + dir) * 8 + k], with RAY_LEN[sq * 8 + dir] entries. Precomputed so flipping is a table walk.
  */
-const RAYS = new Int8Array(64 * 8 * 8);
-const RAY_LEN = new Uint8Array(64 * 8);
+export const RAYS = new Int8Array(64 * 8 * 8);
+export const RAY_LEN = new Uint8Array(64 * 8);
 for (let sq = 0; sq < 64; sq++) {
   for (let d = 0; d < 8; d++) {
     const [dr, dc] = FLIP_DIRS[d];
@@ -242,51 +242,88 @@ export const START = {
   wl: 1 << 27, // D4 = square 27
 } as const;
 
-/** board.py's neighbour order for get_legal_actions: N, NE, E, SE, S, SW, W, NW as (row, col) steps. */
-const SCAN_DIRS: ReadonlyArray<readonly [number, number]> = [
-  [-1, 0], [-1, 1], [0, 1], [1, 1], [1, 0], [1, -1], [0, -1], [-1, -1],
-];
-/** NEIGHBOURS[sq * 8 + k]: the k-th on-board neighbour of sq in SCAN_DIRS order, or -1. */
-const NEIGHBOURS = new Int8Array(64 * 8).fill(-1);
-for (let sq = 0; sq < 64; sq++) {
-  let k = 0;
-  for (const [dr, dc] of SCAN_DIRS) {
-    const r = (sq >> 3) + dr;
-    const c = (sq & 7) + dc;
-    if (r >= 0 && r < 8 && c >= 0 && c < 8) NEIGHBOURS[sq * 8 + k++] = r * 8 + c;
+/**
+ * board.py's get_legal_actions order, which students break ties by: scan the opponent's discs row by row (A1, B1
+ * … H8); for each, its empty neighbours N, NE, E, SE, S, SW, W, NW, each kept the first time it is seen; keep
+ * those that flip something. A legal square is therefore listed where its first opponent neighbour (lowest index)
+ * lists it, so its rank is (that neighbour, the direction from it): one lookup per legal square, then a sort of
+ * the handful of keys, instead of a walk over every opponent disc's eight neighbours.
+ */
+/** NEAR_LO[sq] / NEAR_HI[sq]: sq's on-board neighbours, as the low and high half of a set. */
+const NEAR_LO = new Int32Array(64);
+const NEAR_HI = new Int32Array(64);
+/** SCAN_RANK[s - o + 9]: the place of the step o → s in board.py's scan N, NE, E, SE, S, SW, W, NW. */
+const SCAN_RANK = new Int8Array(19).fill(-1);
+{
+  const steps: ReadonlyArray<readonly [number, number]> = [
+    [-1, 0], [-1, 1], [0, 1], [1, 1], [1, 0], [1, -1], [0, -1], [-1, -1],
+  ];
+  steps.forEach(([dr, dc], rank) => { SCAN_RANK[dr * 8 + dc + 9] = rank; });
+  for (let sq = 0; sq < 64; sq++) {
+    for (const [dr, dc] of steps) {
+      const r = (sq >> 3) + dr;
+      const c = (sq & 7) + dc;
+      if (r < 0 || r > 7 || c < 0 || c > 7) continue;
+      const n = r * 8 + c;
+      if (n < 32) NEAR_LO[sq] |= 1 << n;
+      else NEAR_HI[sq] |= 1 << (n - 32);
+    }
   }
 }
 
+/** Sort keys of the last orderedSquares call, ascending: (first opponent neighbour, rank) << 6 | square. */
+const ORDER = new Int32Array(64);
+
+function insertKey(n: number, s: number, oh: number, ol: number): number {
+  let nb = NEAR_LO[s] & ol;
+  let o: number;
+  if (nb !== 0) o = 31 - clz32(nb & -nb);
+  else {
+    nb = NEAR_HI[s] & oh;
+    o = 63 - clz32(nb & -nb);
+  }
+  const key = (((o << 3) | SCAN_RANK[s - o + 9]) << 6) | s;
+  let j = n;
+  while (j > 0 && ORDER[j - 1] > key) {
+    ORDER[j] = ORDER[j - 1];
+    j--;
+  }
+  ORDER[j] = key;
+  return n + 1;
+}
+
 /**
- * The player's legal squares in board.py's order, which students break ties by: scan the opponent's discs row by
- * row (A1, B1 … H8); for each, its empty neighbours N, NE, E, SE, S, SW, W, NW, each kept the first time it is
- * seen; keep those that flip something.
+ * The player's legal squares in board.py's order, left in a shared scratch array: returns how many; square k is
+ * `orderedSquare(k)`. Allocates nothing.
  */
-export function orderedMoves(ph: number, pl: number, oh: number, ol: number): number[] {
+export function orderSquares(ph: number, pl: number, oh: number, ol: number): number {
   legalMask(ph, pl, oh, ol);
   let lh = out.hi;
   let ll = out.lo;
-  const moves: number[] = [];
-  if ((lh | ll) === 0) return moves;
-  for (let half = 0; half < 2; half++) {
-    let opp = half === 0 ? ol : oh;
-    while (opp !== 0) {
-      const bit = opp & -opp;
-      opp ^= bit;
-      const sq = 31 - clz32(bit) + half * 32;
-      for (let k = sq * 8, end = k + 8; k < end; k++) {
-        const n = NEIGHBOURS[k];
-        if (n < 0) break;
-        // Taking a square out of the legal set as it is emitted doubles as the "seen" set.
-        if (n < 32) {
-          if ((ll >>> n) & 1) { moves.push(n); ll &= ~(1 << n); }
-        } else if ((lh >>> (n - 32)) & 1) {
-          moves.push(n);
-          lh &= ~(1 << (n - 32));
-        }
-      }
-    }
+  let n = 0;
+  while (ll !== 0) {
+    const bit = ll & -ll;
+    ll ^= bit;
+    n = insertKey(n, 31 - clz32(bit), oh, ol);
   }
+  while (lh !== 0) {
+    const bit = lh & -lh;
+    lh ^= bit;
+    n = insertKey(n, 63 - clz32(bit), oh, ol);
+  }
+  return n;
+}
+
+/** The k-th square of the last orderSquares call. */
+export function orderedSquare(k: number): number {
+  return ORDER[k] & 63;
+}
+
+/** The player's legal squares in board.py's order (see orderSquares). */
+export function orderedMoves(ph: number, pl: number, oh: number, ol: number): number[] {
+  const n = orderSquares(ph, pl, oh, ol);
+  const moves = new Array<number>(n);
+  for (let k = 0; k < n; k++) moves[k] = ORDER[k] & 63;
   return moves;
 }
 
