@@ -234,6 +234,8 @@ def _build_rays():
 
 
 _RAYS, _FLIPS = _build_rays()
+_UP = tuple(tuple(mask for mask, increasing in rays if increasing) for rays in _RAYS)
+_DOWN = tuple(tuple(mask for mask, increasing in rays if not increasing) for rays in _RAYS)
 _X_BITS = str.maketrans({'X': '1', 'O': '0', '.': '0'})
 _O_BITS = str.maketrans({'X': '0', 'O': '1', '.': '0'})
 
@@ -260,6 +262,14 @@ def _legal(p, o):
     return moves & ~(p | o) & _FULL
 
 
+# _ORDER_KEY[s << 6 | o]: the sort key of square s first reached from the opponent disc o (its neighbour).
+_ORDER_KEY = [0] * 4096
+for _s in range(64):
+    for _o in range(64):
+        if _NEAR[_s] >> _o & 1:
+            _ORDER_KEY[(_s << 6) | _o] = (((_o << 3) | _SCAN_RANK[_s - _o + 9]) << 6) | _s
+
+
 def _in_scan_order(squares, opp):
     """The squares (a set, each next to one of opp's discs) in get_legal_actions' order: by the first opponent
     disc whose scan reaches them, then by the direction from it."""
@@ -269,35 +279,35 @@ def _in_scan_order(squares, opp):
         squares ^= low
         s = low.bit_length() - 1
         near = _NEAR[s] & opp
-        o = (near & -near).bit_length() - 1
-        keys.append((((o << 3) | _SCAN_RANK[s - o + 9]) << 6) | s)
+        keys.append(_ORDER_KEY[(s << 6) | ((near & -near).bit_length() - 1)])
     keys.sort()
     return [_NAMES[k & 63] for k in keys]
 
 
 def _flips(sq, own, opp):
-    """(flipped set, names in board.py's order) for own playing the empty square sq; (0, None) if nothing flips."""
+    """(flipped set, names in board.py's order) for own playing the empty square sq; (0, []) if nothing flips.
+    Along a ray the first square that is not the opponent's ends the run: the lowest such bit on a ray towards
+    higher squares, the highest on one towards lower squares; the run flips when that square is own."""
     flipped = 0
-    names = None
+    names = []
     free = ~opp
-    for mask, increasing in _RAYS[sq]:
+    for mask in _UP[sq]:
         stop = mask & free
-        if not stop:
-            continue
-        if increasing:
-            first = stop & -stop
-            if first & own:
-                run = mask & (first - 1)
-                if run:
-                    flipped |= run
-                    names = list(_FLIPS[run]) if names is None else names + list(_FLIPS[run])
-        else:
+        first = stop & -stop
+        if first & own:
+            run = mask & (first - 1)
+            if run:
+                flipped |= run
+                names += _FLIPS[run]
+    for mask in _DOWN[sq]:
+        stop = mask & free
+        if stop:
             first = 1 << (stop.bit_length() - 1)
             if first & own:
                 run = mask & -(first << 1)
                 if run:
                     flipped |= run
-                    names = list(_FLIPS[-run]) if names is None else names + list(_FLIPS[-run])
+                    names += _FLIPS[-run]
     return flipped, names
 
 
@@ -466,13 +476,15 @@ class Board(PlainBoard):
         if (black | white) >> sq & 1:
             return False
         _, names = _flips(sq, black, white) if color == 'X' else _flips(sq, white, black)
-        return names if names is not None else False
+        return names if names else False
 
     def _move(self, action, color):
-        sq = self._square(action, color)
-        if sq < 0:
-            return PlainBoard._move(self, action, color)
         state = self._s
+        if state[_ROWS_SEEN] is not None:
+            _sync(state)
+        sq = _SQUARE.get(action, -1) if type(action) is str else _square_of(action)
+        if sq < 0 or state[_PLAIN] or (color != 'X' and color != 'O') or self.empty != '.':
+            return PlainBoard._move(self, action, color)
         black, white = state[_BLACK], state[_WHITE]
         bit = 1 << sq
         if (black | white) & bit:
@@ -497,16 +509,14 @@ class Board(PlainBoard):
         state = self._s
         if state[_ROWS_SEEN] is not None:
             _sync(state)
-        sq = -1 if state[_PLAIN] or self.empty != '.' else _square_of(action)
+        sq = _SQUARE.get(action, -1) if type(action) is str else _square_of(action)
         flipped = 0
-        if sq >= 0:
+        try:
             for p in flipped_pos:
-                bit = _BIT_OF_NAME.get(p) if type(p) is str else None
-                if bit is None:
-                    sq = -1
-                    break
-                flipped |= bit
-        if sq < 0:
+                flipped |= _BIT_OF_NAME[p]
+        except (KeyError, TypeError):  # not a list of 'D3' names: board.py's own code
+            sq = -1
+        if sq < 0 or state[_PLAIN] or self.empty != '.':
             return PlainBoard.backpropagation(self, action, flipped_pos, color)
         bit = 1 << sq
         black, white = state[_BLACK] & ~bit, state[_WHITE] & ~bit
@@ -542,7 +552,7 @@ class Board(PlainBoard):
         for index, name in enumerate(names):
             yield name
             if state[_BLACK] != black or state[_WHITE] != white or (
-                    state[_ROWS_SEEN] is not None and state[_ROWS_SEEN] != state[_SNAPSHOT]) or self._s is not state:
+                    state[_ROWS_SEEN] is not None and state[_ROWS_SEEN] != state[_SNAPSHOT]):
                 break
         else:
             return
