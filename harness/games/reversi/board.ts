@@ -13,6 +13,7 @@ export type Color = 'X' | 'O';
 export type Action = string | readonly [number, number];
 
 const FILES = 'ABCDEFGH';
+const { fromCharCode } = String;
 
 /** 'A1'..'H8', built once: every name the Board returns is one of these strings, so nothing is built per call. */
 const NAMES: readonly string[] = Array.from({ length: 64 }, (_, sq) => FILES[sq & 7] + String((sq >> 3) + 1));
@@ -108,7 +109,12 @@ export class Board {
    */
   static fingerprint(board: unknown): string {
     if (typeof board !== 'object' || board === null || !(#bh in board)) return 'not-a-board';
-    return `${board.#bh},${board.#bl},${board.#wh},${board.#wl}`;
+    // Eight 16-bit halves as one 8-character string: no number-to-decimal conversion (the host takes two a move).
+    const bh = board.#bh;
+    const bl = board.#bl;
+    const wh = board.#wh;
+    const wl = board.#wl;
+    return fromCharCode(bh & 0xffff, bh >>> 16, bl & 0xffff, bl >>> 16, wh & 0xffff, wh >>> 16, wl & 0xffff, wl >>> 16);
   }
 
   /** The four bitboards [bh, bl, wh, wl], for code that works on the core directly. */
