@@ -214,6 +214,7 @@ export function perft(ph: number, pl: number, oh: number, ol: number, depth: num
     return depth === 1 ? 1 : perft(oh, ol, ph, pl, depth - 1); // pass
   }
   if (depth === 1) return popcount32(mh) + popcount32(ml);
+  if (depth === 2) return perftLastTwo(ph, pl, oh, ol, mh, ml);
   let total = 0;
   while (ml !== 0) {
     const bit = ml & -ml;
@@ -230,6 +231,35 @@ export function perft(ph: number, pl: number, oh: number, ol: number, depth: num
     const fh = out.hi;
     const fl = out.lo;
     total += perft(oh & ~fh, ol & ~fl, ph | fh | bit, pl | fl, depth - 1);
+  }
+  return total;
+}
+
+/**
+ * perft at depth 2 with the moves (mh, ml) known: each child's leaves are its mover's move count (a bulk count
+ * from the move mask), without a call per child; a child with no move counts 1 either way (a pass, or the end).
+ */
+function perftLastTwo(ph: number, pl: number, oh: number, ol: number, mh: number, ml: number): number {
+  let total = 0;
+  while (ml !== 0) {
+    const bit = ml & -ml;
+    ml ^= bit;
+    flips(31 - clz32(bit), ph, pl, oh, ol);
+    const fh = out.hi;
+    const fl = out.lo;
+    legalMask(oh & ~fh, ol & ~fl, ph | fh, pl | fl | bit);
+    const n = popcount32(out.hi) + popcount32(out.lo);
+    total += n === 0 ? 1 : n;
+  }
+  while (mh !== 0) {
+    const bit = mh & -mh;
+    mh ^= bit;
+    flips(63 - clz32(bit), ph, pl, oh, ol);
+    const fh = out.hi;
+    const fl = out.lo;
+    legalMask(oh & ~fh, ol & ~fl, ph | fh | bit, pl | fl);
+    const n = popcount32(out.hi) + popcount32(out.lo);
+    total += n === 0 ? 1 : n;
   }
   return total;
 }
