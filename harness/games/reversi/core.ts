@@ -152,36 +152,65 @@ for (let sq = 0; sq < 64; sq++) {
 }
 
 /**
+ * Per square and direction, the ray leaving it as a set (RAY_HI, RAY_LO at sq * 8 + dir; directions as
+ * FLIP_DIRS: the first four run towards higher squares, the last four towards lower ones).
+ */
+const RAY_HI = new Int32Array(64 * 8);
+const RAY_LO = new Int32Array(64 * 8);
+for (let i = 0; i < 64 * 8; i++) {
+  for (let k = 0; k < RAY_LEN[i]; k++) {
+    const s = RAYS[i * 8 + k];
+    if (s < 32) RAY_LO[i] |= 1 << s;
+    else RAY_HI[i] |= 1 << (s - 32);
+  }
+}
+
+/**
  * Discs flipped when the player plays `sq`, into `out` (zero when the move flips nothing, i.e. is illegal for an
- * empty square). Does not check that `sq` is empty.
+ * empty square). Does not check that `sq` is empty. Per direction, the first square of the ray that is not the
+ * opponent's (the lowest set bit on a ray towards higher squares, the highest on one towards lower squares)
+ * closes the run when it is the player's: no walk along the ray.
  */
 export function flips(sq: number, ph: number, pl: number, oh: number, ol: number): void {
   let fh = 0;
   let fl = 0;
+  const nh = ~oh;
+  const nl = ~ol;
   const base = sq * 8;
-  for (let d = 0; d < 8; d++) {
-    const n = RAY_LEN[base + d];
-    if (n < 2) continue;
-    const ray = (base + d) * 8;
-    let rh = 0;
-    let rl = 0;
-    let k = 0;
-    for (; k < n; k++) {
-      const s = RAYS[ray + k];
-      if (s < 32) {
-        if (((ol >>> s) & 1) === 0) break;
-        rl |= 1 << s;
-      } else {
-        if (((oh >>> (s - 32)) & 1) === 0) break;
-        rh |= 1 << (s - 32);
+  for (let i = base; i < base + 4; i++) {
+    const rl = RAY_LO[i];
+    const stopL = rl & nl;
+    if (stopL !== 0) {
+      const f = stopL & -stopL;
+      if ((pl & f) !== 0) fl |= rl & (f - 1);
+    } else {
+      const rh = RAY_HI[i];
+      const stopH = rh & nh;
+      if (stopH !== 0) {
+        const f = stopH & -stopH;
+        if ((ph & f) !== 0) {
+          fl |= rl;
+          fh |= rh & (f - 1);
+        }
       }
     }
-    if (k === 0 || k === n) continue;
-    const end = RAYS[ray + k];
-    const own = end < 32 ? (pl >>> end) & 1 : (ph >>> (end - 32)) & 1;
-    if (own) {
-      fh |= rh;
-      fl |= rl;
+  }
+  for (let i = base + 4; i < base + 8; i++) {
+    const rh = RAY_HI[i];
+    const stopH = rh & nh;
+    if (stopH !== 0) {
+      const f = 1 << (31 - clz32(stopH));
+      if ((ph & f) !== 0) fh |= rh & -(f << 1);
+    } else {
+      const rl = RAY_LO[i];
+      const stopL = rl & nl;
+      if (stopL !== 0) {
+        const f = 1 << (31 - clz32(stopL));
+        if ((pl & f) !== 0) {
+          fh |= rh;
+          fl |= rl & -(f << 1);
+        }
+      }
     }
   }
   out.hi = fh;
