@@ -6,7 +6,7 @@
  * The discs live in private fields, so the only way to change a board is through its methods — which is what
  * the tamper check (game.py: "changing the board it was handed loses") compares.
  */
-import { hasSquare, orderedSquare, orderSquares, popcount, RAY_LEN, RAYS, START } from './core.js';
+import { hasSquare, orderedSquare, orderSquares, popcount, RAY_HI, RAY_LO, START } from './core.js';
 
 export type Color = 'X' | 'O';
 /** A square as board.py accepts it: 'D3' (either case, like board_num) or [row, col]. */
@@ -14,6 +14,7 @@ export type Action = string | readonly [number, number];
 
 const FILES = 'ABCDEFGH';
 const { fromCharCode } = String;
+const { clz32 } = Math;
 
 /** 'A1'..'H8', built once: every name the Board returns is one of these strings, so nothing is built per call. */
 const NAMES: readonly string[] = Array.from({ length: 64 }, (_, sq) => FILES[sq & 7] + String((sq >> 3) + 1));
@@ -30,38 +31,106 @@ const flipped = { hi: 0, lo: 0 };
 /**
  * The discs the player (ph, pl) flips by playing the empty square `sq`, as names in board.py's _can_fliped order
  * (per direction E, SE, S, SW, W, NW, N, NE, each from the far end back towards the move), or null when it flips
- * nothing; the same set is left in `flipped`. One walk of the precomputed rays; the returned array is the only
- * allocation.
+ * nothing; the same set is left in `flipped`. Per direction the run ends at the ray's first square that is not
+ * the opponent's (lowest bit towards higher squares, highest towards lower ones), as in the core's flips; the
+ * returned array is the only allocation.
  */
 function flipNames(sq: number, ph: number, pl: number, oh: number, ol: number): string[] | null {
-  let names: string[] | null = null;
   let fh = 0;
   let fl = 0;
+  const nh = ~oh;
+  const nl = ~ol;
   const base = sq * 8;
-  for (let d = 0; d < 8; d++) {
-    const n = RAY_LEN[base + d];
-    if (n < 2) continue;
-    const ray = (base + d) * 8;
-    let k = 0;
-    for (; k < n; k++) {
-      const s = RAYS[ray + k];
-      if ((s < 32 ? (ol >>> s) & 1 : (oh >>> (s - 32)) & 1) === 0) break;
+  // E, SE, S, SW: towards higher squares.
+  for (let d = 0; d < 4; d++) {
+    const i = base + d;
+    let runH = 0;
+    let runL = 0;
+    const rl = RAY_LO[i];
+    const stopL = rl & nl;
+    if (stopL !== 0) {
+      const f = stopL & -stopL;
+      if ((pl & f) !== 0) runL = rl & (f - 1);
+    } else {
+      const rh = RAY_HI[i];
+      const stopH = rh & nh;
+      const f = stopH & -stopH;
+      if ((ph & f) !== 0) {
+        runL = rl;
+        runH = rh & (f - 1);
+      }
     }
-    if (k === 0 || k === n) continue;
-    const end = RAYS[ray + k];
-    if ((end < 32 ? (pl >>> end) & 1 : (ph >>> (end - 32)) & 1) === 0) continue;
-    if (names === null) names = [];
-    for (let j = k - 1; j >= 0; j--) {
-      const s = RAYS[ray + j];
-      names.push(NAMES[s]);
-      if (s < 32) fl |= 1 << s;
-      else fh |= 1 << (s - 32);
+    RUN_H[d] = runH;
+    RUN_L[d] = runL;
+    fh |= runH;
+    fl |= runL;
+  }
+  // W, NW, N, NE: towards lower squares.
+  for (let d = 4; d < 8; d++) {
+    const i = base + d;
+    let runH = 0;
+    let runL = 0;
+    const rh = RAY_HI[i];
+    const stopH = rh & nh;
+    if (stopH !== 0) {
+      const f = 1 << (31 - clz32(stopH));
+      if ((ph & f) !== 0) runH = rh & -(f << 1);
+    } else {
+      const rl = RAY_LO[i];
+      const stopL = rl & nl;
+      if (stopL !== 0) {
+        const f = 1 << (31 - clz32(stopL));
+        if ((pl & f) !== 0) {
+          runH = rh;
+          runL = rl & -(f << 1);
+        }
+      }
     }
+    RUN_H[d] = runH;
+    RUN_L[d] = runL;
+    fh |= runH;
+    fl |= runL;
   }
   flipped.hi = fh;
   flipped.lo = fl;
+  if ((fh | fl) === 0) return null;
+  // One array of the exact length, filled far end first per direction.
+  const names = new Array<string>(popcount(fh, fl));
+  let k = 0;
+  for (let d = 0; d < 4; d++) {
+    let runH = RUN_H[d];
+    let runL = RUN_L[d];
+    while (runH !== 0) {
+      const top = 31 - clz32(runH);
+      names[k++] = NAMES[top + 32];
+      runH ^= 1 << top;
+    }
+    while (runL !== 0) {
+      const top = 31 - clz32(runL);
+      names[k++] = NAMES[top];
+      runL ^= 1 << top;
+    }
+  }
+  for (let d = 4; d < 8; d++) {
+    let runH = RUN_H[d];
+    let runL = RUN_L[d];
+    while (runL !== 0) {
+      const low = runL & -runL;
+      names[k++] = NAMES[31 - clz32(low)];
+      runL ^= low;
+    }
+    while (runH !== 0) {
+      const low = runH & -runH;
+      names[k++] = NAMES[63 - clz32(low)];
+      runH ^= low;
+    }
+  }
   return names;
 }
+
+/** The runs of the last flipNames call, per direction. */
+const RUN_H = new Int32Array(8);
+const RUN_L = new Int32Array(8);
 
 /** A square from an action: a known name by lookup, anything else through toSquare. */
 function squareOf(action: unknown): number {

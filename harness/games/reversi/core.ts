@@ -155,8 +155,8 @@ for (let sq = 0; sq < 64; sq++) {
  * Per square and direction, the ray leaving it as a set (RAY_HI, RAY_LO at sq * 8 + dir; directions as
  * FLIP_DIRS: the first four run towards higher squares, the last four towards lower ones).
  */
-const RAY_HI = new Int32Array(64 * 8);
-const RAY_LO = new Int32Array(64 * 8);
+export const RAY_HI = new Int32Array(64 * 8);
+export const RAY_LO = new Int32Array(64 * 8);
 for (let i = 0; i < 64 * 8; i++) {
   for (let k = 0; k < RAY_LEN[i]; k++) {
     const s = RAYS[i * 8 + k];
