@@ -63,11 +63,24 @@ def games(count):
     return played
 
 
+WEIGHTS = [[100, -20, 10, 5, 5, 10, -20, 100]] + [[(r * 8 + c) % 7 for c in range(8)] for r in range(1, 8)]
+
+
+def weighted(board, color):
+    """A student's classic evaluation: every cell of `_board` read once."""
+    score = 0
+    for i in range(8):
+        for j in range(8):
+            if board._board[i][j] == color:
+                score += WEIGHTS[i][j]
+    return score
+
+
 def method_micros(board_class, played, repeat=4):
     """Mean CPU µs per call of each hot method over every position of `played`."""
     clock = time.process_time
     total = {'get_legal_actions': 0.0, '_move': 0.0, 'backpropagation': 0.0, 'count': 0.0, 'get_winner': 0.0,
-             '_can_fliped': 0.0}
+             '_can_fliped': 0.0, 'weighted eval (64 _board reads)': 0.0}
     calls = 0
     for moves in played:
         board = board_class()
@@ -99,6 +112,14 @@ def method_micros(board_class, played, repeat=4):
             total['count'] += won - counted
             total['get_winner'] += ended - won
             board._move(action, color)
+        # On a board of its own: once read, `_board` is kept in step by every move (what a student reading it pays)
+        reader = board_class()
+        for action, color in moves:
+            started = clock()
+            for _ in range(repeat):
+                weighted(reader, color)
+            total['weighted eval (64 _board reads)'] += clock() - started
+            reader._move(action, color)
         calls += len(moves)
     result = {}
     for name, seconds in total.items():

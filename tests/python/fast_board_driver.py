@@ -23,8 +23,8 @@ def outcome(fn):
         if hasattr(value, '__next__'):
             value = list(value)
         return ('ok', value)
-    except Exception as error:  # the same exception, same message
-        return ('raise', type(error).__name__, str(error))
+    except Exception as error:  # the same exception, same message (board.py's class is called Board)
+        return ('raise', type(error).__name__, str(error).replace('PlainBoard', 'Board'))
 
 
 def same(seed, step, what, fast, plain):
@@ -32,7 +32,8 @@ def same(seed, step, what, fast, plain):
     calls += 1
     a, b = outcome(lambda: what(fast)), outcome(lambda: what(plain))
     assert a == b, 'seed %d step %d: %r != %r' % (seed, step, a, b)
-    assert fast._board == plain._board if (seed + step) % 7 == 0 else True, 'seed %d step %d: boards differ' % (seed, step)
+    if (seed + step) % 7 == 0:
+        assert getattr(fast, '_board', None) == getattr(plain, '_board', None), 'seed %d step %d: boards differ' % (seed, step)
 
 
 def game(seed):
@@ -54,6 +55,25 @@ def game(seed):
             row = [rng.choice('.XO') for _ in range(8)]
             fast._board[r] = row[:]
             plain._board[r] = row[:]
+        elif roll < 0.062:  # a whole new _board, or a reference kept across moves
+            if rng.random() < 0.5:
+                rows = [[rng.choice('.XO') if rng.random() < 0.1 else cell for cell in row] for row in plain._board]
+                fast._board = [row[:] for row in rows]
+                plain._board = [row[:] for row in rows]
+            else:
+                kept_fast, kept_plain = fast._board, plain._board
+                legal = list(plain.get_legal_actions(color))
+                if legal:
+                    a = rng.choice(legal)
+                    same(seed, step, lambda b: b._move(a, color), fast, plain)
+                    assert kept_fast == kept_plain, 'seed %d step %d: a kept _board reference' % (seed, step)
+        elif roll < 0.063:  # _board deleted: board.py's AttributeError from then on
+            del fast._board
+            del plain._board
+            same(seed, step, lambda b: b.count('X'), fast, plain)
+            same(seed, step, lambda b: b.get_legal_actions('O'), fast, plain)
+            same(seed, step, lambda b: b._move('D3', 'X'), fast, plain)
+            return
         elif roll < 0.07:  # deepcopy: the copy plays on, the original is untouched
             copies = copy.deepcopy(fast), copy.deepcopy(plain)
             legal = list(plain.get_legal_actions(color))
@@ -140,6 +160,13 @@ def fingerprints():
     assert fp(board) not in (None, start), 'an odd cell is a change'
     board._board = None
     assert fp(board) is None, 'no board at all'
+    fresh = Fast()
+    fresh._board = [list('.' * 8) for _ in range(8)]
+    assert fp(fresh) != start, 'a _board set before it was ever read is a change'
+    read = Fast()
+    read._board[0][0]
+    del read._board
+    assert fp(read) is None, '_board deleted'
     other = Fast()
     other._move('D3', 'X')
     other.__dict__.pop('_s')

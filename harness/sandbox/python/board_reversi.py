@@ -345,18 +345,34 @@ def _rows_of_bits(black, white):
 
 # The shared state of a Board, one list so that copy.copy(board) shares it as it shares board.py's _board:
 _BLACK, _WHITE, _ROWS_SEEN, _SNAPSHOT, _PLAIN = 0, 1, 2, 3, 4
-# _ROWS_SEEN: the lists `_board` handed out (None until it is read); _SNAPSHOT: their contents as last synced;
-# _PLAIN: True once the board holds something the integers cannot, after which PlainBoard's code runs it.
+# _ROWS_SEEN: the `_board` lists last synced with (None until `_board` is first read or set); _SNAPSHOT: their
+# contents then; _PLAIN: True once the board holds something the integers cannot, after which PlainBoard's code
+# runs it. `_board` itself lives in the instance's __dict__ once read, so reading it is a plain attribute read.
+_ABSENT = object()
 
 
-def _sync(state):
-    """Take in a student's writes into `_board` since the last call (or go plain when they are not '.XO')."""
-    rows = state[_ROWS_SEEN]
+def _rows_moved(fields, state):
+    """Whether `_board` (in the instance's __dict__ `fields`) was set, deleted or written since the last sync."""
+    rows = fields.get('_board', _ABSENT)
+    if rows is _ABSENT:
+        return state[_ROWS_SEEN] is not None
+    if rows is not state[_ROWS_SEEN] or rows is None:
+        return True
     try:
-        if rows == state[_SNAPSHOT]:
-            return
+        return rows != state[_SNAPSHOT]
     except Exception:
-        pass
+        return True
+
+
+def _sync(fields, state):
+    """Take in a student's writes into `_board` since the last call (or go plain when they are not '.XO')."""
+    if not _rows_moved(fields, state):
+        return
+    rows = fields.get('_board', _ABSENT)
+    if rows is _ABSENT:  # deleted: board.py's code, and its AttributeError, from now on
+        state[_PLAIN] = True
+        return
+    state[_ROWS_SEEN] = rows
     bits = _bits_of_rows(rows)
     if bits is None:
         state[_PLAIN] = True
@@ -388,28 +404,40 @@ def _write(state, names, sq, color):
         snapshot[r][c] = color
 
 
+class _RowsOnFirstRead(object):
+    """
+    `_board` until it is first read: builds board.py's list of lists from the integers and stores it in the
+    instance's __dict__, which from then on answers every read directly (this descriptor defines no __set__, so
+    the instance's own attribute wins). A student's assignment or writes are noticed by the next method call.
+    """
+
+    def __get__(self, board, owner=None):
+        if board is None:
+            return self
+        state = board._s
+        if state[_ROWS_SEEN] is not None or state[_PLAIN]:  # it was handed out, then deleted: as in board.py
+            raise AttributeError("'%s' object has no attribute '_board'" % type(board).__name__)
+        rows = _rows_of_bits(state[_BLACK], state[_WHITE])
+        state[_ROWS_SEEN] = rows
+        state[_SNAPSHOT] = [row[:] for row in rows]
+        board.__dict__['_board'] = rows
+        return rows
+
+
 class Board(PlainBoard):
     def __init__(self):
         self.empty = '.'
         self._s = [0x0000000810000000, 0x0000001008000000, None, None, False]
 
-    @property
-    def _board(self):
-        state = self._s
-        rows = state[_ROWS_SEEN]
-        if rows is None and not state[_PLAIN]:
-            rows = _rows_of_bits(state[_BLACK], state[_WHITE])
-            state[_ROWS_SEEN] = rows
-            state[_SNAPSHOT] = [row[:] for row in rows]
-        return rows
+    _board = _RowsOnFirstRead()
 
-    @_board.setter
-    def _board(self, rows):
-        state = self._s
-        state[_ROWS_SEEN] = rows
-        state[_SNAPSHOT] = None  # taken in at the next call
-        if rows is None:  # board.py's methods would now fail on it: let them
-            state[_PLAIN] = True
+    def __delattr__(self, name):
+        if name == '_board' and '_board' not in self.__dict__:
+            state = self._s
+            if state[_ROWS_SEEN] is None and not state[_PLAIN]:  # never read, but board.py's would be there
+                state[_PLAIN] = True
+                return
+        object.__delattr__(self, name)
 
     def __deepcopy__(self, memo):
         state = self._s
@@ -423,8 +451,9 @@ class Board(PlainBoard):
 
     def count(self, color):
         state = self._s
-        if state[_ROWS_SEEN] is not None:
-            _sync(state)
+        fields = self.__dict__
+        if state[_ROWS_SEEN] is not None or '_board' in fields:
+            _sync(fields, state)
         if state[_PLAIN]:
             return PlainBoard.count(self, color)
         if color == 'X':
@@ -437,8 +466,9 @@ class Board(PlainBoard):
 
     def get_winner(self):
         state = self._s
-        if state[_ROWS_SEEN] is not None:
-            _sync(state)
+        fields = self.__dict__
+        if state[_ROWS_SEEN] is not None or '_board' in fields:
+            _sync(fields, state)
         if state[_PLAIN]:
             return PlainBoard.get_winner(self)
         black, white = _popcount(state[_BLACK]), _popcount(state[_WHITE])
@@ -450,7 +480,7 @@ class Board(PlainBoard):
 
     def display(self, step_time=None, total_time=None):
         state = self._s
-        if state[_ROWS_SEEN] is not None or state[_PLAIN]:
+        if state[_ROWS_SEEN] is not None or state[_PLAIN] or '_board' in self.__dict__:
             return PlainBoard.display(self, step_time, total_time)
         # board.py's display, from a throwaway copy of the rows so reading them costs nothing later
         shown = PlainBoard.__new__(PlainBoard)
@@ -461,8 +491,9 @@ class Board(PlainBoard):
     def _square(self, action, color):
         """The square of a well-formed action for colour 'X'/'O' on an integer board, or -1 (board.py's code)."""
         state = self._s
-        if state[_ROWS_SEEN] is not None:
-            _sync(state)
+        fields = self.__dict__
+        if state[_ROWS_SEEN] is not None or '_board' in fields:
+            _sync(fields, state)
         if state[_PLAIN] or (color != 'X' and color != 'O') or self.empty != '.':
             return -1
         return _square_of(action)
@@ -480,8 +511,9 @@ class Board(PlainBoard):
 
     def _move(self, action, color):
         state = self._s
-        if state[_ROWS_SEEN] is not None:
-            _sync(state)
+        fields = self.__dict__
+        if state[_ROWS_SEEN] is not None or '_board' in fields:
+            _sync(fields, state)
         sq = _SQUARE.get(action, -1) if type(action) is str else _square_of(action)
         if sq < 0 or state[_PLAIN] or (color != 'X' and color != 'O') or self.empty != '.':
             return PlainBoard._move(self, action, color)
@@ -507,8 +539,9 @@ class Board(PlainBoard):
 
     def backpropagation(self, action, flipped_pos, color):
         state = self._s
-        if state[_ROWS_SEEN] is not None:
-            _sync(state)
+        fields = self.__dict__
+        if state[_ROWS_SEEN] is not None or '_board' in fields:
+            _sync(fields, state)
         sq = _SQUARE.get(action, -1) if type(action) is str else _square_of(action)
         flipped = 0
         try:
@@ -538,8 +571,9 @@ class Board(PlainBoard):
         """A generator of the squares `color` may play, as 'D3' strings, in board.py's order. As board.py's, it
         looks at the board when first advanced, and checks each later square against the board as it is then."""
         state = self._s
-        if state[_ROWS_SEEN] is not None:
-            _sync(state)
+        fields = self.__dict__
+        if state[_ROWS_SEEN] is not None or '_board' in fields:
+            _sync(fields, state)
         if state[_PLAIN] or (color != 'X' and color != 'O') or self.empty != '.':
             yield from PlainBoard.get_legal_actions(self, color)
             return
@@ -552,7 +586,7 @@ class Board(PlainBoard):
         for index, name in enumerate(names):
             yield name
             if state[_BLACK] != black or state[_WHITE] != white or (
-                    state[_ROWS_SEEN] is not None and state[_ROWS_SEEN] != state[_SNAPSHOT]):
+                    (state[_ROWS_SEEN] is not None or '_board' in fields) and _rows_moved(fields, state)):
                 break
         else:
             return
@@ -600,13 +634,11 @@ def _fingerprint(board, _type=type, _len=len, _list=list, _str=str, _int=int, _d
         rows = fields.get('_board')
     except Exception:
         return None
-    if _type(state) is _list and _len(state) == 5:
-        rows = state[2]
-        if rows is None and not state[4]:
-            black, white = state[0], state[1]
-            if _type(black) is not _int or _type(white) is not _int:
-                return None
-            return '%x,%x' % (black, white)
+    if _type(state) is _list and _len(state) == 5 and '_board' not in fields and state[2] is None and not state[4]:
+        black, white = state[0], state[1]  # never read: the integers are the board
+        if _type(black) is not _int or _type(white) is not _int:
+            return None
+        return '%x,%x' % (black, white)
     if _type(rows) is not _list or _len(rows) != 8:
         return None
     cells = []
