@@ -132,10 +132,10 @@ const FLIP_DIRS: ReadonlyArray<readonly [number, number]> = [
 
 /**
  * Per square and direction, the squares of the ray leaving it (nearest first), packed as
- * RAYS[(sq * 8 + dir) * 8 + k], with RAY_LEN[sq * 8 + dir] entries. Precomputed so flipping is a table walk.
+ * RAYS[(sq * 8 + dir) * 8 + k], with RAY_LEN[sq * 8 + dir] entries: what RAY_HI / RAY_LO below are built from.
  */
-export const RAYS = new Int8Array(64 * 8 * 8);
-export const RAY_LEN = new Uint8Array(64 * 8);
+const RAYS = new Int8Array(64 * 8 * 8);
+const RAY_LEN = new Uint8Array(64 * 8);
 for (let sq = 0; sq < 64; sq++) {
   for (let d = 0; d < 8; d++) {
     const [dr, dc] = FLIP_DIRS[d];
@@ -384,18 +384,4 @@ export function orderedMoves(ph: number, pl: number, oh: number, ol: number): nu
   const moves = new Array<number>(n);
   for (let k = 0; k < n; k++) moves[k] = ORDER[k] & 63;
   return moves;
-}
-
-/** The squares in a flip set, grouped as board.py's _can_fliped lists them: per direction E, SE, S, SW, W, NW,
- * N, NE, and within a direction from the far end back towards the move. */
-export function flippedInBoardPyOrder(sq: number, fh: number, fl: number): number[] {
-  const result: number[] = [];
-  for (let d = 0; d < 8; d++) {
-    const ray = (sq * 8 + d) * 8;
-    const n = RAY_LEN[sq * 8 + d];
-    let k = 0;
-    while (k < n && hasSquare(fh, fl, RAYS[ray + k])) k++;
-    for (let j = k - 1; j >= 0; j--) result.push(RAYS[ray + j]);
-  }
-  return result;
 }
