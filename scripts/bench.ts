@@ -2,7 +2,7 @@
  * `npm run bench`: figures for the hot paths, with the reference figures they compare against
  * (shared/ARCHITECTURE.md). Prints numbers and ratios; asserts nothing about time.
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { getGame } from '../harness/games/registry.js';
 import { reversi } from '../harness/games/reversi/index.js';
 import { InProcessPlayer } from '../harness/referee/in-process.js';
@@ -12,6 +12,7 @@ import { randomAgent } from '../reference-ai/generic/random.js';
 import { benchPython } from './bench-python.js';
 import { benchSandbox } from './bench-sandbox.js';
 import { benchWeb } from './bench-web.js';
+import { benchTable } from './bench-table.js';
 
 const EDAX_LEAVES_PER_S = 328e6; // Edax 4.6, C, one thread, this kind of machine
 const FIRST_CUT_JS_LEAVES_PER_S = 15e6; // a first-cut JS bitboard with 32-bit halves
@@ -78,8 +79,13 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
-  // `npm run bench -- perft games` runs only those sections (perft, games, sandbox, python, web).
-  console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})`);
+  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, python, web).
+  console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
+    `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (a shared machine swings every figure: read the ratios)`);
+  if (want('table')) {
+    await benchTable();
+    console.log('');
+  }
   if (want('perft')) benchPerft([10, 11]);
   if (want('games')) {
     console.log('\n## Games per second');

@@ -3,14 +3,16 @@
  * while the sandbox plays (a type check in the parent's event loop would eat into the student's measured time).
  * `referee` resolves to the game's own folder (its student Board and helpers) plus MoveInfo.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir } from '../sandbox/cache-dir.js';
+import { cacheDir, cacheFile } from '../sandbox/cache-dir.js';
 import type { SourceProblem } from './compile.js';
 import { isInside, type ResolvedSubmission } from './resolve.js';
+import { DONE_MARK, SNAPSHOT_SCRIPT } from './typecheck-snapshot.js';
 
 export interface TypeCheckResult {
   /** False when TypeScript is not installed (the check says so instead of passing silently). */
@@ -76,26 +78,131 @@ export function typeCheck(submission: ResolvedSubmission, game: string): Promise
     },
     files: [submission.entry],
   };
-  writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify(tsconfig));
+  const configPath = join(folder, 'tsconfig.json');
+  writeFileSync(configPath, JSON.stringify(tsconfig));
+  const plan = snapshotPlan(typescript, nodeTypes);
+  const plain = () => runTsc(typescript, configPath, submission.root);
+  if (!plan) return plain();
+  const viaSnapshot = existsSync(plan.blob) ? runSnapshot(plan, configPath, submission.root) : buildSnapshot(plan, configPath, submission.root);
+  return viaSnapshot.then((result) => result ?? plain());
+}
+
+/** tsc's lines `file(line,col): error TSnnnn: text` for the submission's own files. */
+function problemsIn(stdout: string, root: string): SourceProblem[] {
+  const problems: SourceProblem[] = [];
+  for (const line of stdout.split('\n')) {
+    const match = LINE.exec(line.trim());
+    if (!match) continue;
+    const [, file, row, column, code, text] = match;
+    const path = resolvePath(root, file);
+    if (!isInside(root, path)) continue; // the harness's own declarations are not the student's
+    problems.push({ file: relative(root, path), line: Number(row), column: Number(column), text: `${code}: ${text}` });
+  }
+  return problems;
+}
+
+function runTsc(typescript: string, configPath: string, root: string): Promise<TypeCheckResult> {
   return new Promise((settle) => {
     execFile(
       process.execPath,
-      [join(typescript, 'bin', 'tsc'), '-p', join(folder, 'tsconfig.json'), '--pretty', 'false'],
+      [join(typescript, 'bin', 'tsc'), '-p', configPath, '--pretty', 'false'],
       // Run from the root so tsc prints the student's paths relative to it.
-      { cwd: submission.root, timeout: 60_000, maxBuffer: 4 * 1024 * 1024 },
+      { cwd: root, timeout: TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 },
       (error, stdout) => {
-        const problems: SourceProblem[] = [];
-        for (const line of stdout.split('\n')) {
-          const match = LINE.exec(line.trim());
-          if (!match) continue;
-          const [, file, row, column, code, text] = match;
-          const path = resolvePath(submission.root, file);
-          if (!isInside(submission.root, path)) continue; // the harness's own declarations are not the student's
-          problems.push({ file: relative(submission.root, path), line: Number(row), column: Number(column), text: `${code}: ${text}` });
-        }
+        const problems = problemsIn(stdout, root);
         const failed = error && problems.length === 0 && (error as { code?: unknown }).code !== 2;
         settle(failed ? { ran: false, problems, note: `the type check could not run: ${error.message.split('\n')[0]}` } : { ran: true, problems });
       },
     );
   });
+}
+
+const TIMEOUT_MS = 60_000;
+
+interface SnapshotPlan {
+  /** The snapshot for this node, TypeScript and @types/node. */
+  blob: string;
+  script: string;
+  /** typescript.js and the folders whose files never change under this plan. */
+  env: string;
+}
+
+/** Where this installation's snapshot lives, or null where snapshots are off (REFEREE_TYPECHECK_SNAPSHOT=0, Windows). */
+function snapshotPlan(typescript: string, nodeTypes: string | null): SnapshotPlan | null {
+  if (process.env.REFEREE_TYPECHECK_SNAPSHOT === '0' || process.platform === 'win32' || !existsSync('/bin/sh')) return null;
+  const roots = [join(typescript, 'lib') + '/'];
+  if (nodeTypes) {
+    roots.push(nodeTypes + '/');
+    try {
+      roots.push(dirname(createRequire(join(nodeTypes, 'package.json')).resolve('undici-types/package.json')) + '/');
+    } catch {
+      // an @types/node without undici-types: nothing more is fixed
+    }
+  }
+  const fixed = [join(typescript, 'lib', 'typescript.js'), ...roots];
+  const versions = [typescript, nodeTypes ?? ''].map((dir) => (dir ? readFileSync(join(dir, 'package.json'), 'utf8') : ''));
+  const key = createHash('sha256')
+    .update(JSON.stringify([SNAPSHOT_SCRIPT, process.version, process.execPath, process.arch, fixed, versions]))
+    .digest('hex')
+    .slice(0, 16);
+  return {
+    blob: join(cacheDir(), `typecheck-${key}.blob`),
+    script: cacheFile(`typecheck-snapshot-${key}.cjs`, SNAPSHOT_SCRIPT),
+    env: JSON.stringify(fixed),
+  };
+}
+
+/**
+ * Run a child that prints tsc's lines and then DONE_MARK: the problems once the mark is seen, or null when it
+ * ends without it (a snapshot that will not run: the caller falls back to tsc). `detach` lets the child finish
+ * on its own after the mark (writing the snapshot) without holding this process open.
+ */
+function collect(command: string, args: string[], root: string, env: NodeJS.ProcessEnv, detach: boolean): Promise<TypeCheckResult | null> {
+  return new Promise((settle) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    let stdout = '';
+    let settled = false;
+    const finish = (result: TypeCheckResult | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      settle(result);
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      finish({ ran: false, problems: [], note: `the type check took over ${TIMEOUT_MS / 1000} s and was stopped` });
+    }, TIMEOUT_MS);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (text: string) => {
+      stdout += text;
+      const end = stdout.indexOf(DONE_MARK);
+      if (end < 0) return;
+      finish({ ran: true, problems: problemsIn(stdout.slice(0, end), root) });
+      if (detach) {
+        child.stdout.destroy();
+        child.unref();
+      }
+    });
+    child.on('error', () => finish(null));
+    child.on('close', () => finish(null));
+  });
+}
+
+function runSnapshot(plan: SnapshotPlan, configPath: string, root: string): Promise<TypeCheckResult | null> {
+  return collect(process.execPath, ['--snapshot-blob', plan.blob, configPath], root, process.env, false).then((result) => {
+    if (result === null) rmSync(plan.blob, { force: true }); // built by another node or damaged: rebuild next time
+    return result;
+  });
+}
+
+/** Type-check while building the snapshot; the snapshot is renamed into place only once node has written it. */
+function buildSnapshot(plan: SnapshotPlan, configPath: string, root: string): Promise<TypeCheckResult | null> {
+  const partial = `${plan.blob}.${process.pid}.tmp`;
+  return collect(
+    '/bin/sh',
+    ['-c', '"$0" --snapshot-blob "$1" --build-snapshot "$2" "$3" && mv -f "$1" "$4" || rm -f "$1"', process.execPath, partial, plan.script, configPath, plan.blob],
+    root,
+    { ...process.env, REFEREE_TS_SNAPSHOT: plan.env },
+    true,
+  );
 }

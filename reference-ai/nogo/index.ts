@@ -3,9 +3,11 @@ import { mctsAgent } from '../generic/mcts.js';
 import { randomAgent } from '../generic/random.js';
 import type { ReferenceLevel } from '../level.js';
 import { nogoAlphaBetaAgent, nogoHeuristicAgent } from './agents.js';
+import { nogoPlayout } from './playout.js';
 
 export { heuristicMove, nogoAlphaBetaAgent, nogoHeuristicAgent } from './agents.js';
 export { evaluateNoGo, mobility } from './evaluate.js';
+export { nogoPlayout } from './playout.js';
 
 export const NOGO_ALPHABETA_NODES = 5_000;
 export const NOGO_MCTS_PLAYOUTS = 2_000;
@@ -17,8 +19,8 @@ export const nogoLevels: readonly ReferenceLevel[] = [
   {
     name: 'mcts',
     description: `UCT Monte-Carlo tree search, ${NOGO_MCTS_PLAYOUTS} random playouts per move (seeded)`,
-    factory: mctsAgent({ playouts: NOGO_MCTS_PLAYOUTS }),
-    // ~30 s of CPU per game on this kind of machine (long random playouts on 81 cells).
+    factory: mctsAgent({ playouts: NOGO_MCTS_PLAYOUTS, playout: nogoPlayout }),
+    // Long random playouts on 81 cells: the heaviest reference AI (`npm run bench -- table` prints its CPU a move).
     heavy: true,
   },
   {

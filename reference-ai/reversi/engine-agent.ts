@@ -9,12 +9,21 @@ export function engineAgent(name: string, options: EngineOptions): AgentFactory 
   return (game) => {
     requireReversi(game, name);
     const engine = new ReversiEngine(options);
-    return {
-      choose(state) {
+    let nodes = 0;
+    const agent = {
+      choose(state: unknown) {
         const { ph, pl, oh, ol } = sidesOf(state as ReversiState);
         const moves = orderedMoves(ph, pl, oh, ol);
-        return moves.length === 1 ? moves[0] : engine.search(ph, pl, oh, ol).move;
+        if (moves.length === 1) return moves[0];
+        const result = engine.search(ph, pl, oh, ol);
+        nodes += result.nodes;
+        return result.move;
+      },
+      /** Positions searched so far in this game (the bench's nodes/s). */
+      get nodes(): number {
+        return nodes;
       },
     };
+    return agent;
   };
 }

@@ -6,13 +6,140 @@
  * The discs live in private fields, so the only way to change a board is through its methods — which is what
  * the tamper check (game.py: "changing the board it was handed loses") compares.
  */
-import { flips, flippedInBoardPyOrder, hasSquare, orderedMoves, out, popcount, START } from './core.js';
+import { hasSquare, orderedSquare, orderSquares, popcount, RAY_HI, RAY_LO, START } from './core.js';
 
 export type Color = 'X' | 'O';
 /** A square as board.py accepts it: 'D3' (either case, like board_num) or [row, col]. */
 export type Action = string | readonly [number, number];
 
 const FILES = 'ABCDEFGH';
+const { fromCharCode } = String;
+const { clz32 } = Math;
+
+/** 'A1'..'H8', built once: every name the Board returns is one of these strings, so nothing is built per call. */
+const NAMES: readonly string[] = Array.from({ length: 64 }, (_, sq) => FILES[sq & 7] + String((sq >> 3) + 1));
+/** 'D3' and 'd3' (board.py upper-cases) → square: a known name costs one lookup, no parsing. */
+const SQUARE_OF = new Map<string, number>();
+NAMES.forEach((name, sq) => {
+  SQUARE_OF.set(name, sq);
+  SQUARE_OF.set(name.toLowerCase(), sq);
+});
+
+/** The flips of the last flipNames call, as a 64-bit set (hi, lo). */
+const flipped = { hi: 0, lo: 0 };
+
+/**
+ * The discs the player (ph, pl) flips by playing the empty square `sq`, as names in board.py's _can_fliped order
+ * (per direction E, SE, S, SW, W, NW, N, NE, each from the far end back towards the move), or null when it flips
+ * nothing; the same set is left in `flipped`. Per direction the run ends at the ray's first square that is not
+ * the opponent's (lowest bit towards higher squares, highest towards lower ones), as in the core's flips; the
+ * returned array is the only allocation.
+ */
+function flipNames(sq: number, ph: number, pl: number, oh: number, ol: number): string[] | null {
+  let fh = 0;
+  let fl = 0;
+  const nh = ~oh;
+  const nl = ~ol;
+  const base = sq * 8;
+  // E, SE, S, SW: towards higher squares.
+  for (let d = 0; d < 4; d++) {
+    const i = base + d;
+    let runH = 0;
+    let runL = 0;
+    const rl = RAY_LO[i];
+    const stopL = rl & nl;
+    if (stopL !== 0) {
+      const f = stopL & -stopL;
+      if ((pl & f) !== 0) runL = rl & (f - 1);
+    } else {
+      const rh = RAY_HI[i];
+      const stopH = rh & nh;
+      const f = stopH & -stopH;
+      if ((ph & f) !== 0) {
+        runL = rl;
+        runH = rh & (f - 1);
+      }
+    }
+    RUN_H[d] = runH;
+    RUN_L[d] = runL;
+    fh |= runH;
+    fl |= runL;
+  }
+  // W, NW, N, NE: towards lower squares.
+  for (let d = 4; d < 8; d++) {
+    const i = base + d;
+    let runH = 0;
+    let runL = 0;
+    const rh = RAY_HI[i];
+    const stopH = rh & nh;
+    if (stopH !== 0) {
+      const f = 1 << (31 - clz32(stopH));
+      if ((ph & f) !== 0) runH = rh & -(f << 1);
+    } else {
+      const rl = RAY_LO[i];
+      const stopL = rl & nl;
+      if (stopL !== 0) {
+        const f = 1 << (31 - clz32(stopL));
+        if ((pl & f) !== 0) {
+          runH = rh;
+          runL = rl & -(f << 1);
+        }
+      }
+    }
+    RUN_H[d] = runH;
+    RUN_L[d] = runL;
+    fh |= runH;
+    fl |= runL;
+  }
+  flipped.hi = fh;
+  flipped.lo = fl;
+  if ((fh | fl) === 0) return null;
+  // One array of the exact length, filled far end first per direction.
+  const names = new Array<string>(popcount(fh, fl));
+  let k = 0;
+  for (let d = 0; d < 4; d++) {
+    let runH = RUN_H[d];
+    let runL = RUN_L[d];
+    while (runH !== 0) {
+      const top = 31 - clz32(runH);
+      names[k++] = NAMES[top + 32];
+      runH ^= 1 << top;
+    }
+    while (runL !== 0) {
+      const top = 31 - clz32(runL);
+      names[k++] = NAMES[top];
+      runL ^= 1 << top;
+    }
+  }
+  for (let d = 4; d < 8; d++) {
+    let runH = RUN_H[d];
+    let runL = RUN_L[d];
+    while (runL !== 0) {
+      const low = runL & -runL;
+      names[k++] = NAMES[31 - clz32(low)];
+      runL ^= low;
+    }
+    while (runH !== 0) {
+      const low = runH & -runH;
+      names[k++] = NAMES[63 - clz32(low)];
+      runH ^= low;
+    }
+  }
+  return names;
+}
+
+/** The runs of the last flipNames call, per direction. */
+const RUN_H = new Int32Array(8);
+const RUN_L = new Int32Array(8);
+
+/** A square from an action: a known name by lookup, anything else through toSquare. */
+function squareOf(action: unknown): number {
+  if (typeof action === 'string') {
+    const sq = SQUARE_OF.get(action);
+    return sq === undefined ? -1 : sq;
+  }
+  return toSquare(action);
+}
 
 function checkColor(color: unknown): Color {
   if (color === 'X' || color === 'O') return color;
@@ -51,7 +178,12 @@ export class Board {
    */
   static fingerprint(board: unknown): string {
     if (typeof board !== 'object' || board === null || !(#bh in board)) return 'not-a-board';
-    return `${board.#bh},${board.#bl},${board.#wh},${board.#wl}`;
+    // Eight 16-bit halves as one 8-character string: no number-to-decimal conversion (the host takes two a move).
+    const bh = board.#bh;
+    const bl = board.#bl;
+    const wh = board.#wh;
+    const wl = board.#wl;
+    return fromCharCode(bh & 0xffff, bh >>> 16, bl & 0xffff, bl >>> 16, wh & 0xffff, wh >>> 16, wl & 0xffff, wl >>> 16);
   }
 
   /** The four bitboards [bh, bl, wh, wl], for code that works on the core directly. */
@@ -85,8 +217,11 @@ export class Board {
 
   /** Legal squares for `color` in board.py's order, as 'A1'..'H8'. */
   getLegalActions(color: Color): string[] {
-    const [ph, pl, oh, ol] = this.#sides(checkColor(color));
-    return orderedMoves(ph, pl, oh, ol).map(squareName);
+    const n = color === 'X' ? orderSquares(this.#bh, this.#bl, this.#wh, this.#wl)
+      : color === 'O' ? orderSquares(this.#wh, this.#wl, this.#bh, this.#bl) : checkColor(color) && 0;
+    const names = new Array<string>(n);
+    for (let k = 0; k < n; k++) names[k] = NAMES[orderedSquare(k)];
+    return names;
   }
 
   get_legal_actions(color: Color): string[] {
@@ -98,12 +233,11 @@ export class Board {
    * board, taken, or flips nothing. Does not change the board.
    */
   canFlipped(action: Action, color: Color): string[] | false {
-    const sq = toSquare(action);
+    const sq = squareOf(action);
     if (sq < 0 || hasSquare(this.#bh | this.#wh, this.#bl | this.#wl, sq)) return false;
-    const [ph, pl, oh, ol] = this.#sides(checkColor(color));
-    flips(sq, ph, pl, oh, ol);
-    if ((out.hi | out.lo) === 0) return false;
-    return flippedInBoardPyOrder(sq, out.hi, out.lo).map(squareName);
+    const names = checkColor(color) === 'X' ? flipNames(sq, this.#bh, this.#bl, this.#wh, this.#wl)
+      : flipNames(sq, this.#wh, this.#wl, this.#bh, this.#bl);
+    return names === null ? false : names;
   }
 
   _can_fliped(action: Action, color: Color): string[] | false {
@@ -112,18 +246,27 @@ export class Board {
 
   /** Play `action` for `color`: returns the flipped squares (board.py order), or false and leaves the board. */
   move(action: Action, color: Color): string[] | false {
-    const c = checkColor(color);
-    const sq = toSquare(action);
+    const black = checkColor(color) === 'X';
+    const sq = squareOf(action);
     if (sq < 0 || hasSquare(this.#bh | this.#wh, this.#bl | this.#wl, sq)) return false;
-    const [ph, pl, oh, ol] = this.#sides(c);
-    flips(sq, ph, pl, oh, ol);
-    const fh = out.hi;
-    const fl = out.lo;
-    if ((fh | fl) === 0) return false;
     const bh = sq >= 32 ? 1 << (sq - 32) : 0;
     const bl = sq < 32 ? 1 << sq : 0;
-    this.#set(c, ph | fh | bh, pl | fl | bl, oh & ~fh, ol & ~fl);
-    return flippedInBoardPyOrder(sq, fh, fl).map(squareName);
+    if (black) {
+      const names = flipNames(sq, this.#bh, this.#bl, this.#wh, this.#wl);
+      if (names === null) return false;
+      this.#bh |= flipped.hi | bh;
+      this.#bl |= flipped.lo | bl;
+      this.#wh &= ~flipped.hi;
+      this.#wl &= ~flipped.lo;
+      return names;
+    }
+    const names = flipNames(sq, this.#wh, this.#wl, this.#bh, this.#bl);
+    if (names === null) return false;
+    this.#wh |= flipped.hi | bh;
+    this.#wl |= flipped.lo | bl;
+    this.#bh &= ~flipped.hi;
+    this.#bl &= ~flipped.lo;
+    return names;
   }
 
   _move(action: Action, color: Color): string[] | false {
@@ -132,26 +275,30 @@ export class Board {
 
   /** Undo a move: empty `action` and give the `flipped` squares back to the opponent (board.py). */
   undo(action: Action, flipped: readonly Action[], color: Color): void {
-    const c = checkColor(color);
-    const sq = toSquare(action);
+    const black = checkColor(color) === 'X';
+    const sq = squareOf(action);
     if (sq < 0) throw new Error(`cannot undo ${JSON.stringify(action)}: not a square like 'D3' or [2, 3]`);
-    let [ph, pl, oh, ol] = this.#sides(c);
+    let fh = 0;
+    let fl = 0;
+    for (let i = 0; i < flipped.length; i++) {
+      const s = squareOf(flipped[i]);
+      if (s < 0) throw new Error(`cannot undo: flipped square ${JSON.stringify(flipped[i])} is not like 'D3' or [2, 3]`);
+      if (s >= 32) fh |= 1 << (s - 32);
+      else fl |= 1 << s;
+    }
     const clearH = sq >= 32 ? ~(1 << (sq - 32)) : -1;
     const clearL = sq < 32 ? ~(1 << sq) : -1;
-    ph &= clearH;
-    pl &= clearL;
-    for (const f of flipped) {
-      const s = toSquare(f);
-      if (s < 0) throw new Error(`cannot undo: flipped square ${JSON.stringify(f)} is not like 'D3' or [2, 3]`);
-      if (s >= 32) {
-        ph &= ~(1 << (s - 32));
-        oh |= 1 << (s - 32);
-      } else {
-        pl &= ~(1 << s);
-        ol |= 1 << s;
-      }
+    if (black) {
+      this.#bh = this.#bh & clearH & ~fh;
+      this.#bl = this.#bl & clearL & ~fl;
+      this.#wh = (this.#wh & clearH) | fh;
+      this.#wl = (this.#wl & clearL) | fl;
+    } else {
+      this.#wh = this.#wh & clearH & ~fh;
+      this.#wl = this.#wl & clearL & ~fl;
+      this.#bh = (this.#bh & clearH) | fh;
+      this.#bl = (this.#bl & clearL) | fl;
     }
-    this.#set(c, ph, pl, oh, ol);
   }
 
   backpropagation(action: Action, flipped: readonly Action[], color: Color): void {
@@ -228,23 +375,11 @@ export class Board {
   copy(): Board {
     return Board.fromBits(this.#bh, this.#bl, this.#wh, this.#wl);
   }
-
-  #sides(color: Color): [number, number, number, number] {
-    return color === 'X' ? [this.#bh, this.#bl, this.#wh, this.#wl] : [this.#wh, this.#wl, this.#bh, this.#bl];
-  }
-
-  #set(color: Color, ph: number, pl: number, oh: number, ol: number): void {
-    if (color === 'X') {
-      this.#bh = ph; this.#bl = pl; this.#wh = oh; this.#wl = ol;
-    } else {
-      this.#wh = ph; this.#wl = pl; this.#bh = oh; this.#bl = ol;
-    }
-  }
 }
 
 /** 0..63 → 'A1'..'H8'. */
 export function squareName(sq: number): string {
-  return FILES[sq & 7] + String((sq >> 3) + 1);
+  return NAMES[sq];
 }
 
 /** 'D3' / 'd3' / [2, 3] → square index, or -1 when it names no square. */

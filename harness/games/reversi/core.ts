@@ -132,7 +132,7 @@ const FLIP_DIRS: ReadonlyArray<readonly [number, number]> = [
 
 /**
  * Per square and direction, the squares of the ray leaving it (nearest first), packed as
- * RAYS[(sq * 8 + dir) * 8 + k], with RAY_LEN[sq * 8 + dir] entries. Precomputed so flipping is a table walk.
+ * RAYS[(sq * 8 + dir) * 8 + k], with RAY_LEN[sq * 8 + dir] entries: what RAY_HI / RAY_LO below are built from.
  */
 const RAYS = new Int8Array(64 * 8 * 8);
 const RAY_LEN = new Uint8Array(64 * 8);
@@ -152,36 +152,65 @@ for (let sq = 0; sq < 64; sq++) {
 }
 
 /**
+ * Per square and direction, the ray leaving it as a set (RAY_HI, RAY_LO at sq * 8 + dir; directions as
+ * FLIP_DIRS: the first four run towards higher squares, the last four towards lower ones).
+ */
+export const RAY_HI = new Int32Array(64 * 8);
+export const RAY_LO = new Int32Array(64 * 8);
+for (let i = 0; i < 64 * 8; i++) {
+  for (let k = 0; k < RAY_LEN[i]; k++) {
+    const s = RAYS[i * 8 + k];
+    if (s < 32) RAY_LO[i] |= 1 << s;
+    else RAY_HI[i] |= 1 << (s - 32);
+  }
+}
+
+/**
  * Discs flipped when the player plays `sq`, into `out` (zero when the move flips nothing, i.e. is illegal for an
- * empty square). Does not check that `sq` is empty.
+ * empty square). Does not check that `sq` is empty. Per direction, the first square of the ray that is not the
+ * opponent's (the lowest set bit on a ray towards higher squares, the highest on one towards lower squares)
+ * closes the run when it is the player's: no walk along the ray.
  */
 export function flips(sq: number, ph: number, pl: number, oh: number, ol: number): void {
   let fh = 0;
   let fl = 0;
+  const nh = ~oh;
+  const nl = ~ol;
   const base = sq * 8;
-  for (let d = 0; d < 8; d++) {
-    const n = RAY_LEN[base + d];
-    if (n < 2) continue;
-    const ray = (base + d) * 8;
-    let rh = 0;
-    let rl = 0;
-    let k = 0;
-    for (; k < n; k++) {
-      const s = RAYS[ray + k];
-      if (s < 32) {
-        if (((ol >>> s) & 1) === 0) break;
-        rl |= 1 << s;
-      } else {
-        if (((oh >>> (s - 32)) & 1) === 0) break;
-        rh |= 1 << (s - 32);
+  for (let i = base; i < base + 4; i++) {
+    const rl = RAY_LO[i];
+    const stopL = rl & nl;
+    if (stopL !== 0) {
+      const f = stopL & -stopL;
+      if ((pl & f) !== 0) fl |= rl & (f - 1);
+    } else {
+      const rh = RAY_HI[i];
+      const stopH = rh & nh;
+      if (stopH !== 0) {
+        const f = stopH & -stopH;
+        if ((ph & f) !== 0) {
+          fl |= rl;
+          fh |= rh & (f - 1);
+        }
       }
     }
-    if (k === 0 || k === n) continue;
-    const end = RAYS[ray + k];
-    const own = end < 32 ? (pl >>> end) & 1 : (ph >>> (end - 32)) & 1;
-    if (own) {
-      fh |= rh;
-      fl |= rl;
+  }
+  for (let i = base + 4; i < base + 8; i++) {
+    const rh = RAY_HI[i];
+    const stopH = rh & nh;
+    if (stopH !== 0) {
+      const f = 1 << (31 - clz32(stopH));
+      if ((ph & f) !== 0) fh |= rh & -(f << 1);
+    } else {
+      const rl = RAY_LO[i];
+      const stopL = rl & nl;
+      if (stopL !== 0) {
+        const f = 1 << (31 - clz32(stopL));
+        if ((pl & f) !== 0) {
+          fh |= rh;
+          fl |= rl & -(f << 1);
+        }
+      }
     }
   }
   out.hi = fh;
@@ -214,6 +243,7 @@ export function perft(ph: number, pl: number, oh: number, ol: number, depth: num
     return depth === 1 ? 1 : perft(oh, ol, ph, pl, depth - 1); // pass
   }
   if (depth === 1) return popcount32(mh) + popcount32(ml);
+  if (depth === 2) return perftLastTwo(ph, pl, oh, ol, mh, ml);
   let total = 0;
   while (ml !== 0) {
     const bit = ml & -ml;
@@ -234,6 +264,35 @@ export function perft(ph: number, pl: number, oh: number, ol: number, depth: num
   return total;
 }
 
+/**
+ * perft at depth 2 with the moves (mh, ml) known: each child's leaves are its mover's move count (a bulk count
+ * from the move mask), without a call per child; a child with no move counts 1 either way (a pass, or the end).
+ */
+function perftLastTwo(ph: number, pl: number, oh: number, ol: number, mh: number, ml: number): number {
+  let total = 0;
+  while (ml !== 0) {
+    const bit = ml & -ml;
+    ml ^= bit;
+    flips(31 - clz32(bit), ph, pl, oh, ol);
+    const fh = out.hi;
+    const fl = out.lo;
+    legalMask(oh & ~fh, ol & ~fl, ph | fh, pl | fl | bit);
+    const n = popcount32(out.hi) + popcount32(out.lo);
+    total += n === 0 ? 1 : n;
+  }
+  while (mh !== 0) {
+    const bit = mh & -mh;
+    mh ^= bit;
+    flips(63 - clz32(bit), ph, pl, oh, ol);
+    const fh = out.hi;
+    const fl = out.lo;
+    legalMask(oh & ~fh, ol & ~fl, ph | fh | bit, pl | fl);
+    const n = popcount32(out.hi) + popcount32(out.lo);
+    total += n === 0 ? 1 : n;
+  }
+  return total;
+}
+
 /** The start position: D4 = O, E4 = X, D5 = X, E5 = O (board.py). Black = X. */
 export const START = {
   bh: 1 << 3, // D5 = square 35 → hi bit 3
@@ -242,64 +301,87 @@ export const START = {
   wl: 1 << 27, // D4 = square 27
 } as const;
 
-/** board.py's neighbour order for get_legal_actions: N, NE, E, SE, S, SW, W, NW as (row, col) steps. */
-const SCAN_DIRS: ReadonlyArray<readonly [number, number]> = [
-  [-1, 0], [-1, 1], [0, 1], [1, 1], [1, 0], [1, -1], [0, -1], [-1, -1],
-];
-/** NEIGHBOURS[sq * 8 + k]: the k-th on-board neighbour of sq in SCAN_DIRS order, or -1. */
-const NEIGHBOURS = new Int8Array(64 * 8).fill(-1);
-for (let sq = 0; sq < 64; sq++) {
-  let k = 0;
-  for (const [dr, dc] of SCAN_DIRS) {
-    const r = (sq >> 3) + dr;
-    const c = (sq & 7) + dc;
-    if (r >= 0 && r < 8 && c >= 0 && c < 8) NEIGHBOURS[sq * 8 + k++] = r * 8 + c;
+/**
+ * board.py's get_legal_actions order, which students break ties by: scan the opponent's discs row by row (A1, B1
+ * … H8); for each, its empty neighbours N, NE, E, SE, S, SW, W, NW, each kept the first time it is seen; keep
+ * those that flip something. A legal square is therefore listed where its first opponent neighbour (lowest index)
+ * lists it, so its rank is (that neighbour, the direction from it): one lookup per legal square, then a sort of
+ * the handful of keys, instead of a walk over every opponent disc's eight neighbours.
+ */
+/** NEAR_LO[sq] / NEAR_HI[sq]: sq's on-board neighbours, as the low and high half of a set. */
+const NEAR_LO = new Int32Array(64);
+const NEAR_HI = new Int32Array(64);
+/** SCAN_RANK[s - o + 9]: the place of the step o → s in board.py's scan N, NE, E, SE, S, SW, W, NW. */
+const SCAN_RANK = new Int8Array(19).fill(-1);
+{
+  const steps: ReadonlyArray<readonly [number, number]> = [
+    [-1, 0], [-1, 1], [0, 1], [1, 1], [1, 0], [1, -1], [0, -1], [-1, -1],
+  ];
+  steps.forEach(([dr, dc], rank) => { SCAN_RANK[dr * 8 + dc + 9] = rank; });
+  for (let sq = 0; sq < 64; sq++) {
+    for (const [dr, dc] of steps) {
+      const r = (sq >> 3) + dr;
+      const c = (sq & 7) + dc;
+      if (r < 0 || r > 7 || c < 0 || c > 7) continue;
+      const n = r * 8 + c;
+      if (n < 32) NEAR_LO[sq] |= 1 << n;
+      else NEAR_HI[sq] |= 1 << (n - 32);
+    }
   }
+}
+
+/** Sort keys of the last orderedSquares call, ascending: (first opponent neighbour, rank) << 6 | square. */
+const ORDER = new Int32Array(64);
+
+function insertKey(n: number, s: number, oh: number, ol: number): number {
+  let nb = NEAR_LO[s] & ol;
+  let o: number;
+  if (nb !== 0) o = 31 - clz32(nb & -nb);
+  else {
+    nb = NEAR_HI[s] & oh;
+    o = 63 - clz32(nb & -nb);
+  }
+  const key = (((o << 3) | SCAN_RANK[s - o + 9]) << 6) | s;
+  let j = n;
+  while (j > 0 && ORDER[j - 1] > key) {
+    ORDER[j] = ORDER[j - 1];
+    j--;
+  }
+  ORDER[j] = key;
+  return n + 1;
 }
 
 /**
- * The player's legal squares in board.py's order, which students break ties by: scan the opponent's discs row by
- * row (A1, B1 … H8); for each, its empty neighbours N, NE, E, SE, S, SW, W, NW, each kept the first time it is
- * seen; keep those that flip something.
+ * The player's legal squares in board.py's order, left in a shared scratch array: returns how many; square k is
+ * `orderedSquare(k)`. Allocates nothing.
  */
-export function orderedMoves(ph: number, pl: number, oh: number, ol: number): number[] {
+export function orderSquares(ph: number, pl: number, oh: number, ol: number): number {
   legalMask(ph, pl, oh, ol);
   let lh = out.hi;
   let ll = out.lo;
-  const moves: number[] = [];
-  if ((lh | ll) === 0) return moves;
-  for (let half = 0; half < 2; half++) {
-    let opp = half === 0 ? ol : oh;
-    while (opp !== 0) {
-      const bit = opp & -opp;
-      opp ^= bit;
-      const sq = 31 - clz32(bit) + half * 32;
-      for (let k = sq * 8, end = k + 8; k < end; k++) {
-        const n = NEIGHBOURS[k];
-        if (n < 0) break;
-        // Taking a square out of the legal set as it is emitted doubles as the "seen" set.
-        if (n < 32) {
-          if ((ll >>> n) & 1) { moves.push(n); ll &= ~(1 << n); }
-        } else if ((lh >>> (n - 32)) & 1) {
-          moves.push(n);
-          lh &= ~(1 << (n - 32));
-        }
-      }
-    }
+  let n = 0;
+  while (ll !== 0) {
+    const bit = ll & -ll;
+    ll ^= bit;
+    n = insertKey(n, 31 - clz32(bit), oh, ol);
   }
-  return moves;
+  while (lh !== 0) {
+    const bit = lh & -lh;
+    lh ^= bit;
+    n = insertKey(n, 63 - clz32(bit), oh, ol);
+  }
+  return n;
 }
 
-/** The squares in a flip set, grouped as board.py's _can_fliped lists them: per direction E, SE, S, SW, W, NW,
- * N, NE, and within a direction from the far end back towards the move. */
-export function flippedInBoardPyOrder(sq: number, fh: number, fl: number): number[] {
-  const result: number[] = [];
-  for (let d = 0; d < 8; d++) {
-    const ray = (sq * 8 + d) * 8;
-    const n = RAY_LEN[sq * 8 + d];
-    let k = 0;
-    while (k < n && hasSquare(fh, fl, RAYS[ray + k])) k++;
-    for (let j = k - 1; j >= 0; j--) result.push(RAYS[ray + j]);
-  }
-  return result;
+/** The k-th square of the last orderSquares call. */
+export function orderedSquare(k: number): number {
+  return ORDER[k] & 63;
+}
+
+/** The player's legal squares in board.py's order (see orderSquares). */
+export function orderedMoves(ph: number, pl: number, oh: number, ol: number): number[] {
+  const n = orderSquares(ph, pl, oh, ol);
+  const moves = new Array<number>(n);
+  for (let k = 0; k < n; k++) moves[k] = ORDER[k] & 63;
+  return moves;
 }

@@ -1,13 +1,21 @@
 """
-The course platform's board.py, name for name and behaviour for behaviour, written here from its documented
-behaviour: `from board import Board` in a submission gets this class. Rows and columns are 0-based, 'D3' is
-column D, row 3 -> (2, 3); `_board[row][col]` is '.', 'X' or 'O'. Black ('X') moves first.
+The course platform's board.py, name for name and behaviour for behaviour: `from board import Board` in a
+submission gets this module's Board. Rows and columns are 0-based, 'D3' is column D, row 3 -> (2, 3);
+`_board[row][col]` is '.', 'X' or 'O'. Black ('X') moves first.
 
 The orders matter (students break ties by them) and agree with the TypeScript engine exactly:
 get_legal_actions scans the opponent's discs row by row and yields each empty neighbour (directions N, NE, E,
 SE, S, SW, W, NW) the first time it is seen, if it flips something; _can_fliped lists the flipped discs per
 direction E, SE, S, SW, W, NW, N, NE, each from the far end back towards the move.
+
+Two classes: PlainBoard is board.py as written (a list of lists scanned square by square); Board gives the same
+answers from two 64-bit integers (bit row * 8 + col) and precomputed tables, several times faster. Board keeps
+board.py's `_board` exact: reading it builds the list of lists once and every later move writes into those same
+lists; a student's own writes into them are noticed at the next call and taken in. Anything the integers cannot
+hold (a cell that is not '.', 'X' or 'O', a colour other than 'X'/'O', an action board.py would choke on) is
+handed to PlainBoard's code, so its result, or its error, is board.py's.
 """
+import copy as _copy
 
 _ROWS = '12345678'
 _COLS = 'ABCDEFGH'
@@ -15,7 +23,9 @@ _FLIP_DIRECTIONS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0),
 _NEAR_DIRECTIONS = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
 
 
-class Board(object):
+class PlainBoard(object):
+    """The platform's board.py as written: a list of lists, scanned square by square (the bench's anchor, and
+    what the fast Board falls back to for anything it cannot mirror exactly)."""
     def __init__(self):
         self.empty = '.'
         self._board = [[self.empty for _ in range(8)] for _ in range(8)]
@@ -166,23 +176,469 @@ class Board(object):
             return chr(ord('A') + col) + str(row + 1)
 
 
+
+
+# ---- the fast Board: tables -------------------------------------------------------------------------------------
+
+_FULL = (1 << 64) - 1
+_INNER = 0x7e7e7e7e7e7e7e7e  # columns B..G: a sideways step from them cannot wrap to the next row
+_NAMES = tuple(_COLS[sq & 7] + _ROWS[sq >> 3] for sq in range(64))
+_CELL = tuple((sq >> 3, sq & 7) for sq in range(64))
+# 'D3', 'd3', (2, 3) -> square; anything else goes through board.py's own code.
+_SQUARE = {}
+for _sq in range(64):
+    _SQUARE[_NAMES[_sq]] = _sq
+    _SQUARE[_NAMES[_sq].lower()] = _sq
+_BIT_OF_NAME = {name: 1 << sq for name, sq in _SQUARE.items()}
+_NEAR = [0] * 64  # the neighbours of a square, as a set
+for _sq in range(64):
+    for _dr, _dc in _NEAR_DIRECTIONS:
+        _r, _c = (_sq >> 3) + _dr, (_sq & 7) + _dc
+        if 0 <= _r <= 7 and 0 <= _c <= 7:
+            _NEAR[_sq] |= 1 << (_r * 8 + _c)
+# _SCAN_RANK[s - o + 9]: the place of the step o -> s in get_legal_actions' scan N, NE, E, SE, S, SW, W, NW.
+_SCAN_RANK = [0] * 19
+for _rank, (_dr, _dc) in enumerate(_NEAR_DIRECTIONS):
+    _SCAN_RANK[_dr * 8 + _dc + 9] = _rank
+
+
+def _build_rays():
+    """
+    Per square, the rays of _can_fliped's directions with at least two squares, as (mask, increasing): the first
+    four directions (E, SE, S, SW) run towards higher squares, the last four towards lower ones. _FLIPS maps a
+    flipped run (mask, and the direction's sense) to its names, far end first, as board.py lists them.
+    """
+    rays, flips = [], {}
+    for sq in range(64):
+        own = []
+        for index, (dr, dc) in enumerate(_FLIP_DIRECTIONS):
+            squares = []
+            r, c = (sq >> 3) + dr, (sq & 7) + dc
+            while 0 <= r <= 7 and 0 <= c <= 7:
+                squares.append(r * 8 + c)
+                r, c = r + dr, c + dc
+            if len(squares) < 2:
+                continue
+            mask = 0
+            for s in squares:
+                mask |= 1 << s
+            increasing = index < 4
+            own.append((mask, increasing))
+            run = 0
+            for k in range(1, len(squares)):
+                run |= 1 << squares[k - 1]
+                names = tuple(_NAMES[s] for s in reversed(squares[:k]))
+                flips[run if increasing else -run] = names
+        rays.append(tuple(own))
+    return tuple(rays), flips
+
+
+_RAYS, _FLIPS = _build_rays()
+_UP = tuple(tuple(mask for mask, increasing in rays if increasing) for rays in _RAYS)
+_DOWN = tuple(tuple(mask for mask, increasing in rays if not increasing) for rays in _RAYS)
+_X_BITS = str.maketrans({'X': '1', 'O': '0', '.': '0'})
+_O_BITS = str.maketrans({'X': '0', 'O': '1', '.': '0'})
+
+
+def _legal(p, o):
+    """Squares where the side with discs p may move against o: a fill along each direction through o's discs."""
+    m = o & _INNER
+    t = (p << 1) & m; t |= (t << 1) & m; t |= (t << 1) & m; t |= (t << 1) & m; t |= (t << 1) & m; t |= (t << 1) & m
+    moves = t << 1
+    t = (p >> 1) & m; t |= (t >> 1) & m; t |= (t >> 1) & m; t |= (t >> 1) & m; t |= (t >> 1) & m; t |= (t >> 1) & m
+    moves |= t >> 1
+    t = (p << 8) & o; t |= (t << 8) & o; t |= (t << 8) & o; t |= (t << 8) & o; t |= (t << 8) & o; t |= (t << 8) & o
+    moves |= t << 8
+    t = (p >> 8) & o; t |= (t >> 8) & o; t |= (t >> 8) & o; t |= (t >> 8) & o; t |= (t >> 8) & o; t |= (t >> 8) & o
+    moves |= t >> 8
+    t = (p << 9) & m; t |= (t << 9) & m; t |= (t << 9) & m; t |= (t << 9) & m; t |= (t << 9) & m; t |= (t << 9) & m
+    moves |= t << 9
+    t = (p >> 9) & m; t |= (t >> 9) & m; t |= (t >> 9) & m; t |= (t >> 9) & m; t |= (t >> 9) & m; t |= (t >> 9) & m
+    moves |= t >> 9
+    t = (p << 7) & m; t |= (t << 7) & m; t |= (t << 7) & m; t |= (t << 7) & m; t |= (t << 7) & m; t |= (t << 7) & m
+    moves |= t << 7
+    t = (p >> 7) & m; t |= (t >> 7) & m; t |= (t >> 7) & m; t |= (t >> 7) & m; t |= (t >> 7) & m; t |= (t >> 7) & m
+    moves |= t >> 7
+    return moves & ~(p | o) & _FULL
+
+
+# _ORDER_KEY[s << 6 | o]: the sort key of square s first reached from the opponent disc o (its neighbour).
+_ORDER_KEY = [0] * 4096
+for _s in range(64):
+    for _o in range(64):
+        if _NEAR[_s] >> _o & 1:
+            _ORDER_KEY[(_s << 6) | _o] = (((_o << 3) | _SCAN_RANK[_s - _o + 9]) << 6) | _s
+
+
+def _in_scan_order(squares, opp):
+    """The squares (a set, each next to one of opp's discs) in get_legal_actions' order: by the first opponent
+    disc whose scan reaches them, then by the direction from it."""
+    keys = []
+    while squares:
+        low = squares & -squares
+        squares ^= low
+        s = low.bit_length() - 1
+        near = _NEAR[s] & opp
+        keys.append(_ORDER_KEY[(s << 6) | ((near & -near).bit_length() - 1)])
+    keys.sort()
+    return [_NAMES[k & 63] for k in keys]
+
+
+def _flips(sq, own, opp):
+    """(flipped set, names in board.py's order) for own playing the empty square sq; (0, []) if nothing flips.
+    Along a ray the first square that is not the opponent's ends the run: the lowest such bit on a ray towards
+    higher squares, the highest on one towards lower squares; the run flips when that square is own."""
+    flipped = 0
+    names = []
+    free = ~opp
+    for mask in _UP[sq]:
+        stop = mask & free
+        first = stop & -stop
+        if first & own:
+            run = mask & (first - 1)
+            if run:
+                flipped |= run
+                names += _FLIPS[run]
+    for mask in _DOWN[sq]:
+        stop = mask & free
+        if stop:
+            first = 1 << (stop.bit_length() - 1)
+            if first & own:
+                run = mask & -(first << 1)
+                if run:
+                    flipped |= run
+                    names += _FLIPS[-run]
+    return flipped, names
+
+
+def _popcount(x):
+    return bin(x).count('1')
+
+
+def _bits_of_rows(rows):
+    """(black, white) from a list of 8 lists of 8 cells '.', 'X', 'O'; None for anything else."""
+    if type(rows) is not list or len(rows) != 8:
+        return None
+    for row in rows:
+        if type(row) is not list or len(row) != 8:
+            return None
+        for cell in row:
+            if type(cell) is not str:
+                return None
+    text = ''.join([''.join(row) for row in rows])
+    if len(text) != 64 or text.strip('.XO'):
+        return None
+    reverse = text[::-1]
+    return int(reverse.translate(_X_BITS), 2), int(reverse.translate(_O_BITS), 2)
+
+
+def _rows_of_bits(black, white):
+    rows = []
+    for r in range(8):
+        row = []
+        for c in range(8):
+            bit = 1 << (r * 8 + c)
+            row.append('X' if black & bit else 'O' if white & bit else '.')
+        rows.append(row)
+    return rows
+
+
+# The shared state of a Board, one list so that copy.copy(board) shares it as it shares board.py's _board:
+_BLACK, _WHITE, _ROWS_SEEN, _SNAPSHOT, _PLAIN = 0, 1, 2, 3, 4
+# _ROWS_SEEN: the `_board` lists last synced with (None until `_board` is first read or set); _SNAPSHOT: their
+# contents then; _PLAIN: True once the board holds something the integers cannot, after which PlainBoard's code
+# runs it. `_board` itself lives in the instance's __dict__ once read, so reading it is a plain attribute read.
+_ABSENT = object()
+
+
+def _rows_moved(fields, state):
+    """Whether `_board` (in the instance's __dict__ `fields`) was set, deleted or written since the last sync."""
+    rows = fields.get('_board', _ABSENT)
+    if rows is _ABSENT:
+        return state[_ROWS_SEEN] is not None
+    if rows is not state[_ROWS_SEEN] or rows is None:
+        return True
+    try:
+        return rows != state[_SNAPSHOT]
+    except Exception:
+        return True
+
+
+def _sync(fields, state):
+    """Take in a student's writes into `_board` since the last call (or go plain when they are not '.XO')."""
+    if not _rows_moved(fields, state):
+        return
+    rows = fields.get('_board', _ABSENT)
+    if rows is _ABSENT:  # deleted: board.py's code, and its AttributeError, from now on
+        state[_PLAIN] = True
+        return
+    state[_ROWS_SEEN] = rows
+    bits = _bits_of_rows(rows)
+    if bits is None:
+        state[_PLAIN] = True
+        return
+    state[_BLACK], state[_WHITE] = bits
+    state[_SNAPSHOT] = [row[:] for row in rows]
+
+
+def _square_of(action):
+    """'D3', 'd3', (2, 3) or [2, 3] -> 0..63; -1 for anything else (left to board.py's own code)."""
+    if type(action) is str:
+        return _SQUARE.get(action, -1)
+    if (type(action) is tuple or type(action) is list) and len(action) == 2:
+        x, y = action
+        if type(x) is int and type(y) is int and 0 <= x <= 7 and 0 <= y <= 7:
+            return x * 8 + y
+    return -1
+
+
+def _write(state, names, sq, color):
+    """Mirror a move into the `_board` lists handed out (and their snapshot)."""
+    rows, snapshot = state[_ROWS_SEEN], state[_SNAPSHOT]
+    r, c = _CELL[sq]
+    rows[r][c] = color
+    snapshot[r][c] = color
+    for name in names:
+        r, c = _CELL[_SQUARE[name]]
+        rows[r][c] = color
+        snapshot[r][c] = color
+
+
+class _RowsOnFirstRead(object):
+    """
+    `_board` until it is first read: builds board.py's list of lists from the integers and stores it in the
+    instance's __dict__, which from then on answers every read directly (this descriptor defines no __set__, so
+    the instance's own attribute wins). A student's assignment or writes are noticed by the next method call.
+    """
+
+    def __get__(self, board, owner=None):
+        if board is None:
+            return self
+        state = board._s
+        if state[_ROWS_SEEN] is not None or state[_PLAIN]:  # it was handed out, then deleted: as in board.py
+            raise AttributeError("'%s' object has no attribute '_board'" % type(board).__name__)
+        rows = _rows_of_bits(state[_BLACK], state[_WHITE])
+        state[_ROWS_SEEN] = rows
+        state[_SNAPSHOT] = [row[:] for row in rows]
+        board.__dict__['_board'] = rows
+        return rows
+
+
+class Board(PlainBoard):
+    def __init__(self):
+        self.empty = '.'
+        self._s = [0x0000000810000000, 0x0000001008000000, None, None, False]
+
+    _board = _RowsOnFirstRead()
+
+    def __delattr__(self, name):
+        if name == '_board' and '_board' not in self.__dict__:
+            state = self._s
+            if state[_ROWS_SEEN] is None and not state[_PLAIN]:  # never read, but board.py's would be there
+                state[_PLAIN] = True
+                return
+        object.__delattr__(self, name)
+
+    def __deepcopy__(self, memo):
+        state = self._s
+        fresh = Board.__new__(Board)
+        memo[id(self)] = fresh
+        if state[_ROWS_SEEN] is None and not state[_PLAIN] and len(self.__dict__) == 2 and self.empty == '.':
+            fresh.__dict__ = {'empty': '.', '_s': [state[_BLACK], state[_WHITE], None, None, False]}
+        else:
+            fresh.__dict__.update(_copy.deepcopy(self.__dict__, memo))
+        return fresh
+
+    def count(self, color):
+        state = self._s
+        fields = self.__dict__
+        if state[_ROWS_SEEN] is not None or '_board' in fields:
+            _sync(fields, state)
+        if state[_PLAIN]:
+            return PlainBoard.count(self, color)
+        if color == 'X':
+            return _popcount(state[_BLACK])
+        if color == 'O':
+            return _popcount(state[_WHITE])
+        if color == '.':
+            return 64 - _popcount(state[_BLACK] | state[_WHITE])
+        return 0
+
+    def get_winner(self):
+        state = self._s
+        fields = self.__dict__
+        if state[_ROWS_SEEN] is not None or '_board' in fields:
+            _sync(fields, state)
+        if state[_PLAIN]:
+            return PlainBoard.get_winner(self)
+        black, white = _popcount(state[_BLACK]), _popcount(state[_WHITE])
+        if black > white:
+            return 0, black - white
+        elif black < white:
+            return 1, white - black
+        return 2, 0
+
+    def display(self, step_time=None, total_time=None):
+        state = self._s
+        if state[_ROWS_SEEN] is not None or state[_PLAIN] or '_board' in self.__dict__:
+            return PlainBoard.display(self, step_time, total_time)
+        # board.py's display, from a throwaway copy of the rows so reading them costs nothing later
+        shown = PlainBoard.__new__(PlainBoard)
+        shown.empty = self.empty
+        shown._board = _rows_of_bits(state[_BLACK], state[_WHITE])
+        return PlainBoard.display(shown, step_time, total_time)
+
+    def _square(self, action, color):
+        """The square of a well-formed action for colour 'X'/'O' on an integer board, or -1 (board.py's code)."""
+        state = self._s
+        fields = self.__dict__
+        if state[_ROWS_SEEN] is not None or '_board' in fields:
+            _sync(fields, state)
+        if state[_PLAIN] or (color != 'X' and color != 'O') or self.empty != '.':
+            return -1
+        return _square_of(action)
+
+    def _can_fliped(self, action, color):
+        sq = self._square(action, color)
+        if sq < 0:
+            return PlainBoard._can_fliped(self, action, color)
+        state = self._s
+        black, white = state[_BLACK], state[_WHITE]
+        if (black | white) >> sq & 1:
+            return False
+        _, names = _flips(sq, black, white) if color == 'X' else _flips(sq, white, black)
+        return names if names else False
+
+    def _move(self, action, color):
+        state = self._s
+        fields = self.__dict__
+        if state[_ROWS_SEEN] is not None or '_board' in fields:
+            _sync(fields, state)
+        sq = _SQUARE.get(action, -1) if type(action) is str else _square_of(action)
+        if sq < 0 or state[_PLAIN] or (color != 'X' and color != 'O') or self.empty != '.':
+            return PlainBoard._move(self, action, color)
+        black, white = state[_BLACK], state[_WHITE]
+        bit = 1 << sq
+        if (black | white) & bit:
+            return False
+        if color == 'X':
+            flipped, names = _flips(sq, black, white)
+            if not flipped:
+                return False
+            state[_BLACK] = black | flipped | bit
+            state[_WHITE] = white & ~flipped
+        else:
+            flipped, names = _flips(sq, white, black)
+            if not flipped:
+                return False
+            state[_WHITE] = white | flipped | bit
+            state[_BLACK] = black & ~flipped
+        if state[_ROWS_SEEN] is not None:
+            _write(state, names, sq, color)
+        return names
+
+    def backpropagation(self, action, flipped_pos, color):
+        state = self._s
+        fields = self.__dict__
+        if state[_ROWS_SEEN] is not None or '_board' in fields:
+            _sync(fields, state)
+        sq = _SQUARE.get(action, -1) if type(action) is str else _square_of(action)
+        flipped = 0
+        try:
+            for p in flipped_pos:
+                flipped |= _BIT_OF_NAME[p]
+        except (KeyError, TypeError):  # not a list of 'D3' names: board.py's own code
+            sq = -1
+        if sq < 0 or state[_PLAIN] or self.empty != '.':
+            return PlainBoard.backpropagation(self, action, flipped_pos, color)
+        bit = 1 << sq
+        black, white = state[_BLACK] & ~bit, state[_WHITE] & ~bit
+        op_color = 'O' if color == 'X' else 'X'
+        if op_color == 'X':
+            state[_BLACK], state[_WHITE] = black | flipped, white & ~flipped
+        else:
+            state[_BLACK], state[_WHITE] = black & ~flipped, white | flipped
+        rows = state[_ROWS_SEEN]
+        if rows is not None:
+            snapshot = state[_SNAPSHOT]
+            r, c = _CELL[sq]
+            rows[r][c] = snapshot[r][c] = '.'
+            for p in flipped_pos:
+                r, c = _CELL[_SQUARE[p]]
+                rows[r][c] = snapshot[r][c] = op_color
+
+    def get_legal_actions(self, color):
+        """A generator of the squares `color` may play, as 'D3' strings, in board.py's order. As board.py's, it
+        looks at the board when first advanced, and checks each later square against the board as it is then."""
+        state = self._s
+        fields = self.__dict__
+        if state[_ROWS_SEEN] is not None or '_board' in fields:
+            _sync(fields, state)
+        if state[_PLAIN] or (color != 'X' and color != 'O') or self.empty != '.':
+            yield from PlainBoard.get_legal_actions(self, color)
+            return
+        black, white = state[_BLACK], state[_WHITE]
+        own, opp = (black, white) if color == 'X' else (white, black)
+        legal = _legal(own, opp)
+        if not legal:
+            return
+        names = _in_scan_order(legal, opp)
+        for index, name in enumerate(names):
+            yield name
+            if state[_BLACK] != black or state[_WHITE] != white or (
+                    (state[_ROWS_SEEN] is not None or '_board' in fields) and _rows_moved(fields, state)):
+                break
+        else:
+            return
+        # The board changed while the caller iterated: go on as board.py does, through the squares it collected at
+        # the start, each checked against the board as it is now.
+        near = _in_scan_order(_NEAR_ALL(opp) & ~(own | opp), opp)
+        for name in near[near.index(name) + 1:]:
+            if self._can_fliped(_CELL[_SQUARE[name]], color):
+                yield name
+
+
+def _NEAR_ALL(discs):
+    """Every square next to one of `discs`."""
+    m = discs & _INNER
+    near = (discs << 8) | (discs >> 8) | (m << 1) | (m >> 1) | (m << 9) | (m >> 9) | (m << 7) | (m >> 7)
+    # a disc on column A/H still reaches sideways inwards
+    a = discs & 0x0101010101010101
+    h = discs & 0x8080808080808080
+    near |= (a << 1) | (a << 9) | (a >> 7) | (h >> 1) | (h >> 9) | (h << 7)
+    return near & _FULL
+
+
 def _from_state(text, game_id):
     """The host's board for an encoded state: 64 cells of . X O (A1..H1, A2..H8), a space, the side to move."""
     board = Board()
-    for row in range(8):
-        board._board[row] = list(text[row * 8:row * 8 + 8])
+    rows = [list(text[row * 8:row * 8 + 8]) for row in range(8)]
+    bits = _bits_of_rows(rows)
+    if bits is None:
+        board._board = rows
+    else:
+        board._s[_BLACK], board._s[_WHITE] = bits
     return board
 
 
-def _fingerprint(board, _type=type, _len=len, _list=list, _str=str, _dict=object.__getattribute__):
+def _fingerprint(board, _type=type, _len=len, _list=list, _str=str, _int=int, _dict=object.__getattribute__,
+                 _bits=_bits_of_rows):
     """
-    The board's contents as a plain string, or None when `_board` is no longer 8 lists of 8 cells. The builtins
-    it uses are bound when the module loads, so a submission replacing them cannot change the answer.
+    The board's contents as a plain string, or None when it no longer holds a board. The same contents give the
+    same string whether the board lives in its integers or in `_board`'s lists (reading `_board` is no change).
+    The builtins it uses are bound when the module loads, so a submission replacing them cannot change the answer.
     """
     try:
-        rows = _dict(board, '__dict__').get('_board')
+        fields = _dict(board, '__dict__')
+        state = fields.get('_s')
+        rows = fields.get('_board')
     except Exception:
         return None
+    if _type(state) is _list and _len(state) == 5 and '_board' not in fields and state[2] is None and not state[4]:
+        black, white = state[0], state[1]  # never read: the integers are the board
+        if _type(black) is not _int or _type(white) is not _int:
+            return None
+        return '%x,%x' % (black, white)
     if _type(rows) is not _list or _len(rows) != 8:
         return None
     cells = []
@@ -193,4 +649,7 @@ def _fingerprint(board, _type=type, _len=len, _list=list, _str=str, _dict=object
             if _type(cell) is not _str:
                 return None
             cells.append(cell)
+    bits = _bits([[cells[r * 8 + c] for c in range(8)] for r in range(8)])
+    if bits is not None:
+        return '%x,%x' % bits
     return '|'.join(cells)

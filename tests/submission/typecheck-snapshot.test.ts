@@ -1,0 +1,63 @@
+/**
+ * The type check from a cached start-up snapshot answers exactly as plain tsc: the first check builds the
+ * snapshot while it answers, the next one runs from it, and a damaged snapshot is deleted and tsc answers.
+ */
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveSubmission } from '../../harness/submission/resolve.js';
+import { typeCheck } from '../../harness/submission/typecheck.js';
+import { isolateCache, scratch } from '../sandbox/support.js';
+
+const SOURCE = `import type { Board } from 'referee';
+export class AIPlayer {
+  constructor(private readonly color: 'X' | 'O') {}
+  getMove(board: Board): string {
+    const count: number = 'many';
+    console.log(process.pid, count);
+    return board.getLegalActions(this.color)[0] + board.noSuchMethod();
+  }
+}
+`;
+
+let cache: string;
+beforeAll(() => {
+  cache = isolateCache();
+});
+afterEach(() => {
+  delete process.env.REFEREE_TYPECHECK_SNAPSHOT;
+});
+
+const blobs = () => readdirSync(cache).filter((name) => name.endsWith('.blob'));
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 100) {
+    if (waited > 90_000) throw new Error('the snapshot was never written');
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+test('snapshot build, snapshot run and plain tsc report the same problems; a damaged snapshot falls back', async () => {
+  const folder = scratch('typecheck');
+  writeFileSync(join(folder, 'AIPlayer.ts'), SOURCE);
+  const submission = resolveSubmission(join(folder, 'AIPlayer.ts'));
+
+  process.env.REFEREE_TYPECHECK_SNAPSHOT = '0';
+  const plain = await typeCheck(submission, 'reversi');
+  expect(plain.ran).toBe(true);
+  expect(plain.problems.map((p) => [p.line, p.text.slice(0, 6)])).toEqual([[5, 'TS2322'], [7, 'TS2339']]);
+  expect(blobs()).toEqual([]);
+  delete process.env.REFEREE_TYPECHECK_SNAPSHOT;
+
+  const building = await typeCheck(submission, 'reversi');
+  expect(building).toEqual(plain);
+  await until(() => blobs().length === 1);
+
+  const fromSnapshot = await typeCheck(submission, 'reversi');
+  expect(fromSnapshot).toEqual(plain);
+  expect(blobs().length).toBe(1);
+
+  const blob = join(cache, blobs()[0]);
+  writeFileSync(blob, 'not a snapshot');
+  expect(await typeCheck(submission, 'reversi')).toEqual(plain);
+  expect(existsSync(blob)).toBe(false);
+}, 180_000);
