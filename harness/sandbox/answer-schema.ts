@@ -29,7 +29,7 @@ const schema = {
   required: ['t'],
   discriminator: { propertyName: 't' },
   oneOf: [
-    variant('hello', {}, []),
+    variant('hello', { seccomp: { type: 'string', maxLength: 300 } }, []),
     variant(
       'loaded',
       {

@@ -32,7 +32,8 @@ export interface ValueStandIn {
 
 /** Child → parent. `hello` is the only message without an id (sent once, before any request). */
 export type Answer =
-  | { t: 'hello' }
+  /** seccomp: the Python host's own filter, 'on' or why the kernel refused it (node's host sends none). */
+  | { t: 'hello'; seccomp?: string }
   | { t: 'loaded'; id: number; exports: string[]; entry: string | null }
   | { t: 'ready'; id: number }
   | { t: 'move'; id: number; value?: unknown; standIn?: ValueStandIn }

@@ -109,6 +109,8 @@ export async function compileSubmission(
       format: 'cjs',
       platform: 'node',
       target: 'node20',
+      // import() becomes require(), so it meets the host's guarded require instead of node's ESM loader.
+      supported: { 'dynamic-import': false },
       sourcemap: 'inline',
       sourcesContent: false,
       // No tsconfig lookup: esbuild would otherwise read tsconfig.json files above the submission's root.

@@ -52,7 +52,7 @@ export function fixture(name: string, fill: Record<string, string> = {}): string
   return filledFixture(HOSTILE, name, fill, 'fixture');
 }
 
-/** The player, its bundle's path and its entry's path (either names its processes, for leftover checks). */
+/** The player and the tag its processes' command lines carry (as `bundle` and `entry`, for leftover checks). */
 export async function sandboxed(
   path: string,
   options: Partial<SandboxOptions> = {},
@@ -66,7 +66,8 @@ export async function sandboxed(
     game: 'reversi',
     ...options,
   });
-  return { player, bundle: compiled.bundlePath, entry: submission.entry };
+  // The child runs a private staged copy whose path carries the player's tag: that finds its processes.
+  return { player, bundle: player.processTag, entry: player.processTag };
 }
 
 /** One hostile fixture and the verdict it must get. */

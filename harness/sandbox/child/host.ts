@@ -13,6 +13,7 @@ import { Socket } from 'node:net';
 import { getGame } from '../../games/registry.js';
 import type { MoveInfo } from '../../referee/player.js';
 import { describeValue } from '../../referee/describe-value.js';
+import { installBoundary } from './boundary.js';
 import type { Answer, HostConfig, Request, ValueStandIn } from '../protocol.js';
 import { ANSWER_FD, REQUEST_FD } from '../protocol.js';
 
@@ -91,15 +92,11 @@ function load(id: number): void {
   const mod = new Module(bundle);
   mod.filename = bundle;
   mod.paths = [];
-  const allowed = new Set(config.allow);
-  const realRequire = Module.createRequire(bundle);
-  // Module#_compile (rather than vm.compileFunction) so --enable-source-maps maps stacks to the student's files.
-  mod.require = ((name: string) => {
-    if (name === 'referee') return refereeModule;
-    if (allowed.has(name) || allowed.has(name.replace(/^node:/, ''))) return realRequire(name);
-    throw new Error(`import of '${name}' is not allowed in this assignment`);
-  }) as NodeJS.Require;
   const source = readFileSync(bundle, 'utf8');
+  // Every run-time door to node's built-ins closes before student code runs (boundary.ts).
+  const guardedRequire = installBoundary(new Set(config.allow));
+  // Module#_compile (rather than vm.compileFunction) so --enable-source-maps maps stacks to the student's files.
+  mod.require = ((name: string) => (name === 'referee' ? refereeModule : guardedRequire(name))) as NodeJS.Require;
   (mod as unknown as { _compile(code: string, file: string): void })._compile(source, bundle);
   const exported = mod.exports as Record<string, unknown> | ((...args: unknown[]) => unknown);
   let names: string[] = [];
