@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { getGame } from '../harness/games/registry.js';
 import { InProcessPlayer } from '../harness/referee/in-process.js';
-import type { Player } from '../harness/referee/player.js';
+import type { Player, PlayerIsolation } from '../harness/referee/player.js';
+import { detectLayers, isolationRecord } from '../harness/sandbox/layers.js';
 import { checkSubmission, type CheckResult } from '../harness/submission/check.js';
 import { compileSubmission, formatProblem } from '../harness/submission/compile.js';
 import { createSubmissionPlayer } from '../harness/submission/player.js';
@@ -21,6 +22,8 @@ export interface Contestant {
   check(): Promise<InterfaceCheckResult>;
   /** A fresh Player; the grader creates one per concurrent game and closes it. */
   createPlayer(): Promise<Player>;
+  /** The sandbox layers its players run under (null for a trusted reference AI). */
+  readonly isolation?: PlayerIsolation | null;
 }
 
 /** A reference AI of `game` as the graded side. It passes the interface check by construction. */
@@ -28,6 +31,7 @@ export function referenceContestant(game: string, name: string): Contestant {
   const factory = referenceAgent(game, name);
   return {
     submission: { name, path: null, hash: sha256(`reference:${game}:${name}`), language: 'reference AI', kind: 'reference' },
+    isolation: null,
     async check() {
       return {
         passed: true,
@@ -81,6 +85,7 @@ export async function submissionContestant(path: string, assignment: Assignment)
   const limits = assignment.referee;
   return {
     submission: { name: path, path, hash, language, kind: 'submission' },
+    isolation: isolationRecord(detectLayers(), language === 'Python' ? 'python' : 'node'),
     async check() {
       return checkItems(
         await checkSubmission(absolute, {

@@ -259,6 +259,7 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
     format: RECORD_FORMAT,
     game: game.id,
     players: [players[0].name, players[1].name],
+    ...(players.some((player) => player.isolation) ? { isolation: [players[0].isolation ?? null, players[1].isolation ?? null] } : {}),
     seed,
     config,
     initialState,

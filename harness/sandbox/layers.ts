@@ -15,6 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import type { PlayerIsolation } from '../referee/player.js';
 import { detectCgroups, type CgroupSupport } from './cgroup.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
 
@@ -178,12 +179,7 @@ export function fallbackWarning(layers: Layers): string {
  * The isolation a result records: the active layer names per runtime and whether they amount to a hardened
  * sandbox. `runtime` decides layer 4 (node's permission model or the Python audit hook).
  */
-export interface IsolationRecord {
-  hardened: boolean;
-  layers: string[];
-  /** Why bubblewrap was not used, when it is installed but broken. */
-  problem?: string;
-}
+export type IsolationRecord = PlayerIsolation;
 
 export function isolationRecord(layers: Layers, runtime: 'node' | 'python'): IsolationRecord {
   let names = describeLayers(layers).filter((layer) => layer.active).map((layer) => layer.layer);

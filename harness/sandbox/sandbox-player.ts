@@ -17,7 +17,7 @@ import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/pl
 import { parseAnswer } from './answer-schema.js';
 import { PlayerCgroup } from './cgroup.js';
 import { hostBundlePath } from './host-bundle.js';
-import { GraderError } from './grader-error.js';
+import { GraderError } from '../referee/grader-error.js';
 import { detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
 import { launchPlan, type PythonProgram } from './launch.js';
 import { OutputCapture } from './output.js';
