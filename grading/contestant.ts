@@ -11,7 +11,15 @@ import { detectLayers, isolationRecord } from '../harness/sandbox/layers.js';
 import { checkSubmission, type CheckResult } from '../harness/submission/check.js';
 import { compileSubmission, formatProblem } from '../harness/submission/compile.js';
 import { createSubmissionPlayer } from '../harness/submission/player.js';
-import { resolveSubmission } from '../harness/submission/resolve.js';
+import { DEFAULT_SUBMISSION_LIMITS, resolveSubmission, type SubmissionLimits } from '../harness/submission/resolve.js';
+
+/** The assignment's size caps for a submission (maxSubmissionMb, maxFiles), defaults filled in. */
+export function submissionLimits(assignment: Assignment): SubmissionLimits {
+  return {
+    maxBytes: assignment.maxSubmissionMb !== undefined ? Math.round(assignment.maxSubmissionMb * 1024 * 1024) : DEFAULT_SUBMISSION_LIMITS.maxBytes,
+    maxFiles: assignment.maxFiles ?? DEFAULT_SUBMISSION_LIMITS.maxFiles,
+  };
+}
 import { referenceAgent } from '../reference-ai/index.js';
 import { sha256, type Assignment } from './assignment.js';
 import type { GradedSubmission, InterfaceCheckResult } from './grade-result.js';
@@ -72,10 +80,11 @@ export function checkItems(check: CheckResult): InterfaceCheckResult {
  */
 export async function submissionContestant(path: string, assignment: Assignment): Promise<Contestant> {
   const absolute = resolve(path);
+  const sizeLimits = submissionLimits(assignment);
   let hash = sha256(`missing:${absolute}`);
   let language = LANGUAGES[extname(absolute)] ?? 'unknown';
   try {
-    const resolved = resolveSubmission(absolute);
+    const resolved = resolveSubmission(absolute, sizeLimits);
     language = LANGUAGES[extname(resolved.entry)] ?? language;
     hash = existsSync(resolved.entry) ? sha256(readFileSync(resolved.entry, 'utf8')) : hash;
     hash = (await compileSubmission(resolved)).hash;
@@ -93,9 +102,10 @@ export async function submissionContestant(path: string, assignment: Assignment)
           moveTimeoutMs: limits.moveTimeoutMs,
           constructTimeoutMs: limits.constructTimeoutMs,
           illegalLimit: limits.illegalMoveLimit,
+          limits: sizeLimits,
         }),
       );
     },
-    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path }),
+    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path, limits: sizeLimits }),
   };
 }

@@ -13,7 +13,7 @@ import { SandboxPlayer } from '../sandbox/sandbox-player.js';
 import { CompileError, compileSubmission, formatProblem, type SourceProblem } from './compile.js';
 import { describeJudged, judgeAnswer } from './judge.js';
 import { probePositions } from './probes.js';
-import { resolveSubmission, type ResolvedSubmission, type SubmissionLanguage } from './resolve.js';
+import { resolveSubmission, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits } from './resolve.js';
 import { exportHint } from './suggest.js';
 import { typeCheck, type TypeCheckResult } from './typecheck.js';
 
@@ -58,6 +58,8 @@ export interface CheckOptions {
   illegalLimit?: number;
   memoryMb?: number;
   allowImports?: string[];
+  /** Size caps checked before compiling (default 5 MB, 500 files). */
+  limits?: SubmissionLimits;
   /** Run tsc for warnings (default true for TypeScript entries). */
   typeCheck?: boolean;
   /** Seed for the probe positions (default 1). */
@@ -152,7 +154,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
 
   let submission: ResolvedSubmission | undefined;
   try {
-    submission = resolveSubmission(path);
+    submission = resolveSubmission(path, options.limits);
     step('entry', 'pass', { detail: submission.entry });
   } catch (error) {
     step('entry', 'fail', { detail: (error as Error).message, hint: 'pass src/AIPlayer.ts (or AIPlayer.py) or the folder that holds it' });
@@ -176,15 +178,19 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
   };
 
   let bundlePath: string;
+  let files: string[] | undefined;
   try {
     const compiled = await compileSubmission(submission, { allowImports: options.allowImports });
     bundlePath = compiled.bundlePath;
+    files = compiled.files;
     step('compile', 'pass', compiled.warnings.length > 0 ? { problems: compiled.warnings } : {});
   } catch (error) {
     if (!(error instanceof CompileError)) throw error;
     step('compile', 'fail', {
       detail: error.problems.length === 1 ? formatProblem(error.problems[0]) : `${error.problems.length} errors`,
-      hint: error.problems.some((p) => p.text.includes('not allowed') || p.text.includes('outside'))
+      hint: error.problems.some((p) => p.text.includes('graded alone'))
+        ? 'grade the folder that holds your files (a single file is graded alone)'
+        : error.problems.some((p) => p.text.includes('not allowed') || p.text.includes('outside'))
         ? 'import only files inside your submission folder (and referee)'
         : error.problems.some((p) => p.text.includes('python3'))
           ? 'install python3 (>= 3.8) where referee runs, or set REFEREE_PYTHON'
@@ -202,6 +208,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     name: 'check',
     bundlePath,
     submissionRoot: submission.root,
+    ...(files ? { files } : {}),
     game: gameId,
     memoryMb: options.memoryMb,
     allowImports: options.allowImports,

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { findPython, NO_PYTHON, pythonRuntimeDir } from '../sandbox/python-runtime.js';
-import { CompileError, type CompiledSubmission, type SourceProblem } from './compile.js';
+import { aloneMessage, CompileError, type CompiledSubmission, type SourceProblem } from './compile.js';
 import type { ResolvedSubmission } from './resolve.js';
 
 interface SyntaxReport {
@@ -41,11 +41,15 @@ export async function compilePythonSubmission(submission: ResolvedSubmission): P
   if (!python) throw new CompileError([{ file: '', line: 0, column: 0, text: NO_PYTHON }]);
   const report = await runSyntaxCheck(python.path, submission);
   if (report.problems.length > 0) throw new CompileError(report.problems);
+  if (submission.kind === 'file' && report.files.length > 1) {
+    const imported = relative(submission.root, report.files.find((file) => file !== submission.entry) as string);
+    throw new CompileError([{ file: '', line: 0, column: 0, text: aloneMessage(submission, imported) }]);
+  }
   const hash = createHash('sha256');
   for (const file of [...report.files].sort()) {
     hash.update(`${relative(submission.root, file)}\0`);
     hash.update(readFileSync(file));
     hash.update('\0');
   }
-  return { bundlePath: submission.entry, hash: hash.digest('hex').slice(0, 20), warnings: [] };
+  return { bundlePath: submission.entry, hash: hash.digest('hex').slice(0, 20), warnings: [], files: report.files };
 }
