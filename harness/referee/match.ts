@@ -80,7 +80,7 @@ function failureOf(answer: PlayerAnswer, limitMs: number, asked: 'startGame' | '
     message: describeFailure(answer as FailureAnswer, limitMs),
     output: cleanOutput(answer.output),
   };
-  if (answer.kind === 'error' && typeof answer.stack === 'string') failure.stack = capText(answer.stack, STACK_CAP);
+  if ((answer.kind === 'error' || answer.kind === 'crash') && typeof answer.stack === 'string') failure.stack = capText(answer.stack, STACK_CAP);
   return failure;
 }
 

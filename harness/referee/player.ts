@@ -61,7 +61,7 @@ export type PlayerAnswer =
   /** The player's host noticed the deadline before the referee's own timer did. */
   | { kind: 'timeout'; output?: CapturedOutput }
   /** The player's process died. */
-  | { kind: 'crash'; message: string; exitCode?: number | null; signal?: string | null; output?: CapturedOutput }
+  | { kind: 'crash'; message: string; stack?: string; exitCode?: number | null; signal?: string | null; output?: CapturedOutput }
   /** The player exceeded its memory ceiling. */
   | { kind: 'memory'; message: string; output?: CapturedOutput }
   /** The player's host broke the protocol (malformed or unsolicited messages). */

@@ -42,7 +42,7 @@ const schema = {
     variant('ready', { id }, ['id']),
     variant('move', { id, value, standIn }, ['id']),
     variant('tamper', { id, value, standIn, detail: { type: 'string', maxLength: 1000 } }, ['id', 'detail']),
-    variant('error', { id, message: { type: 'string', maxLength: 2000 }, stack: { type: 'string', maxLength: 8000 } }, [
+    variant('error', { id, message: { type: 'string', maxLength: 2000 }, stack: { type: 'string', maxLength: 8000 }, between: { type: 'boolean' } }, [
       'id',
       'message',
     ]),

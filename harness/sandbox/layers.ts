@@ -126,8 +126,9 @@ function probeBwrap(bwrap: string, identity: Identity | null, seccomp: boolean):
 
 let detected: Layers | null = null;
 
-export function detectLayers(): Layers {
-  if (detected) return detected;
+/** The layers, probed once per process; `fresh` probes again (tests switch modes through the environment). */
+export function detectLayers(options: { fresh?: boolean } = {}): Layers {
+  if (detected && !options.fresh) return detected;
   const linux = process.platform === 'linux';
   const root = linux && process.getuid?.() === 0;
   const setpriv = root ? findSystemTool('setpriv') : null;
@@ -138,7 +139,7 @@ export function detectLayers(): Layers {
   const bwrap = found && !bwrapProblem ? found : null;
   const unshare = !bwrap && root ? findSystemTool('unshare') : null;
   const cgroup = linux && process.env.REFEREE_SANDBOX_NO_CGROUP !== '1' ? detectCgroups() : null;
-  detected = {
+  const layers: Layers = {
     process: { rlimits: process.platform !== 'win32' && existsSync('/bin/sh') },
     bwrap,
     bwrapProblem,
@@ -148,7 +149,8 @@ export function detectLayers(): Layers {
     identity,
     unshare,
   };
-  return detected;
+  if (!options.fresh) detected = layers;
+  return layers;
 }
 
 /** True when the sandbox guards against attacks, not only accidents (needs a working bubblewrap at least). */

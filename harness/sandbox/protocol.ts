@@ -38,7 +38,8 @@ export type Answer =
   | { t: 'ready'; id: number }
   | { t: 'move'; id: number; value?: unknown; standIn?: ValueStandIn }
   | { t: 'tamper'; id: number; value?: unknown; standIn?: ValueStandIn; detail: string }
-  | { t: 'error'; id: number; message: string; stack?: string }
+  /** between: raised after an answer, between turns (the parent reports it as a crash). */
+  | { t: 'error'; id: number; message: string; stack?: string; between?: boolean }
   | { t: 'memory'; id: number; message: string };
 
 /** Answers longer than this are a protocol violation (the host caps what it sends far below it). */

@@ -329,6 +329,11 @@ export class SandboxPlayer implements Player {
       case 'tamper':
         return { kind: 'tamper', value: returnedValue(answer), detail: answer.detail, output };
       case 'error':
+        if (answer.between) {
+          // Thrown after an earlier answer, while no request was outstanding: the process is in a broken state.
+          this.kill();
+          return { kind: 'crash', message: `an error was raised between turns: ${answer.message}`, stack: answer.stack, output };
+        }
         return { kind: 'error', message: answer.message, stack: answer.stack, output };
       case 'memory':
         this.kill();

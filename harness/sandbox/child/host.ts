@@ -57,14 +57,7 @@ function carry(value: unknown): { value?: unknown; standIn?: ValueStandIn } {
     return { value: text.length > 1000 ? text.slice(0, 1000) : text };
   }
   if ((type === 'number' && Number.isFinite(value)) || type === 'boolean' || value === null) return { value };
-  if (type === 'object') {
-    try {
-      const json = stringify(value);
-      if (typeof json === 'string' && json.length <= 1000) return { value: parse(json) };
-    } catch {
-      // cyclic, a throwing getter or toJSON: described below
-    }
-  }
+  // Objects travel as a preview, never as their JSON: a toJSON() giving a legal move must not become that move.
   const preview = describeValue(value);
   return { standIn: { type: preview.type, text: preview.text } };
 }
@@ -140,6 +133,13 @@ function move(id: number, state: string, info: MoveInfo): void {
 
 function handle(request: Request): void {
   current = request.id;
+  if (betweenTurns) {
+    const kept = betweenTurns.error;
+    betweenTurns = null;
+    const failure = errorAnswer(request.id, kept);
+    answer(request.id, failure.t === 'error' ? { ...failure, between: true } : failure);
+    return;
+  }
   try {
     if (request.t === 'load') load(request.id);
     else if (request.t === 'start') start(request.id, request.side);
@@ -149,13 +149,15 @@ function handle(request: Request): void {
   }
 }
 
-// Asynchronous throws and unhandled rejections belong to whatever the student is working on right now.
-process.on('uncaughtException', (error) => {
+// Asynchronous throws and unhandled rejections belong to whatever the student is working on right now; one raised
+// between turns is kept and reported at the next ask (a crash with its message and stack, without waiting).
+let betweenTurns: { error: unknown } | null = null;
+const onAsyncError = (error: unknown): void => {
   if (current !== null) answer(current, errorAnswer(current, error));
-});
-process.on('unhandledRejection', (error) => {
-  if (current !== null) answer(current, errorAnswer(current, error));
-});
+  else betweenTurns ??= { error };
+};
+process.on('uncaughtException', onAsyncError);
+process.on('unhandledRejection', onAsyncError);
 
 function main(): void {
   const input = new Socket({ fd: REQUEST_FD, readable: true, writable: false });
