@@ -70,6 +70,13 @@ export async function sandboxed(
   return { player, bundle: player.processTag, entry: player.processTag };
 }
 
+/**
+ * The built-ins the OS-layer fixtures reach for. The run-time import boundary (child/boundary.ts) refuses them
+ * unless the assignment allows them, so these tests allow them, as an assignment may: what must hold then is the
+ * next layer (Node's permission model, bubblewrap, seccomp, cgroups). trust.test.ts tests the boundary itself.
+ */
+export const OS_LAYER_IMPORTS = ['fs', 'net', 'child_process', 'worker_threads'];
+
 /** One hostile fixture and the verdict it must get. */
 export interface HostileCase {
   name: string;
