@@ -10,7 +10,7 @@ import { playGame } from '../harness/referee/match.js';
 import { deriveSeed } from '../harness/referee/seed.js';
 import { randomAgent } from '../reference-ai/generic/random.js';
 import { benchPython } from './bench-python.js';
-import { benchSandbox } from './bench-sandbox.js';
+import { benchFreeze, benchSandbox } from './bench-sandbox.js';
 
 const EDAX_LEAVES_PER_S = 328e6; // Edax 4.6, C, one thread, this kind of machine
 const FIRST_CUT_JS_LEAVES_PER_S = 15e6; // a first-cut JS bitboard with 32-bit halves
@@ -77,7 +77,7 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
-  // `npm run bench -- perft games` runs only those sections (perft, games, sandbox, python).
+  // `npm run bench -- perft games` runs only those sections (perft, games, sandbox, freeze, python).
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})`);
   if (want('perft')) benchPerft([10, 11]);
   if (want('games')) {
@@ -88,6 +88,10 @@ async function main(): Promise<void> {
   if (want('sandbox')) {
     console.log('');
     await benchSandbox();
+  }
+  if (want('freeze')) {
+    console.log('');
+    await benchFreeze();
   }
   if (want('python')) {
     console.log('');

@@ -88,6 +88,12 @@ interface Child {
   groups: Set<number>;
   /** The node process (the deepest in the tree), whose CPU time is read when there is no cgroup. */
   node: number;
+  /**
+   * Every process of the player, when seccomp proves it can start no other (no fork or process clone): then
+   * stopping these pids is equivalent to freezing the whole cgroup, at a fiftieth of the cost (`npm run bench --
+   * freeze`). null: freeze the cgroup (or, without a freezer, the process groups).
+   */
+  fixedPids: number[] | null;
   exited: Promise<void>;
   killed: boolean;
   /** The private copy the child runs, removed when it is gone. */
@@ -259,6 +265,7 @@ export class SandboxPlayer implements Player {
       cgroup,
       groups: new Set(proc.pid ? [proc.pid] : []),
       node: proc.pid ?? 0,
+      fixedPids: null,
       killed: false,
       exited: Promise.resolve(),
       staged,
@@ -299,6 +306,8 @@ export class SandboxPlayer implements Player {
     const tree = processTree(proc.pid as number);
     for (const pid of tree) child.groups.add(processGroup(pid));
     child.node = tree[tree.length - 1];
+    const seccompHolds = this.layers.seccomp && (this.layers.bwrap !== null || this.hostSeccomp === 'on');
+    if (seccompHolds) child.fixedPids = tree;
 
     this.cpuSinceLast(); // from here on, CPU time is the student's
     const loaded = await this.ask({ t: 'load', id: 0 }, 'loaded', limitMs);
@@ -456,8 +465,10 @@ export class SandboxPlayer implements Player {
     this.freezeTimer = setTimeout(() => {
       this.freezeTimer = null;
       if (this.child !== child || this.pending) return;
-      // The whole cgroup when there is a freezer (a helper that left the process group is stopped too), else the groups.
-      if (!child.cgroup?.setFrozen(true)) signalGroups(child.groups, 'SIGSTOP');
+      // Its fixed pids when seccomp proves there are no others, else the whole cgroup (a helper that left the
+      // process group is stopped too), else the process groups.
+      if (child.fixedPids) signalPids(child.fixedPids, 'SIGSTOP');
+      else if (!child.cgroup?.setFrozen(true)) signalGroups(child.groups, 'SIGSTOP');
       this.frozen = true;
     }, FREEZE_GRACE_MS);
     this.freezeTimer.unref();
@@ -470,7 +481,8 @@ export class SandboxPlayer implements Player {
       this.freezeTimer = null;
     }
     if (this.frozen) {
-      if (!child.cgroup?.setFrozen(false)) signalGroups(child.groups, 'SIGCONT');
+      if (child.fixedPids) signalPids(child.fixedPids, 'SIGCONT');
+      else if (!child.cgroup?.setFrozen(false)) signalGroups(child.groups, 'SIGCONT');
       this.frozen = false;
     }
   }
