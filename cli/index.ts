@@ -11,6 +11,7 @@ import { UsageError } from './args.js';
 import { register as registerBatch } from './batch.js';
 import { register as registerCheck } from './check.js';
 import { register as registerDoctor } from './doctor.js';
+import { register as registerCache } from './cache.js';
 import { register as registerExport } from './export.js';
 import { register as registerGrade } from './grade.js';
 import { register as registerGradescope } from './gradescope.js';
@@ -31,7 +32,7 @@ const program = new Command()
 
 for (const register of [
   registerGrade, registerCheck, registerBatch, registerExport, registerGradescope, registerPlay, registerReplay,
-  registerInit, registerDoctor, registerPerft,
+  registerInit, registerDoctor, registerCache, registerPerft,
 ]) {
   register(program);
 }
