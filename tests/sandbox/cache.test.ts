@@ -11,14 +11,14 @@ import { scratch } from './support.js';
 test('past the cap the least recently used entries go, and a hit counts as a use', () => {
   const dir = scratch('cache-lru');
   process.env.REFEREE_CACHE_DIR = dir;
-  const old = join(dir, 'submission-old.cjs');
-  const recent = join(dir, 'submission-recent.cjs');
+  const old = join(dir, 'submission-00d0.cjs');
+  const recent = join(dir, 'submission-ecee.cjs');
   writeFileSync(old, 'x'.repeat(1000));
   writeFileSync(recent, 'x'.repeat(1000));
   utimesSync(old, new Date(1000), new Date(1000));
   utimesSync(recent, new Date(2000), new Date(2000));
   // A hit on the older one makes it the most recent.
-  cacheFile('submission-old.cjs', 'ignored: already there');
+  cacheFile('submission-00d0.cjs', 'ignored: already there');
   expect(pruneCache(1500, dir)).toBe(1000);
   expect(existsSync(old)).toBe(true);
   expect(existsSync(recent)).toBe(false);
