@@ -120,7 +120,8 @@ function probeBwrap(bwrap: string, identity: Identity | null, seccomp: boolean):
   });
   if (run.status === 0) return null;
   const said = (run.stderr?.toString('utf8') ?? '').trim().split('\n').filter(Boolean).pop() ?? '';
-  const why = run.error ? run.error.message : said || `exit ${run.status ?? run.signal}`;
+  // What bubblewrap said comes first: an EPIPE on its filter (it exited before reading it) says nothing.
+  const why = said || (run.error ? run.error.message : `exit ${run.status ?? run.signal}`);
   return `${bwrap} is installed but cannot start a sandbox here (${why.slice(0, 300)}): ${bwrapFix(said)}`;
 }
 
