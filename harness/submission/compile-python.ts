@@ -12,6 +12,9 @@ import { findPython, NO_PYTHON, pythonRuntimeDir } from '../sandbox/python-runti
 import { aloneMessage, CompileError, type CompiledSubmission, type SourceProblem } from './compile.js';
 import type { ResolvedSubmission } from './resolve.js';
 
+/** Modules the Python host provides under these names, whatever the submission folder holds. */
+const PROVIDED = new Set(['board.py', 'func_timeout.py', 'func_timeout/__init__.py']);
+
 interface SyntaxReport {
   files: string[];
   problems: SourceProblem[];
@@ -41,8 +44,10 @@ export async function compilePythonSubmission(submission: ResolvedSubmission): P
   if (!python) throw new CompileError([{ file: '', line: 0, column: 0, text: NO_PYTHON }]);
   const report = await runSyntaxCheck(python.path, submission);
   if (report.problems.length > 0) throw new CompileError(report.problems);
-  if (submission.kind === 'file' && report.files.length > 1) {
-    const imported = relative(submission.root, report.files.find((file) => file !== submission.entry) as string);
+  // board.py and func_timeout.py are the grader's own (the host registers them first): a local copy is not an import.
+  const own = report.files.filter((file) => file !== submission.entry && !PROVIDED.has(relative(submission.root, file)));
+  if (submission.kind === 'file' && own.length > 0) {
+    const imported = relative(submission.root, own[0]);
     throw new CompileError([{ file: '', line: 0, column: 0, text: aloneMessage(submission, imported) }]);
   }
   const hash = createHash('sha256');

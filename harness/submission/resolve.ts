@@ -46,8 +46,11 @@ export interface SubmissionLimits {
 
 export const DEFAULT_SUBMISSION_LIMITS: SubmissionLimits = { maxBytes: 5 * 1024 * 1024, maxFiles: 500 };
 
-/** Folders that are not part of a submission's code: not counted, not staged (node_modules is the package manager's). */
-const IGNORED_DIRS = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv']);
+/**
+ * Folders that are not part of a submission's code: not counted (node_modules is the package manager's,
+ * referee-report is the grader's own output in a starter repo).
+ */
+const IGNORED_DIRS = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv', 'referee-report']);
 
 const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
