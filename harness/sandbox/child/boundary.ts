@@ -71,14 +71,20 @@ export function installBoundary(allowed: ReadonlySet<string>): (name: string) =>
     });
   }
   lock('mainModule', undefined);
+  // process.kill calls process._kill at call time: both check the target, so only the player itself is signalled.
   const ownPid = process.pid;
   const kill = process.kill.bind(process);
-  lock('kill', (pid: number, signal?: string | number) => {
-    if (pid !== ownPid && pid !== 0) throw refused(`sending a signal to process ${pid}`);
-    return kill(pid, signal);
+  const rawKill = (proc._kill as (pid: number, signal: number) => number).bind(process);
+  const ownOnly = (pid: unknown): void => {
+    if (pid !== ownPid && pid !== 0) throw refused(`sending a signal to process ${String(pid)}`);
+  };
+  lock('_kill', (pid: number, signal: number) => {
+    ownOnly(pid);
+    return rawKill(pid, signal);
   });
-  lock('_kill', () => {
-    throw refused('process._kill');
+  lock('kill', (pid: number, signal?: string | number) => {
+    ownOnly(pid);
+    return kill(pid, signal);
   });
   const noNetwork = (): never => {
     throw refused('fetch (submissions have no network)');
