@@ -8,7 +8,7 @@ import type { AnyGame } from '../games/game.js';
 import { getGame } from '../games/registry.js';
 import { DEFAULT_REFEREE_CONFIG } from '../referee/config.js';
 import type { MoveInfo, PlayerAnswer } from '../referee/player.js';
-import { describeLayers, detectLayers, isHardened, type Layers } from '../sandbox/layers.js';
+import { detectLayers, isHardened, isolationRecord, type Layers } from '../sandbox/layers.js';
 import { SandboxPlayer } from '../sandbox/sandbox-player.js';
 import { CompileError, compileSubmission, formatProblem, type SourceProblem } from './compile.js';
 import { describeJudged, judgeAnswer } from './judge.js';
@@ -120,8 +120,7 @@ function failure(game: AnyGame, answer: PlayerAnswer, limitMs: number, language?
 
 /** The sandbox layers as a list of names; a Python child has the audit hook where node has its permission model. */
 function activeLayers(layers: Layers, language: SubmissionLanguage | undefined): string[] {
-  const names = describeLayers(layers).filter((layer) => layer.active).map((layer) => layer.layer);
-  return language === 'Python' ? [...names.filter((name) => name !== 'node-permissions'), 'python-audit-hook'] : names;
+  return isolationRecord(layers, language === 'Python' ? 'python' : 'node').layers;
 }
 
 export async function checkSubmission(path: string, options: CheckOptions = {}): Promise<CheckResult> {

@@ -184,6 +184,24 @@ describe.each(MODES)('with bubblewrap %s', (mode) => {
   });
 });
 
+test.each(MODES)('with bubblewrap %s, a grader running as root runs its children as uid 65534, not root', async (mode) => {
+  if (process.getuid?.() !== 0) return; // the identity layer exists only for a root grader
+  const layers = modeLayers(mode, stubDir);
+  const js = join(scratch('uid-js'), 'AIPlayer.js');
+  writeFileSync(js, 'export class AIPlayer { getMove() { return `uid ${process.getuid()} gid ${process.getgid()}`; } }\n', { mode: 0o644 });
+  const py = join(scratch('uid-py'), 'AIPlayer.py');
+  writeFileSync(py, 'import os\nclass AIPlayer:\n    def __init__(self, c): pass\n    def get_move(self, board): return "uid %d gid %d" % (os.getuid(), os.getgid())\n', { mode: 0o644 });
+  for (const [path, runtime] of [[js, 'node'], [py, 'python']] as const) {
+    const { player } = await sandboxed(path, { layers, runtime });
+    try {
+      const { answer } = await playOpening(player, 10_000);
+      expect(answer.kind === 'move' && answer.value).toBe('uid 65534 gid 65534');
+    } finally {
+      await player.close();
+    }
+  }
+});
+
 test('a sandbox that dies before the student code starts is a GraderError, never a verdict', async () => {
   // bubblewrap that passes the start-up probe and then fails every real start (a flaky or broken install).
   const dir = scratch('flaky');
