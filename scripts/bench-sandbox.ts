@@ -122,7 +122,9 @@ async function vmContextCost(playouts: number): Promise<void> {
  */
 export async function benchFreeze(moves = 2000): Promise<void> {
   console.log('## Freeze between turns');
-  const layers = detectLayers();
+  const probeStarted = performance.now();
+  const layers = detectLayers({ fresh: true });
+  console.log(`live start-up probe of the layers (bubblewrap run once as a player would be): ${(performance.now() - probeStarted).toFixed(0)} ms, once per process`);
   if (!layers.cgroup?.freezer) {
     console.log('no writable cgroup freezer here: players are frozen with SIGSTOP/SIGCONT of their process groups only');
     return;
