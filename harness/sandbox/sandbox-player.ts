@@ -18,7 +18,7 @@ import { parseAnswer } from './answer-schema.js';
 import { PlayerCgroup } from './cgroup.js';
 import { hostBundlePath } from './host-bundle.js';
 import { GraderError } from '../referee/grader-error.js';
-import { detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
+import { bwrapFix, detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
 import { launchPlan, type PythonProgram } from './launch.js';
 import { OutputCapture } from './output.js';
 import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
@@ -298,8 +298,9 @@ export class SandboxPlayer implements Player {
       // No student code has run yet (the host loads it only when asked): the sandbox itself failed.
       const tail = this.output.stderrTail().trim().split('\n').slice(-3).join(' ⏎ ');
       this.kill();
-      const why = hello.failure.kind === 'protocol' || hello.failure.kind === 'crash' ? hello.failure.message : hello.failure.kind;
-      throw new GraderError(`the sandbox did not start (${why})${tail ? `: ${tail.slice(0, 500)}` : ''}`);
+      const why = tail ? tail.slice(0, 500) : hello.failure.kind === 'protocol' || hello.failure.kind === 'crash' ? hello.failure.message : 'no answer in time';
+      const fix = this.layers.bwrap ? `; ${bwrapFix(tail)}` : '';
+      throw new GraderError(`the sandbox did not start: ${why}${fix}`);
     }
     if (hello.answer.t === 'hello' && hello.answer.seccomp !== undefined) this.hostSeccomp = hello.answer.seccomp;
     this.output.take(); // start-up noise is the harness's, not the student's
