@@ -202,6 +202,27 @@ test.each(MODES)('with bubblewrap %s, a grader running as root runs its children
   }
 });
 
+test.each([
+  ['JavaScript', 'heartbeat.js', 'node'],
+  ['Python', 'heartbeat.py', 'python'],
+] as const)('%s: a helper thread never computes on the opponent clock (frozen), unless pondering is on', async (_, file, runtime) => {
+  const heartbeat = async (ponder: boolean): Promise<{ gap: number; count: number }> => {
+    const { player } = await sandboxed(join(TRUST, file), { runtime, ponder });
+    try {
+      await playOpening(player, 10_000);
+      await new Promise((done) => setTimeout(done, 400)); // the opponent's turn
+      const answer = await player.requestMove({ state: reversi.encode(reversi.initial(1)), info: moveInfo(10_000) });
+      return JSON.parse(String(answer.kind === 'move' ? answer.value : '{}')) as { gap: number; count: number };
+    } finally {
+      await player.close();
+    }
+  };
+  // Frozen 2 ms after its answer: the beats stop for the whole 400 ms turn of the opponent.
+  expect((await heartbeat(false)).gap).toBeGreaterThanOrEqual(300);
+  // Control: with pondering allowed the same helper beats all along.
+  expect((await heartbeat(true)).count).toBeGreaterThanOrEqual(20);
+});
+
 test('a sandbox that dies before the student code starts is a GraderError, never a verdict', async () => {
   // bubblewrap that passes the start-up probe and then fails every real start (a flaky or broken install).
   const dir = scratch('flaky');
