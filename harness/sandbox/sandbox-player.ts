@@ -151,7 +151,7 @@ export class SandboxPlayer implements Player {
   get isolation(): IsolationRecord {
     const runtime = this.options.runtime ?? 'node';
     const record = isolationRecord(this.layers, runtime);
-    if (runtime === 'python' && this.hostSeccomp !== null && this.hostSeccomp !== 'on' && !this.layers.bwrap) {
+    if (runtime === 'python' && this.layers.seccomp && this.hostSeccomp !== null && this.hostSeccomp !== 'on' && !this.layers.bwrap) {
       // The filter was meant to be there and the kernel refused it: reported missing, not silently skipped.
       return { ...record, layers: record.layers.filter((name) => name !== 'seccomp'), problem: `seccomp: ${this.hostSeccomp}` };
     }
