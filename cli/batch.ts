@@ -204,6 +204,12 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
       `${outcome.errors} not graded; ${outcome.gamesPlayed} games played, ${outcome.gamesReused} reused.`,
   );
   console.log(files.join('\n'));
+  const graderErrors = outcome.students.filter((student) => student.error?.startsWith('not graded: grader error'));
+  if (graderErrors.length > 0) {
+    // The grading machine failed for these students: not their fault, and not a finished batch (exit 3).
+    console.error(`referee: ${graderErrors.length} student(s) not graded because of a grader error: ${graderErrors[0].error}; fix it and run again with --resume`);
+    process.exitCode = 3;
+  }
   return outcome;
 }
 

@@ -3,7 +3,7 @@
  * on failure. Exit codes: 0 pass, 1 fail, 2 usage error (via the program's exit override).
  */
 import type { Command } from 'commander';
-import { FALLBACK_WARNING } from '../harness/sandbox/layers.js';
+import { detectLayers, fallbackWarning } from '../harness/sandbox/layers.js';
 import { checkSubmission, type CheckResult, type CheckStep } from '../harness/submission/check.js';
 import { formatProblem } from '../harness/submission/compile.js';
 import { gameArg, positiveInt } from './args.js';
@@ -52,7 +52,7 @@ export function register(program: Command): void {
       allowImports: flags.allowImport,
       typeCheck: flags.typeCheck,
     });
-    if (!result.hardened && !flags.json) console.error(FALLBACK_WARNING);
+    if (!result.hardened && !flags.json) console.error(fallbackWarning(detectLayers()));
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatCheck(result));
     process.exitCode = result.ok ? 0 : 1;
   });

@@ -1,9 +1,10 @@
 /**
  * `referee doctor`: which sandbox layers this machine gives untrusted submissions, checked live.
- * Exit codes: 0 the sandbox works (a loud warning when it only guards against accidents), 1 it does not.
+ * Exit codes: 0 the sandbox works (a loud warning when it only guards against accidents), 1 a submission could
+ * start a process, 3 the sandbox cannot start at all (what a grade would report as a grader error).
  */
 import type { Command } from 'commander';
-import { describeLayers, detectLayers, FALLBACK_WARNING, isHardened } from '../harness/sandbox/layers.js';
+import { describeLayers, detectLayers, fallbackWarning, isHardened } from '../harness/sandbox/layers.js';
 import { describePython, findPython } from '../harness/sandbox/python-runtime.js';
 import { sandboxSelfTest } from '../harness/submission/self-test.js';
 
@@ -21,17 +22,21 @@ export function register(program: Command): void {
         const python = findPython();
         console.log(JSON.stringify({ node: process.version, platform: process.platform, hardened, layers: table, python, selfTest: live }, null, 2));
       } else {
-        console.log(`referee doctor: Node ${process.version} on ${process.platform}`);
+        console.log(`referee doctor: Node ${process.version} on ${process.platform}${process.getuid?.() === 0 ? ', running as root' : ''}`);
         for (const row of table) console.log(`  ${row.active ? '✓' : '✗'} ${row.layer.padEnd(16)} ${row.detail}`);
         console.log(`  ${findPython() ? '✓' : '✗'} ${'python'.padEnd(16)} ${describePython()}`);
-        console.log(
-          live.error
-            ? `  ✗ live test: ${live.error}`
-            : `  ${live.ok ? '✓' : '✗'} live test: started in ${live.startMs.toFixed(0)} ms, one move in ${live.moveMs.toFixed(2)} ms; ` +
-                `reading /etc/passwd ${live.readEtcPasswd}, starting a process ${live.spawnProcess}`,
-        );
-        if (!hardened) console.error(FALLBACK_WARNING);
+        if (live.error) {
+          console.log(`  ✗ live test: ${live.error}`);
+        } else {
+          console.log(`  ${live.ok ? '✓' : '✗'} live test: started in ${live.startMs.toFixed(0)} ms, one move in ${live.moveMs.toFixed(2)} ms; what a submission met:`);
+          const show = (language: string, seen: Record<string, string>): void => {
+            for (const [attempt, result] of Object.entries(seen)) console.log(`      ${language.padEnd(6)} ${attempt}: ${result}`);
+          };
+          show('JS', live.node);
+          show('Python', live.python);
+        }
+        if (!hardened) console.error(fallbackWarning(layers));
       }
-      process.exitCode = live.ok ? 0 : 1;
+      process.exitCode = live.error?.startsWith('grader error') ? 3 : live.ok ? 0 : 1;
     });
 }

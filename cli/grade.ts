@@ -129,6 +129,12 @@ export function register(program: Command): void {
       writeGradeResult(gradePath, result);
       writeReport(reportPath, result);
       console.log(flags.json ? JSON.stringify(summaryJson(result, { gradePath, reportPath })) : formatSummary(result, reportPath));
+      if (result.status === 'grader-error') {
+        // Not the student's failure: no verdict, exit 3 (the grade.json and report say what to fix).
+        console.error(`referee: not graded: grader error: ${result.graderError}`);
+        process.exitCode = 3;
+        return;
+      }
       if (flags.minScore !== undefined && result.score < flags.minScore) {
         if (!flags.json) console.error(`referee: score ${result.score} is below the minimum ${flags.minScore}`);
         process.exitCode = 1;

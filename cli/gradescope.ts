@@ -3,7 +3,8 @@
  * submission in /autograder/submission and writes /autograder/results/results.json; both paths, and the config,
  * can be moved with flags or environment variables (for tests and other hosts). Gradescope always gets a
  * results.json: when grading itself fails, one with 0 points and the reason.
- * Exit codes: 0 graded (whatever the score), 1 could not grade (a results.json with the reason was written).
+ * Exit codes: 0 graded (whatever the score), 1 could not grade (a results.json with the reason was written),
+ * 3 grader error (the sandbox could not start: a results.json that says the autograder failed, with no score).
  */
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +13,8 @@ import { defaultAssignment, loadAssignment } from '../grading/assignment.js';
 import { submissionContestant } from '../grading/contestant.js';
 import { grade } from '../grading/grade.js';
 import { writeGradeResult } from '../grading/grade-result.js';
-import { gradescopeError, toGradescope, type GradescopeResults } from '../grading/exporters/gradescope.js';
+import { gradescopeError, gradescopeGraderFailure, toGradescope, type GradescopeResults } from '../grading/exporters/gradescope.js';
+import { isGraderError } from '../harness/referee/grader-error.js';
 import { writeReport } from '../reports/render.js';
 
 export const GRADESCOPE_DEFAULTS = {
@@ -60,10 +62,22 @@ export function register(program: Command): void {
         const result = await grade({ assignment, assignmentSource: config ?? 'built-in', contestant, outDir, command: 'referee gradescope' });
         writeGradeResult(join(outDir, 'grade.json'), result);
         writeReport(join(outDir, 'report.html'), result);
+        if (result.status === 'grader-error') {
+          writeResults(resultsPath, gradescopeGraderFailure(result.graderError ?? 'unknown', result.timings.totalMs));
+          console.error(`referee: grader error, not graded: ${result.graderError}; wrote ${resultsPath}`);
+          process.exitCode = 3;
+          return;
+        }
         writeResults(resultsPath, toGradescope(result));
         console.log(`Score ${result.score} / ${result.maxScore}; wrote ${resultsPath}`);
       } catch (error) {
         const message = (error as Error).message.split('\n').join(' ');
+        if (isGraderError(error)) {
+          writeResults(resultsPath, gradescopeGraderFailure(message));
+          console.error(`referee: grader error, not graded: ${message}`);
+          process.exitCode = 3;
+          return;
+        }
         writeResults(resultsPath, gradescopeError(message));
         console.error(`referee: could not grade ${submission}: ${message}`);
         process.exitCode = 1;

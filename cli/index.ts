@@ -4,12 +4,14 @@
  * subcommand; each exports register(program).
  * Exit codes: 0 ok, 1 a check/score failed (per command), 2 usage or input error, 3 internal error.
  */
+import { isGraderError } from '../harness/referee/grader-error.js';
 import { Command, CommanderError } from 'commander';
 import { harnessVersion } from '../grading/package-root.js';
 import { UsageError } from './args.js';
 import { register as registerBatch } from './batch.js';
 import { register as registerCheck } from './check.js';
 import { register as registerDoctor } from './doctor.js';
+import { register as registerCache } from './cache.js';
 import { register as registerExport } from './export.js';
 import { register as registerGrade } from './grade.js';
 import { register as registerGradescope } from './gradescope.js';
@@ -31,7 +33,7 @@ const program = new Command()
 
 for (const register of [
   registerGrade, registerCheck, registerBatch, registerExport, registerGradescope, registerPlay, registerReplay,
-  registerInit, registerDoctor, registerPerft, registerServe,
+  registerInit, registerDoctor, registerCache, registerPerft, registerServe,
 ]) {
   register(program);
 }
@@ -45,6 +47,10 @@ try {
   } else if (err instanceof UsageError) {
     console.error(`referee: ${err.message}`);
     process.exitCode = 2;
+  } else if (isGraderError(err)) {
+    // The grading machine failed before any student code ran: one line with the fix, never a verdict.
+    console.error(`referee: grader error, nothing was graded: ${err.message}`);
+    process.exitCode = 3;
   } else {
     console.error(`referee: internal error: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
     process.exitCode = 3;

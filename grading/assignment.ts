@@ -40,6 +40,9 @@ export interface Assignment {
   game: string;
   referee: RefereeConfig;
   parallelGames: number;
+  /** Submission size caps, checked before compiling (absent: 5 MB and 500 files; kept out of the hash when unset). */
+  maxSubmissionMb?: number;
+  maxFiles?: number;
   interfaceCheck: { points: number; visibility: Visibility };
   opponents: OpponentItem[];
 }
@@ -225,6 +228,8 @@ export function resolveAssignment(json: unknown, source = 'the assignment'): Ass
     game,
     referee: rules,
     parallelGames: (raw.parallelGames as number | undefined) ?? PLATFORM.parallelGames,
+    ...(raw.maxSubmissionMb !== undefined ? { maxSubmissionMb: raw.maxSubmissionMb as number } : {}),
+    ...(raw.maxFiles !== undefined ? { maxFiles: raw.maxFiles as number } : {}),
     interfaceCheck: {
       points: interfaceCheck.points ?? PLATFORM.interfacePoints,
       visibility: interfaceCheck.visibility ?? PLATFORM.visibility,

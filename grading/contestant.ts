@@ -6,11 +6,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { getGame } from '../harness/games/registry.js';
 import { InProcessPlayer } from '../harness/referee/in-process.js';
-import type { Player } from '../harness/referee/player.js';
+import type { Player, PlayerIsolation } from '../harness/referee/player.js';
+import { detectLayers, isolationRecord } from '../harness/sandbox/layers.js';
 import { checkSubmission, type CheckResult } from '../harness/submission/check.js';
 import { compileSubmission, formatProblem } from '../harness/submission/compile.js';
 import { createSubmissionPlayer } from '../harness/submission/player.js';
-import { resolveSubmission } from '../harness/submission/resolve.js';
+import { DEFAULT_SUBMISSION_LIMITS, resolveSubmission, type SubmissionLimits } from '../harness/submission/resolve.js';
+
+/** The assignment's size caps for a submission (maxSubmissionMb, maxFiles), defaults filled in. */
+export function submissionLimits(assignment: Assignment): SubmissionLimits {
+  return {
+    maxBytes: assignment.maxSubmissionMb !== undefined ? Math.round(assignment.maxSubmissionMb * 1024 * 1024) : DEFAULT_SUBMISSION_LIMITS.maxBytes,
+    maxFiles: assignment.maxFiles ?? DEFAULT_SUBMISSION_LIMITS.maxFiles,
+  };
+}
 import { referenceAgent } from '../reference-ai/index.js';
 import { sha256, type Assignment } from './assignment.js';
 import type { GradedSubmission, InterfaceCheckResult } from './grade-result.js';
@@ -21,6 +30,8 @@ export interface Contestant {
   check(): Promise<InterfaceCheckResult>;
   /** A fresh Player; the grader creates one per concurrent game and closes it. */
   createPlayer(): Promise<Player>;
+  /** The sandbox layers its players run under (null for a trusted reference AI). */
+  readonly isolation?: PlayerIsolation | null;
 }
 
 /** A reference AI of `game` as the graded side. It passes the interface check by construction. */
@@ -28,6 +39,7 @@ export function referenceContestant(game: string, name: string): Contestant {
   const factory = referenceAgent(game, name);
   return {
     submission: { name, path: null, hash: sha256(`reference:${game}:${name}`), language: 'reference AI', kind: 'reference' },
+    isolation: null,
     async check() {
       return {
         passed: true,
@@ -68,10 +80,11 @@ export function checkItems(check: CheckResult): InterfaceCheckResult {
  */
 export async function submissionContestant(path: string, assignment: Assignment): Promise<Contestant> {
   const absolute = resolve(path);
+  const sizeLimits = submissionLimits(assignment);
   let hash = sha256(`missing:${absolute}`);
   let language = LANGUAGES[extname(absolute)] ?? 'unknown';
   try {
-    const resolved = resolveSubmission(absolute);
+    const resolved = resolveSubmission(absolute, sizeLimits);
     language = LANGUAGES[extname(resolved.entry)] ?? language;
     hash = existsSync(resolved.entry) ? sha256(readFileSync(resolved.entry, 'utf8')) : hash;
     hash = (await compileSubmission(resolved)).hash;
@@ -81,6 +94,7 @@ export async function submissionContestant(path: string, assignment: Assignment)
   const limits = assignment.referee;
   return {
     submission: { name: path, path, hash, language, kind: 'submission' },
+    isolation: isolationRecord(detectLayers(), language === 'Python' ? 'python' : 'node'),
     async check() {
       return checkItems(
         await checkSubmission(absolute, {
@@ -88,9 +102,10 @@ export async function submissionContestant(path: string, assignment: Assignment)
           moveTimeoutMs: limits.moveTimeoutMs,
           constructTimeoutMs: limits.constructTimeoutMs,
           illegalLimit: limits.illegalMoveLimit,
+          limits: sizeLimits,
         }),
       );
     },
-    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path }),
+    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path, limits: sizeLimits }),
   };
 }

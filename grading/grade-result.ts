@@ -5,6 +5,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import type { Side } from '../harness/games/game.js';
+import type { PlayerIsolation } from '../harness/referee/player.js';
 import { validateRecordShape, type GameRecord } from '../harness/referee/record.js';
 import type { WinDrawLoss } from '../harness/referee/series.js';
 import type { LossVerdict } from '../harness/referee/verdict.js';
@@ -93,6 +94,15 @@ export interface GameEntry {
 
 export interface GradeResult {
   format: typeof GRADE_FORMAT;
+  /**
+   * 'grader-error': the grader could not run the submission (its sandbox failed before the student's code started);
+   * nothing here is a verdict on the submission. Absent in grades written before it existed (read as 'graded').
+   */
+  status?: 'graded' | 'grader-error';
+  /** What failed and how to fix it, with status 'grader-error'. */
+  graderError?: string;
+  /** The sandbox layers the submission ran under; null for a reference AI (trusted, in-process). */
+  isolation?: PlayerIsolation | null;
   assignment: { title: string; game: string; hash: string; source: string; config: Assignment };
   submission: GradedSubmission;
   environment: { harness: string; node: string; platform: string };

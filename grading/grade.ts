@@ -12,6 +12,7 @@ import { InProcessPlayer } from '../harness/referee/in-process.js';
 import { playGame } from '../harness/referee/match.js';
 import type { Player } from '../harness/referee/player.js';
 import type { GameRecord } from '../harness/referee/record.js';
+import { isGraderError } from '../harness/referee/grader-error.js';
 import { deriveSeed } from '../harness/referee/seed.js';
 import { LOSS_VERDICTS, VERDICT_DESCRIPTIONS } from '../harness/referee/verdict.js';
 import { referenceAgent } from '../reference-ai/index.js';
@@ -123,7 +124,13 @@ function summarizeItem(assignment: Assignment, itemIndex: number, seed: number, 
 
 function warningsFor(result: Omit<GradeResult, 'warnings'>, assignment: Assignment, only: boolean): string[] {
   const warnings: string[] = [];
-  if (!result.interfaceCheck.passed) {
+  if (result.graderError) {
+    warnings.push(`Not graded: grader error (${result.graderError}). This is a failure of the grading machine, not of the submission: fix it and grade again (--resume keeps the finished games).`);
+  }
+  if (result.isolation && !result.isolation.hardened) {
+    warnings.push(`Not isolated: the sandbox ran without bubblewrap${result.isolation.problem ? ` (${result.isolation.problem})` : ''}, so these results guard against accidents, not attacks.`);
+  }
+  if (!result.interfaceCheck.passed && !result.graderError) {
     warnings.push('The interface check failed, so no games were played: fix the items marked as failed and grade again.');
   }
   for (const verdict of LOSS_VERDICTS) {
@@ -161,8 +168,22 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
     throw new RangeError(`--only ${only.item}:${only.index} names no game of this assignment: items are 0..${assignment.opponents.length - 1}`);
   }
 
+  // A failure of the grader itself (the sandbox could not start) stops the grade without a verdict against the
+  // submission: the result says 'grader-error' with the reason, and keeps every game finished before it.
+  let graderError: string | null = null;
   const checkStarted = performance.now();
-  const check = await contestant.check();
+  let check: Awaited<ReturnType<Contestant['check']>>;
+  try {
+    check = await contestant.check();
+  } catch (error) {
+    if (!isGraderError(error)) throw error;
+    graderError = error.message;
+    check = {
+      passed: false,
+      layers: [],
+      items: [{ id: 'grader-error', title: 'Not graded: the grader could not run the submission', status: 'skip', detail: error.message }],
+    };
+  }
   const checkMs = performance.now() - checkStarted;
 
   const slots: GameSlot[] = [];
@@ -226,13 +247,21 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
       }
       const side = (slot.index % 2) as Side;
       const gameStarted = performance.now();
-      const record = await playGame({
-        game,
-        black: side === 0 ? student : opponent,
-        white: side === 0 ? opponent : student,
-        seed: slot.seed,
-        config: assignment.referee,
-      });
+      let record: GameRecord;
+      try {
+        record = await playGame({
+          game,
+          black: side === 0 ? student : opponent,
+          white: side === 0 ? opponent : student,
+          seed: slot.seed,
+          config: assignment.referee,
+        });
+      } catch (error) {
+        if (!isGraderError(error)) throw error;
+        graderError ??= error.message;
+        toPlay.length = 0; // the other lanes stop after their current game
+        return;
+      }
       const wallMs = Math.round(performance.now() - gameStarted);
       const kept = { key: slot.key, item: slot.item, index: slot.index, wallMs, record };
       if (store) store.save(kept);
@@ -253,11 +282,15 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
   const items = assignment.opponents.map((_, itemIndex) =>
     summarizeItem(assignment, itemIndex, itemSeeds[itemIndex], entries.filter((entry) => entry.item === itemIndex), !check.passed),
   );
-  const interfacePoints = check.passed ? assignment.interfaceCheck.points : 0;
-  const score = roundPoints(interfacePoints + items.reduce((sum, item) => sum + item.points, 0));
+  const interfacePoints = check.passed && graderError === null ? assignment.interfaceCheck.points : 0;
+  // Not graded is not a grade: no points are claimed (exporters and reports read `status`, never this 0).
+  const score = graderError !== null ? 0 : roundPoints(interfacePoints + items.reduce((sum, item) => sum + item.points, 0));
   const maxScore = roundPoints(assignment.interfaceCheck.points + items.reduce((sum, item) => sum + item.maxPoints, 0));
   const partial: Omit<GradeResult, 'warnings'> = {
     format: GRADE_FORMAT,
+    status: graderError === null ? 'graded' : 'grader-error',
+    ...(graderError === null ? {} : { graderError }),
+    isolation: contestant.isolation ?? null,
     assignment: { title: assignment.title, game: assignment.game, hash: configHash, source: options.assignmentSource, config: assignment },
     submission: contestant.submission,
     environment: { harness: version, node: process.version, platform: `${process.platform}-${process.arch}` },

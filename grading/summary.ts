@@ -8,7 +8,7 @@ export function formatSummary(result: GradeResult, reportPath: string): string {
   const width = Math.max(16, ...result.items.map((item) => item.title.length));
   const lines = [
     `${result.assignment.title}: ${result.submission.path ?? result.submission.name}`,
-    `Score: ${result.score} / ${result.maxScore}`,
+    result.status === 'grader-error' ? `Not graded: grader error: ${result.graderError}` : `Score: ${result.score} / ${result.maxScore}`,
     `  ${check.passed ? '✓' : '✗'} ${'Interface check'.padEnd(width)}  ${check.passed ? 'passed' : 'FAILED'.padEnd(6)}${' '.repeat(26)}${check.points} / ${check.maxPoints}`,
   ];
   if (!check.passed) {
@@ -27,6 +27,9 @@ export function formatSummary(result: GradeResult, reportPath: string): string {
 /** The machine-readable summary (`--json`): everything but the game records. */
 export function summaryJson(result: GradeResult, paths: { gradePath: string; reportPath: string }): Record<string, unknown> {
   return {
+    status: result.status ?? 'graded',
+    ...(result.graderError ? { graderError: result.graderError } : {}),
+    isolation: result.isolation ?? null,
     score: result.score,
     maxScore: result.maxScore,
     interfaceCheck: { passed: result.interfaceCheck.passed, points: result.interfaceCheck.points, maxPoints: result.interfaceCheck.maxPoints },

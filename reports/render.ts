@@ -103,7 +103,9 @@ function viewModel(result: GradeResult): Record<string, unknown> {
     checkPassed: result.interfaceCheck.passed,
     interfaceCheck: result.interfaceCheck,
     checkItems: result.interfaceCheck.items.map((item) => ({ ...item, mark: CHECK_MARKS[item.status], skipped: item.status === 'skip' })),
-    sandboxLayers: result.interfaceCheck.layers.join(', '),
+    sandboxLayers: (result.isolation?.layers ?? result.interfaceCheck.layers).join(', '),
+    isolation: result.isolation ?? null,
+    graderError: result.status === 'grader-error' ? (result.graderError ?? 'unknown') : null,
     items,
     warnings: result.warnings,
     rules:

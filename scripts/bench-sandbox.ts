@@ -4,7 +4,10 @@
  * TypeScript submission, and the cost of running the board-heavy hot path inside a VM context (the vm2 layer's
  * mechanism). Prints figures against their goals; asserts nothing.
  */
+import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PlayerCgroup } from '../harness/sandbox/cgroup.js';
 import { performance } from 'node:perf_hooks';
 import { runInNewContext } from 'node:vm';
 import { build } from 'esbuild';
@@ -108,6 +111,50 @@ async function vmContextCost(playouts: number): Promise<void> {
   console.log(
     `board-heavy hot path inside a VM context (node:vm, what vm2 runs on): ${(((inContext - plain) / plain) * 100).toFixed(1)}% ` +
       `slower over ${playouts} random playouts (threshold for adding vm2: < 10%)`,
+  );
+}
+
+/**
+ * The freeze between turns, per move: a write to the player's cgroup freezer (v1 freezer.state / v2
+ * cgroup.freeze, which stops everything the player owns whatever its process group) against SIGSTOP/SIGCONT of
+ * its process groups (what remains without a freezer). Measured on a live node process with its ~10 threads,
+ * one freeze + thaw per move, on the parent's clock.
+ */
+export async function benchFreeze(moves = 2000): Promise<void> {
+  console.log('## Freeze between turns');
+  const probeStarted = performance.now();
+  const layers = detectLayers({ fresh: true });
+  console.log(`live start-up probe of the layers (bubblewrap run once as a player would be): ${(performance.now() - probeStarted).toFixed(0)} ms, once per process`);
+  if (!layers.cgroup?.freezer) {
+    console.log('no writable cgroup freezer here: players are frozen with SIGSTOP/SIGCONT of their process groups only');
+    return;
+  }
+  const cgroup = new PlayerCgroup(layers.cgroup, 256, 64);
+  const joins = cgroup.joinFiles().map((file) => `echo $$ > ${file}`).join('; ');
+  const child = spawn('/bin/sh', ['-c', `${joins}; exec "$0" -e "setInterval(() => {}, 1000)"`, process.execPath], { detached: true, stdio: 'ignore' });
+  await sleep(300);
+  const pid = child.pid as number;
+  const time = (freeze: () => void, thaw: () => void): number[] => {
+    const samples: number[] = [];
+    for (let i = 0; i < moves; i++) {
+      const started = performance.now();
+      freeze();
+      thaw();
+      samples.push((performance.now() - started) * 1000);
+    }
+    return samples;
+  };
+  const viaCgroup = time(() => cgroup.setFrozen(true), () => cgroup.setFrozen(false)).sort((a, b) => a - b);
+  const viaSignals = time(() => process.kill(-pid, 'SIGSTOP'), () => process.kill(-pid, 'SIGCONT')).sort((a, b) => a - b);
+  process.kill(-pid, 'SIGKILL');
+  await sleep(100);
+  await cgroup.destroy();
+  const p50c = percentile(viaCgroup, 50);
+  const p50s = percentile(viaSignals, 50);
+  console.log(
+    `freeze + thaw per move (${moves} moves, ${layers.cgroup.version} freezer): cgroup ${p50c.toFixed(1)} µs p50 (p99 ${percentile(viaCgroup, 99).toFixed(1)}), ` +
+      `SIGSTOP/SIGCONT of the process group ${p50s.toFixed(1)} µs p50 (p99 ${percentile(viaSignals, 99).toFixed(1)}); ratio ${(p50c / p50s).toFixed(2)}x. ` +
+      'Signals are used where seccomp proves the player owns no other process (its pids are fixed at start); the cgroup elsewhere.',
   );
 }
 

@@ -10,7 +10,7 @@ import { playGame } from '../harness/referee/match.js';
 import { deriveSeed } from '../harness/referee/seed.js';
 import { randomAgent } from '../reference-ai/generic/random.js';
 import { benchPython } from './bench-python.js';
-import { benchSandbox } from './bench-sandbox.js';
+import { benchFreeze, benchSandbox } from './bench-sandbox.js';
 import { benchWeb } from './bench-web.js';
 import { benchTable } from './bench-table.js';
 
@@ -79,7 +79,7 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
-  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, python, web).
+  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, python, web).
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
     `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (a shared machine swings every figure: read the ratios)`);
   if (want('table')) {
@@ -95,6 +95,10 @@ async function main(): Promise<void> {
   if (want('sandbox')) {
     console.log('');
     await benchSandbox();
+  }
+  if (want('freeze')) {
+    console.log('');
+    await benchFreeze();
   }
   if (want('python')) {
     console.log('');

@@ -29,6 +29,8 @@ export interface StudentSummary {
   harness: string;
   gamesPlayed: number;
   gamesReused: number;
+  /** Whether the submission ran in a hardened sandbox (null: unknown, e.g. not graded); absent in older journals. */
+  hardened?: boolean | null;
 }
 
 const zeroVerdicts = (): VerdictCounts => Object.fromEntries(LOSS_VERDICTS.map((verdict) => [verdict, 0])) as VerdictCounts;
@@ -44,10 +46,13 @@ function checkReason(result: GradeResult): string | null {
 
 export function summarizeGrade(id: string, result: GradeResult, submissionHash: string | null): StudentSummary {
   const check = result.interfaceCheck;
+  const graderError = result.status === 'grader-error';
   return {
     id,
-    status: 'graded',
-    error: null,
+    // A grader error is no grade: the class pages show "not graded: grader error" and the next run grades again.
+    status: graderError ? 'error' : 'graded',
+    error: graderError ? `not graded: grader error: ${result.graderError ?? 'unknown'}` : null,
+    hardened: result.isolation ? result.isolation.hardened : null,
     score: result.score,
     maxScore: result.maxScore,
     interfaceCheck: { passed: check.passed, points: check.points, maxPoints: check.maxPoints, reason: checkReason(result) },

@@ -24,7 +24,8 @@ export interface GradescopeLeaderboardEntry {
 }
 
 export interface GradescopeResults {
-  score: number;
+  /** Absent when the autograder failed: there is no grade to report, and 0 would read as one. */
+  score?: number;
   /** Seconds. */
   execution_time: number;
   output: string;
@@ -92,6 +93,22 @@ export function toGradescope(result: GradeResult): GradescopeResults {
         .filter((item) => item.visibility === 'visible' && item.status !== 'skipped')
         .map((item) => ({ name: `Win rate ${item.title}`, value: Math.round(item.winRate * 1000) / 10 })),
     ],
+  };
+}
+
+/**
+ * A results.json for a grader failure (the sandbox could not start): no score at all, and an output that says the
+ * autograder failed, not the submission, so neither the student nor the gradebook reads it as a 0.
+ */
+export function gradescopeGraderFailure(message: string, executionMs = 0): GradescopeResults {
+  return {
+    execution_time: Math.round(executionMs / 1000),
+    output:
+      `The autograder failed (grader error), so this submission was NOT graded: ${message}\n` +
+      'This is a problem of the grading machine, not of your code. Your instructor needs to fix the autograder; then resubmit or ask for a regrade.',
+    stdout_visibility: 'visible',
+    tests: [],
+    leaderboard: [],
   };
 }
 

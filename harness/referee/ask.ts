@@ -4,6 +4,7 @@
  * the harness: every outcome becomes a PlayerAnswer.
  */
 import { performance } from 'node:perf_hooks';
+import { isGraderError } from './grader-error.js';
 import type { PlayerAnswer } from './player.js';
 
 export interface Asked {
@@ -37,6 +38,8 @@ async function invoke(call: () => Promise<PlayerAnswer>): Promise<PlayerAnswer> 
   try {
     answer = await call();
   } catch (error) {
+    // The grader's own failure (a sandbox that could not start) is never a verdict against the player.
+    if (isGraderError(error)) throw error;
     return { kind: 'error', message: `player threw: ${messageOf(error)}`, stack: stackOf(error) };
   }
   if (typeof answer !== 'object' || answer === null || !ANSWER_KINDS.has((answer as PlayerAnswer).kind)) {

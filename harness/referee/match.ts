@@ -80,7 +80,7 @@ function failureOf(answer: PlayerAnswer, limitMs: number, asked: 'startGame' | '
     message: describeFailure(answer as FailureAnswer, limitMs),
     output: cleanOutput(answer.output),
   };
-  if (answer.kind === 'error' && typeof answer.stack === 'string') failure.stack = capText(answer.stack, STACK_CAP);
+  if ((answer.kind === 'error' || answer.kind === 'crash') && typeof answer.stack === 'string') failure.stack = capText(answer.stack, STACK_CAP);
   return failure;
 }
 
@@ -361,6 +361,7 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
     format: RECORD_FORMAT,
     game: game.id,
     players: [players[0].name, players[1].name],
+    ...(players.some((player) => player.isolation) ? { isolation: [players[0].isolation ?? null, players[1].isolation ?? null] } : {}),
     seed,
     config,
     initialState,

@@ -85,15 +85,27 @@ export type PlayerAnswer =
   /** The player's host noticed the deadline before the referee's own timer did. */
   | { kind: 'timeout'; output?: CapturedOutput }
   /** The player's process died. */
-  | { kind: 'crash'; message: string; exitCode?: number | null; signal?: string | null; output?: CapturedOutput }
+  | { kind: 'crash'; message: string; stack?: string; exitCode?: number | null; signal?: string | null; output?: CapturedOutput }
   /** The player exceeded its memory ceiling. */
   | { kind: 'memory'; message: string; output?: CapturedOutput }
   /** The player's host broke the protocol (malformed or unsolicited messages). */
   | { kind: 'protocol'; message: string; output?: CapturedOutput };
 
+/** The isolation a player ran under, recorded in every GameRecord (see harness/sandbox/layers.ts). */
+export interface PlayerIsolation {
+  /** A working bubblewrap was among the layers: the sandbox guards against attacks, not only accidents. */
+  hardened: boolean;
+  /** The active layer names. */
+  layers: string[];
+  /** Why a layer that should be there is not (e.g. bubblewrap installed but unable to start), with the fix. */
+  problem?: string;
+}
+
 export interface Player {
   /** Shown in records and reports. */
   readonly name: string;
+  /** The sandbox layers around this player; absent for a trusted in-process player. */
+  readonly isolation?: PlayerIsolation;
   /**
    * A trusted reference AI that budgets by nodes, not time: the referee still measures its moves but never rules
    * them late, so a slow or busy machine cannot change a seeded game (reproducibility). Untrusted players never

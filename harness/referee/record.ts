@@ -6,7 +6,7 @@ import type { Side } from '../games/game.js';
 import type { RefereeConfig } from './config.js';
 import { RECORD_REQUIRED_FIELDS, resolveConfig } from './config.js';
 import type { ValuePreview, ValueType } from './describe-value.js';
-import type { CapturedOutput } from './player.js';
+import type { CapturedOutput, PlayerIsolation } from './player.js';
 import type { EndReason, LossVerdict } from './verdict.js';
 import { END_REASONS, isEndReason, isLossVerdict } from './verdict.js';
 
@@ -118,6 +118,8 @@ export interface GameRecord {
   game: string;
   /** Player names, indexed by side. */
   players: [string, string];
+  /** The isolation each side ran under (null for a trusted in-process player); absent in older records. */
+  isolation?: [PlayerIsolation | null, PlayerIsolation | null];
   seed: number;
   config: RefereeConfig;
   /** game.encode(game.initial(seed)). */
@@ -302,6 +304,17 @@ export function validateRecordShape(json: unknown): GameRecord {
     header.fail('players', 'two player names');
   }
   if (typeof record.seed !== 'number' || !Number.isSafeInteger(record.seed)) header.fail('seed', 'an integer');
+  if (record.isolation !== undefined) {
+    const sides = record.isolation;
+    const valid = (side: unknown): boolean =>
+      side === null ||
+      (typeof side === 'object' &&
+        typeof (side as Json).hardened === 'boolean' &&
+        Array.isArray((side as Json).layers) &&
+        ((side as Json).layers as unknown[]).every((name) => typeof name === 'string') &&
+        ((side as Json).problem === undefined || typeof (side as Json).problem === 'string'));
+    if (!Array.isArray(sides) || sides.length !== 2 || !sides.every(valid)) header.fail('isolation', 'two isolation records (or null)');
+  }
   const config = header.object(record.config, 'config');
   for (const field of RECORD_REQUIRED_FIELDS) {
     if (config[field] === undefined) header.fail(`config.${field}`, 'present (records store the whole config)');

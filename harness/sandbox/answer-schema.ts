@@ -31,7 +31,7 @@ const schema = {
   required: ['t'],
   discriminator: { propertyName: 't' },
   oneOf: [
-    variant('hello', {}, []),
+    variant('hello', { seccomp: { type: 'string', maxLength: 300 } }, []),
     variant(
       'loaded',
       {
@@ -49,7 +49,7 @@ const schema = {
       'id',
       'detail',
     ]),
-    variant('error', { id, message: { type: 'string', maxLength: 2000 }, stack: { type: 'string', maxLength: 8000 } }, [
+    variant('error', { id, message: { type: 'string', maxLength: 2000 }, stack: { type: 'string', maxLength: 8000 }, between: { type: 'boolean' } }, [
       'id',
       'message',
     ]),

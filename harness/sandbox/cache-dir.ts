@@ -1,11 +1,17 @@
 /**
  * Where compiled bundles live: $REFEREE_CACHE_DIR, else ~/.cache/referee. Files are named by content hash, so
- * a cache can be shared and never needs invalidating; they are world-readable because the sandboxed child runs
- * as uid nobody.
+ * a cache can be shared and never needs invalidating. The cache is bounded: past $REFEREE_CACHE_MAX_MB (default
+ * 200 MB) the least recently used entries are removed after each new one (a hit refreshes its time), never one
+ * this process has used; `referee cache clean` empties it.
  */
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+
+const DEFAULT_MAX_MB = 200;
+const CONTENT_HASHED = /^(submission|host)-[0-9a-f]+\.cjs$|^python-[0-9a-f]+$/;
+/** Entries this process has handed out: a running grade's bundles are never pruned under it. */
+const inUse = new Set<string>();
 
 export function cacheDir(): string {
   const dir = process.env.REFEREE_CACHE_DIR || join(homedir(), '.cache', 'referee');
@@ -13,13 +19,87 @@ export function cacheDir(): string {
   return dir;
 }
 
+/** The cache's size cap in bytes ($REFEREE_CACHE_MAX_MB, default 200). */
+export function cacheLimitBytes(): number {
+  const mb = Number(process.env.REFEREE_CACHE_MAX_MB);
+  return (Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_MAX_MB) * 1024 * 1024;
+}
+
+function sizeOf(path: string): number {
+  const stat = lstatSync(path);
+  if (!stat.isDirectory()) return stat.size;
+  let total = 0;
+  for (const name of readdirSync(path)) total += sizeOf(join(path, name));
+  return total;
+}
+
+export interface CacheEntry {
+  path: string;
+  bytes: number;
+  usedAt: number;
+}
+
+/** Every top-level entry of the cache with its size and last use. */
+export function cacheEntries(dir = cacheDir()): CacheEntry[] {
+  const entries: CacheEntry[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    try {
+      entries.push({ path, bytes: sizeOf(path), usedAt: lstatSync(path).mtimeMs });
+    } catch {
+      // removed by another process while we looked
+    }
+  }
+  return entries;
+}
+
+/** Remove least recently used entries until the cache is under `limit`; returns the bytes freed. */
+export function pruneCache(limit = cacheLimitBytes(), dir = cacheDir()): number {
+  // Only content-hashed entries are pruned: working folders (a type check in progress) belong to their process.
+  const entries = cacheEntries(dir)
+    .filter((entry) => CONTENT_HASHED.test(basename(entry.path)))
+    .sort((a, b) => a.usedAt - b.usedAt);
+  let total = entries.reduce((sum, entry) => sum + entry.bytes, 0);
+  let freed = 0;
+  for (const entry of entries) {
+    if (total <= limit) break;
+    if (inUse.has(entry.path)) continue;
+    rmSync(entry.path, { recursive: true, force: true });
+    total -= entry.bytes;
+    freed += entry.bytes;
+  }
+  return freed;
+}
+
+/** Empty the cache (`referee cache clean`); returns the entries and bytes removed. */
+export function cleanCache(dir = cacheDir()): { entries: number; bytes: number } {
+  const entries = cacheEntries(dir);
+  for (const entry of entries) rmSync(entry.path, { recursive: true, force: true });
+  return { entries: entries.length, bytes: entries.reduce((sum, entry) => sum + entry.bytes, 0) };
+}
+
+/** Mark an entry as used now (LRU) and as in use by this process. */
+export function touchCacheEntry(path: string): void {
+  inUse.add(path);
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // gone or read-only: it will simply be older
+  }
+}
+
 /** Write `text` to `name` in the cache unless it is already there; returns the path. Atomic (rename). */
 export function cacheFile(name: string, text: string): string {
   const path = join(cacheDir(), name);
-  if (!existsSync(path)) {
-    const temporary = `${path}.${process.pid}.tmp`;
-    writeFileSync(temporary, text, { mode: 0o644 });
-    renameSync(temporary, path);
+  if (existsSync(path)) {
+    touchCacheEntry(path);
+    return path;
   }
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, text, { mode: 0o644 });
+  renameSync(temporary, path);
+  touchCacheEntry(path);
+  pruneCache();
   return path;
 }

@@ -3,7 +3,7 @@
  * Groups are created under the cgroup the harness itself runs in (read from /proc/self/cgroup), so a harness
  * that is itself confined stays confined. The child joins its groups before it execs anything (launch.ts).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmdirSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,6 +17,11 @@ export interface CgroupSupport {
   controllers: Controller[];
   /** The parent directory of new groups, per controller. */
   dirs: Partial<Record<Controller, string>>;
+  /**
+   * Where a player's freezer group is made (v1: the freezer hierarchy's dir; v2: the same unified dir, whose
+   * groups have cgroup.freeze), or null: then only the process groups are stopped between turns.
+   */
+  freezer: string | null;
 }
 
 const ROOT = '/sys/fs/cgroup';
@@ -49,7 +54,7 @@ export function detectCgroups(): CgroupSupport | null {
   } catch {
     return null;
   }
-  const v1: CgroupSupport = { version: 'v1', base: '', controllers: [], dirs: {} };
+  const v1: CgroupSupport = { version: 'v1', base: '', controllers: [], dirs: {}, freezer: null };
   for (const controller of ['memory', 'pids', 'cpu'] as Controller[]) {
     const name = V1_NAMES[controller];
     const dir = join(ROOT, name, paths.get(name) ?? '/');
@@ -58,13 +63,18 @@ export function detectCgroups(): CgroupSupport | null {
       v1.dirs[controller] = dir;
     }
   }
-  if (v1.controllers.includes('memory')) return { ...v1, base: v1.dirs.memory as string };
+  if (v1.controllers.includes('memory')) {
+    const freezer = join(ROOT, 'freezer', paths.get('freezer') ?? '/');
+    if (paths.has('freezer') && existsSync(join(freezer, 'cgroup.procs')) && writable(freezer)) v1.freezer = freezer;
+    return { ...v1, base: v1.dirs.memory as string };
+  }
   const unified = join(ROOT, paths.get('unified') ?? '/');
   try {
     const enabled = readFileSync(join(unified, 'cgroup.subtree_control'), 'utf8').split(/\s+/);
     const controllers = (['memory', 'pids', 'cpu'] as Controller[]).filter((c) => enabled.includes(c));
     if (controllers.includes('memory') && writable(unified)) {
-      return { version: 'v2', base: unified, controllers, dirs: Object.fromEntries(controllers.map((c) => [c, unified])) };
+      // Every non-root v2 group has cgroup.freeze (Linux >= 5.2); probed on the group itself when it is made.
+      return { version: 'v2', base: unified, controllers, dirs: Object.fromEntries(controllers.map((c) => [c, unified])), freezer: unified };
     }
   } catch {
     // no unified hierarchy here
@@ -126,6 +136,10 @@ class CounterFile {
 export class PlayerCgroup {
   private readonly dirs: Partial<Record<Controller, string>> = {};
   private cpuCounter: CounterFile | null = null;
+  /** The file written to freeze and thaw the whole group (v1 freezer.state, v2 cgroup.freeze), or null. */
+  private freezeFile: string | null = null;
+  private freezeFd: number | null = null;
+  private freezerDir: string | null = null;
 
   constructor(
     private readonly support: CgroupSupport,
@@ -151,11 +165,49 @@ export class PlayerCgroup {
       if (existsSync(swap)) writeFileSync(swap, '0');
     }
     if (this.dirs.pids) writeFileSync(join(this.dirs.pids, 'pids.max'), String(pidsMax));
+    if (support.freezer) {
+      if (support.version === 'v1') {
+        const dir = join(support.freezer, name);
+        try {
+          mkdirSync(dir);
+          this.freezerDir = dir;
+          this.freezeFile = join(dir, 'freezer.state');
+        } catch {
+          // no freezer group: process-group stops only
+        }
+      } else {
+        const file = join(this.dirs.memory as string, 'cgroup.freeze');
+        if (existsSync(file)) this.freezeFile = file;
+      }
+    }
+  }
+
+  /** Whether freeze()/thaw() stop the whole group (everything the player started, whatever its process group). */
+  get canFreeze(): boolean {
+    return this.freezeFile !== null;
+  }
+
+  /**
+   * Freeze or thaw every task of the player's groups: a helper that left the process group (setsid) is stopped
+   * too. Written through a kept-open fd: one write per turn. Returns false when the kernel refused.
+   */
+  setFrozen(frozen: boolean): boolean {
+    if (!this.freezeFile) return false;
+    const v1 = this.support.version === 'v1';
+    try {
+      this.freezeFd ??= openSync(this.freezeFile, 'w');
+      writeSync(this.freezeFd, v1 ? (frozen ? 'FROZEN' : 'THAWED') : frozen ? '1' : '0');
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The cgroup.procs files the child writes its pid into before exec. */
   joinFiles(): string[] {
-    return [...new Set(Object.values(this.dirs))].map((dir) => join(dir, 'cgroup.procs'));
+    const dirs = new Set(Object.values(this.dirs));
+    if (this.freezerDir) dirs.add(this.freezerDir);
+    return [...dirs].map((dir) => join(dir, 'cgroup.procs'));
   }
 
   /** Every pid in the player's groups (the child and anything it managed to start). */
@@ -204,7 +256,18 @@ export class PlayerCgroup {
    */
   async destroy(): Promise<boolean> {
     this.cpuCounter?.close();
+    if (this.freezeFd !== null) {
+      // A frozen group's processes cannot die of SIGKILL until thawed.
+      this.setFrozen(false);
+      try {
+        closeSync(this.freezeFd);
+      } catch {
+        // already closed
+      }
+      this.freezeFd = null;
+    }
     const left = new Set(Object.values(this.dirs));
+    if (this.freezerDir) left.add(this.freezerDir);
     for (let attempt = 0; attempt < 50 && left.size > 0; attempt++) {
       if (attempt > 0) await sleep(20);
       for (const dir of left) {

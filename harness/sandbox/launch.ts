@@ -1,23 +1,31 @@
 /**
  * The command line that starts one sandboxed player, layer by layer:
- *   sh (joins the cgroups, sets rlimits, then execs) → bwrap (when available) → node with permission flags,
- *   or python3 -I running the Python host (python/host.py) for Python submissions.
+ *   sh (joins the cgroups, sets rlimits, then execs)
+ *   → [without bubblewrap, as root] unshare: own network, IPC, pid and mount namespace, fresh /tmp and /dev/shm
+ *   → [as root] setpriv: drop to the unprivileged host uid/gid and every capability
+ *   → [when it works] bwrap, with the seccomp filter read from its stdin (`--seccomp 0`)
+ *   → node with permission flags, or python3 -I running the Python host (python/host.py), which installs the
+ *     strict seccomp filter on itself before the submission loads.
  * The shell joins the cgroups before anything else runs, so no process of the player ever lives outside them.
+ * What the child sees of the user's files is its private staged copy (staging.ts), never the user's folder.
  */
 import { dirname } from 'node:path';
 import type { HostConfig } from './protocol.js';
-import type { Layers } from './layers.js';
+import { bwrapBaseArgs, dropPrivileges, type Layers } from './layers.js';
+import { seccompProgram } from './seccomp.js';
 
 export interface LaunchPlan {
   command: string;
   args: string[];
+  /** Bytes to write to the child's stdin and close (bubblewrap's seccomp program), or null (stdin ignored). */
+  stdin: Buffer | null;
 }
 
 export interface LaunchInput {
   layers: Layers;
   hostPath: string;
   config: HostConfig;
-  /** The submission's root folder: readable (read-only) inside the sandbox, nothing else of the host is. */
+  /** The player's private staged folder: readable (read-only) inside the sandbox, nothing else of the host is. */
   submissionRoot: string;
   memoryMb: number;
   /** cgroup.procs files to join before exec (empty without cgroups). */
@@ -58,7 +66,8 @@ function supportsDisableWarning(version: string): boolean {
 
 function nodeArgs(input: LaunchInput): string[] {
   const { layers, hostPath, config, submissionRoot, memoryMb } = input;
-  const args = [`--max-old-space-size=${memoryMb}`, '--enable-source-maps'];
+  // No eval/new Function: a string compiled at run time could reach the ESM loader (import()) past the host's require.
+  const args = [`--max-old-space-size=${memoryMb}`, '--enable-source-maps', '--disallow-code-generation-from-strings'];
   if (layers.permissionFlag) {
     args.push(layers.permissionFlag, `--allow-fs-read=${hostPath}`, `--allow-fs-read=${config.bundle}`);
     args.push(`--allow-fs-read=${submissionRoot}`);
@@ -79,7 +88,9 @@ function pythonArgs(input: LaunchInput, python: PythonProgram): string[] {
     root: input.submissionRoot,
     game: input.config.game,
     symbols: python.symbols,
-    tmp: input.layers.bwrap ? '/tmp' : null,
+    tmp: input.layers.bwrap || input.layers.unshare ? '/tmp' : null,
+    // The host installs it on itself before student code: no execve, fork or process clone, bwrap or not.
+    seccomp: input.layers.seccomp ? seccompProgram('strict').toString('hex') : null,
   };
   return ['-I', '-B', '-u', input.hostPath, JSON.stringify(config)];
 }
@@ -101,10 +112,8 @@ function program(input: LaunchInput): { command: string[]; binds: string[] } {
 }
 
 function bwrapArgs(input: LaunchInput): string[] {
-  const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
-  args.push('--uid', '65534', '--gid', '65534', '--clearenv', '--chdir', '/');
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
-  for (const dir of ['/usr', '/lib', '/lib64', '/lib32', '/bin']) args.push('--ro-bind-try', dir, dir);
+  const args = bwrapBaseArgs();
+  if (input.layers.seccomp) args.push('--seccomp', '0');
   const { command, binds } = program(input);
   // Binds after --tmpfs /tmp, so a cache or submission under /tmp shows through.
   for (const path of new Set(binds)) args.push('--ro-bind', path, path);
@@ -112,12 +121,23 @@ function bwrapArgs(input: LaunchInput): string[] {
   return args;
 }
 
+// Inside a fresh mount namespace (root, no bubblewrap): an empty /tmp and /dev/shm of the player's own.
+const PRIVATE_TMP = 'mount -t tmpfs -o size=64m,mode=1777 referee-tmp /tmp && mount -t tmpfs -o size=16m,mode=1777 referee-shm /dev/shm && exec "$@"';
+
+/** Without bubblewrap, as root: unshare's namespaces, a private /tmp and /dev/shm, then the rest. */
+function unshareArgs(unshare: string): string[] {
+  return [unshare, '--net', '--ipc', '--pid', '--fork', '--kill-child', '--mount', '--mount-proc', '--propagation', 'private', '/bin/sh', '-c', PRIVATE_TMP, 'sh'];
+}
+
 export function launchPlan(input: LaunchInput): LaunchPlan {
+  const { layers } = input;
   const addressSpaceKb = String((input.memoryMb + ADDRESS_SPACE_HEADROOM_MB) * 1024);
-  const target = input.layers.bwrap ? [input.layers.bwrap, ...bwrapArgs(input)] : program(input).command;
+  const sandboxed = layers.bwrap ? [layers.bwrap, ...bwrapArgs(input)] : program(input).command;
+  const target = [...(!layers.bwrap && layers.unshare ? unshareArgs(layers.unshare) : []), ...dropPrivileges(layers.identity), ...sandboxed];
   return {
     command: '/bin/sh',
     args: ['-c', SHELL, 'sh', ...input.joinFiles, '--', addressSpaceKb, ...target],
+    stdin: layers.bwrap && layers.seccomp ? seccompProgram('no-fork') : null,
   };
 }
 

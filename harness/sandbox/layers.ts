@@ -1,21 +1,57 @@
 /**
- * Which isolation layers this machine offers, detected once per process at start-up. The sandbox uses every
- * layer it finds; `referee doctor` prints the same report. Nothing here is trusted from the environment except
- * explicit opt-outs (REFEREE_SANDBOX_NO_BWRAP=1, REFEREE_SANDBOX_NO_CGROUP=1) used to exercise the fallbacks.
+ * Which isolation layers this machine offers, decided once per process at start-up by a live probe: bubblewrap
+ * is not trusted because its binary exists (in Docker without user namespaces, on Gradescope, on Ubuntu 24.04
+ * with AppArmor's userns restriction it is installed but cannot start), it is run once with the same flags, the
+ * same unprivileged identity and the same seccomp filter the players get. A layer that is present but cannot
+ * start is reported by name with the fix, and the sandbox falls back to the next configuration (see policy below);
+ * `referee doctor` prints the same report. Nothing here is trusted from the environment except explicit opt-outs
+ * used to exercise the fallbacks (REFEREE_SANDBOX_NO_BWRAP=1, REFEREE_SANDBOX_NO_CGROUP=1,
+ * REFEREE_SANDBOX_NO_SECCOMP=1) and the demand for full isolation (REFEREE_REQUIRE_ISOLATION=1).
+ *
+ * Policy when bubblewrap is broken: grade with the remaining layers (as when it is absent), marked
+ * "not isolated" in every result with the reason; with REFEREE_REQUIRE_ISOLATION=1 refuse instead: every
+ * sandboxed player then fails to start with a grader error (exit 3), never a student's verdict.
  */
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import type { PlayerIsolation } from '../referee/player.js';
 import { detectCgroups, type CgroupSupport } from './cgroup.js';
+import { seccompProgram, seccompSupported } from './seccomp.js';
+
+/** The host uid/gid a sandboxed child runs as when the grader runs as root (nobody/nogroup). */
+export const UNPRIVILEGED_ID = 65534;
+
+export interface Identity {
+  uid: number;
+  gid: number;
+  /** util-linux setpriv, which drops to uid/gid (and every capability) right before exec. */
+  setpriv: string;
+}
 
 export interface Layers {
   /** Layer 1: a process per player with V8 heap flags and rlimits (via sh's ulimit). Always present. */
   process: { rlimits: boolean };
-  /** Layer 2: the bubblewrap binary, or null (not Linux, not installed, or opted out). */
+  /** Layer 2: a bubblewrap binary that was seen to start a sandbox here, or null. */
   bwrap: string | null;
+  /** bubblewrap is installed but failed its start-up probe: what it said and the fix (null when fine or absent). */
+  bwrapProblem: string | null;
   /** Layer 3: writable cgroup controllers, or null. */
   cgroup: CgroupSupport | null;
   /** Layer 4: Node's permission flag for this Node version, or null when Node has none. */
   permissionFlag: '--permission' | '--experimental-permission' | null;
+  /**
+   * Layer 5: the seccomp filter against new processes (seccomp.ts) can be applied: through bubblewrap's
+   * `--seccomp` for every player, and by the Python host on itself (with or without bubblewrap).
+   */
+  seccomp: boolean;
+  /** Layer 6: the unprivileged host identity children drop to (grader running as root), or null. */
+  identity: Identity | null;
+  /**
+   * Without bubblewrap, as root: util-linux unshare gives each player its own network (no connections, private
+   * abstract sockets), IPC and pid namespace (it sees and signals only its own processes). null otherwise.
+   */
+  unshare: string | null;
 }
 
 function findOnPath(name: string): string | null {
@@ -32,6 +68,14 @@ function findOnPath(name: string): string | null {
   return null;
 }
 
+function findSystemTool(name: string): string | null {
+  for (const dir of ['/usr/bin', '/bin', '/usr/sbin', '/sbin']) {
+    const candidate = join(dir, name);
+    if (existsSync(candidate)) return candidate;
+  }
+  return findOnPath(name);
+}
+
 function permissionFlagFor(version: string): Layers['permissionFlag'] {
   const [major, minor] = version.replace(/^v/, '').split('.').map(Number);
   if (major >= 22) return '--permission';
@@ -39,30 +83,114 @@ function permissionFlagFor(version: string): Layers['permissionFlag'] {
   return null;
 }
 
-let detected: Layers | null = null;
-
-export function detectLayers(): Layers {
-  if (detected) return detected;
-  const linux = process.platform === 'linux';
-  const bwrap = linux && process.env.REFEREE_SANDBOX_NO_BWRAP !== '1' ? findOnPath('bwrap') : null;
-  const cgroup = linux && process.env.REFEREE_SANDBOX_NO_CGROUP !== '1' ? detectCgroups() : null;
-  detected = {
-    process: { rlimits: process.platform !== 'win32' && existsSync('/bin/sh') },
-    bwrap,
-    cgroup,
-    permissionFlag: permissionFlagFor(process.version),
-  };
-  return detected;
+/** The bubblewrap flags every player gets before its binds (launch.ts adds the binds and the program). */
+export function bwrapBaseArgs(): string[] {
+  const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--clearenv', '--chdir', '/'];
+  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  for (const dir of ['/usr', '/lib', '/lib64', '/lib32', '/bin']) args.push('--ro-bind-try', dir, dir);
+  return args;
 }
 
-/** True when the sandbox guards against attacks, not only accidents (needs bubblewrap at least). */
+/** The setpriv words that drop a command to `identity` (empty when there is none). */
+export function dropPrivileges(identity: Identity | null): string[] {
+  if (!identity) return [];
+  return [identity.setpriv, `--reuid=${identity.uid}`, `--regid=${identity.gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all'];
+}
+
+/** The fix for a bubblewrap that cannot start, from what it printed. */
+export function bwrapFix(stderr: string): string {
+  if (/apparmor|uid map|setting up uid|RTM_NEWADDR|loopback/i.test(stderr)) {
+    return 'allow unprivileged user namespaces: sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu >= 23.10, GitHub ubuntu-latest)';
+  }
+  if (/namespace|Operation not permitted|No permissions/i.test(stderr)) {
+    return 'in Docker, run the container with --privileged (or --security-opt seccomp=unconfined --security-opt apparmor=unconfined); elsewhere enable user namespaces (sysctl -w user.max_user_namespaces=10000)';
+  }
+  return 'run `bwrap --unshare-all --ro-bind / / true` to see why, or uninstall bubblewrap to grade without it';
+}
+
+/** Run bubblewrap once as a player would be (identity, flags, seccomp); null when it works, else why not. */
+function probeBwrap(bwrap: string, identity: Identity | null, seccomp: boolean): string | null {
+  const args = [...bwrapBaseArgs(), ...(seccomp ? ['--seccomp', '0'] : []), '/bin/sh', '-c', 'exit 0'];
+  const command = [...dropPrivileges(identity), bwrap, ...args];
+  const run = spawnSync(command[0], command.slice(1), {
+    input: seccomp ? seccompProgram('no-fork') : undefined,
+    stdio: [seccomp ? 'pipe' : 'ignore', 'ignore', 'pipe'],
+    timeout: 10_000,
+    env: {},
+  });
+  if (run.status === 0) return null;
+  const said = (run.stderr?.toString('utf8') ?? '').trim().split('\n').filter(Boolean).pop() ?? '';
+  // What bubblewrap said comes first: an EPIPE on its filter (it exited before reading it) says nothing.
+  const why = said || (run.error ? run.error.message : `exit ${run.status ?? run.signal}`);
+  return `${bwrap} is installed but cannot start a sandbox here (${why.slice(0, 300)}): ${bwrapFix(said)}`;
+}
+
+let detected: Layers | null = null;
+
+/** The layers, probed once per process; `fresh` probes again (tests switch modes through the environment). */
+export function detectLayers(options: { fresh?: boolean } = {}): Layers {
+  if (detected && !options.fresh) return detected;
+  const linux = process.platform === 'linux';
+  const root = linux && process.getuid?.() === 0;
+  const setpriv = root ? findSystemTool('setpriv') : null;
+  const identity: Identity | null = setpriv ? { uid: UNPRIVILEGED_ID, gid: UNPRIVILEGED_ID, setpriv } : null;
+  const seccomp = linux && seccompSupported() && process.env.REFEREE_SANDBOX_NO_SECCOMP !== '1';
+  const found = linux && process.env.REFEREE_SANDBOX_NO_BWRAP !== '1' ? findOnPath('bwrap') : null;
+  const bwrapProblem = found ? probeBwrap(found, identity, seccomp) : null;
+  const bwrap = found && !bwrapProblem ? found : null;
+  const unshare = !bwrap && root ? findSystemTool('unshare') : null;
+  const cgroup = linux && process.env.REFEREE_SANDBOX_NO_CGROUP !== '1' ? detectCgroups() : null;
+  const layers: Layers = {
+    process: { rlimits: process.platform !== 'win32' && existsSync('/bin/sh') },
+    bwrap,
+    bwrapProblem,
+    cgroup,
+    permissionFlag: permissionFlagFor(process.version),
+    seccomp,
+    identity,
+    unshare,
+  };
+  if (!options.fresh) detected = layers;
+  return layers;
+}
+
+/** True when the sandbox guards against attacks, not only accidents (needs a working bubblewrap at least). */
 export function isHardened(layers: Layers): boolean {
   return layers.bwrap !== null;
+}
+
+/**
+ * Why untrusted code must not run with these layers, or null. Only when the user demands full isolation
+ * (REFEREE_REQUIRE_ISOLATION=1): the sandbox then refuses to start players, a grader error (exit 3).
+ */
+export function isolationRefusal(layers: Layers): string | null {
+  if (process.env.REFEREE_REQUIRE_ISOLATION !== '1' || isHardened(layers)) return null;
+  return `REFEREE_REQUIRE_ISOLATION=1 but the sandbox is not isolated: ${layers.bwrapProblem ?? 'bubblewrap is not installed (apt-get install bubblewrap)'}`;
 }
 
 export const FALLBACK_WARNING =
   'WARNING: bubblewrap is not available, so submissions run without OS isolation: this mode guards against ' +
   'accidents, not attacks. Install it (Debian/Ubuntu: apt-get install bubblewrap) before grading untrusted code.';
+
+/** The warning for this machine: the broken bubblewrap's reason and fix when there is one. */
+export function fallbackWarning(layers: Layers): string {
+  if (!layers.bwrapProblem) return FALLBACK_WARNING;
+  return `WARNING: ${layers.bwrapProblem}. Grading continues without OS isolation: this mode guards against accidents, not attacks (set REFEREE_REQUIRE_ISOLATION=1 to refuse instead).`;
+}
+
+/**
+ * The isolation a result records: the active layer names per runtime and whether they amount to a hardened
+ * sandbox. `runtime` decides layer 4 (node's permission model or the Python audit hook).
+ */
+export type IsolationRecord = PlayerIsolation;
+
+export function isolationRecord(layers: Layers, runtime: 'node' | 'python'): IsolationRecord {
+  let names = describeLayers(layers).filter((layer) => layer.active).map((layer) => layer.layer);
+  if (runtime === 'python') names = [...names.filter((name) => name !== 'node-permissions'), 'python-audit-hook'];
+  // Node cannot install a seccomp filter on itself: without bubblewrap only Python children get one.
+  if (runtime === 'node' && !layers.bwrap) names = names.filter((name) => name !== 'seccomp');
+  return { hardened: isHardened(layers), layers: names, ...(layers.bwrapProblem ? { problem: layers.bwrapProblem } : {}) };
+}
 
 /** One line per layer, for `referee doctor` and logs. */
 export function describeLayers(layers: Layers): { layer: string; active: boolean; detail: string }[] {
@@ -77,24 +205,53 @@ export function describeLayers(layers: Layers): { layer: string; active: boolean
       layer: 'bubblewrap',
       active: layers.bwrap !== null,
       detail: layers.bwrap
-        ? `${layers.bwrap}: no network, read-only runtime, uid nobody, tmpfs /tmp`
-        : process.platform === 'linux'
-          ? 'not installed: apt-get install bubblewrap'
-          : `not available on ${process.platform}`,
+        ? `${layers.bwrap}: no network, own pid/IPC namespaces, read-only runtime, private /tmp and /dev/shm (probed live)`
+        : layers.bwrapProblem
+          ? `BROKEN: ${layers.bwrapProblem}`
+          : process.platform === 'linux'
+            ? 'not installed: apt-get install bubblewrap'
+            : `not available on ${process.platform}`,
     },
     {
       layer: 'cgroups',
       active: cg !== null,
       detail: cg
-        ? `${cg.version} (${cg.controllers.join(', ')}) under ${cg.base}`
+        ? `${cg.version} (${cg.controllers.join(', ')}${cg.freezer ? ', freezer' : ''}) under ${cg.base}`
         : 'no writable memory/pids/cpu controllers (run as root or delegate a cgroup)',
     },
     {
       layer: 'node-permissions',
       active: layers.permissionFlag !== null,
       detail: layers.permissionFlag
-        ? `${layers.permissionFlag}: reads only the host and the submission, no writes, child processes, workers or addons`
+        ? `${layers.permissionFlag}: reads only the host and the staged submission, no writes, child processes, workers or addons`
         : `Node ${process.version} has no permission model`,
+    },
+    {
+      layer: 'seccomp',
+      active: layers.seccomp,
+      detail: layers.seccomp
+        ? `no fork/vfork/clone of processes (threads allowed)${layers.bwrap ? ' for every player through bubblewrap' : ' for Python players (node cannot install one on itself without bubblewrap)'}; Python also no execve`
+        : process.env.REFEREE_SANDBOX_NO_SECCOMP === '1'
+          ? 'turned off (REFEREE_SANDBOX_NO_SECCOMP=1)'
+          : `no filter for ${process.platform}/${process.arch}`,
+    },
+    {
+      layer: 'unprivileged-uid',
+      active: layers.identity !== null,
+      detail: layers.identity
+        ? `children run as host uid/gid ${layers.identity.uid}/${layers.identity.gid} (setpriv), not root`
+        : process.getuid?.() === 0
+          ? 'grader runs as root but setpriv (util-linux) is missing: children run as root'
+          : "grader is not root: children run as the grader's own user (they can read what it can read and signal its processes unless bubblewrap isolates them)",
+    },
+    {
+      layer: 'namespaces',
+      active: layers.bwrap !== null || layers.unshare !== null,
+      detail: layers.bwrap
+        ? 'through bubblewrap'
+        : layers.unshare
+          ? `${layers.unshare}: own network (no connections, private abstract sockets), IPC and pid namespace per player`
+          : 'none: without bubblewrap and root, players share the network, /tmp and /dev/shm with the grader',
     },
     {
       layer: 'vm2',

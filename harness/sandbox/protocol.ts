@@ -32,12 +32,14 @@ export interface ValueStandIn {
 
 /** Child → parent. `hello` is the only message without an id (sent once, before any request). */
 export type Answer =
-  | { t: 'hello' }
+  /** seccomp: the Python host's own filter, 'on' or why the kernel refused it (node's host sends none). */
+  | { t: 'hello'; seccomp?: string }
   | { t: 'loaded'; id: number; exports: string[]; entry: string | null; getMoveParams?: number }
   | { t: 'ready'; id: number }
   | { t: 'move'; id: number; value?: unknown; standIn?: ValueStandIn; leftoverThreads?: number }
   | { t: 'tamper'; id: number; value?: unknown; standIn?: ValueStandIn; detail: string; leftoverThreads?: number }
-  | { t: 'error'; id: number; message: string; stack?: string }
+  /** between: raised after an answer, between turns (the parent reports it as a crash). */
+  | { t: 'error'; id: number; message: string; stack?: string; between?: boolean }
   | { t: 'memory'; id: number; message: string };
 
 /** Answers longer than this are a protocol violation (the host caps what it sends far below it). */

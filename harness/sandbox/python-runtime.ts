@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir } from './cache-dir.js';
+import { cacheDir, touchCacheEntry } from './cache-dir.js';
 
 export interface PythonInterpreter {
   /** The real interpreter binary (symlinks and shims resolved). */
@@ -119,6 +119,7 @@ export function pythonRuntimeDir(): string {
       if (!existsSync(dir)) throw error;
     }
   }
+  touchCacheEntry(dir);
   runtime = dir;
   return dir;
 }

@@ -7,22 +7,25 @@
  * child is frozen with SIGSTOP whenever it is not its turn (within FREEZE_GRACE_MS of its answer).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { getGame } from '../games/registry.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { parseAnswer } from './answer-schema.js';
 import { PlayerCgroup } from './cgroup.js';
 import { hostBundlePath } from './host-bundle.js';
-import { detectLayers, FALLBACK_WARNING, isHardened, type Layers } from './layers.js';
+import { GraderError } from '../referee/grader-error.js';
+import { bwrapFix, detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
 import { launchPlan, type PythonProgram } from './launch.js';
 import { OutputCapture } from './output.js';
 import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, NO_PYTHON, pythonRuntimeDir } from './python-runtime.js';
+import { stageProgram, stageShared, type StagedProgram } from './staging.js';
 
 export interface SandboxOptions {
   /** Shown in records and reports. */
@@ -31,8 +34,13 @@ export interface SandboxOptions {
   bundlePath: string;
   /** Which host runs the submission (default 'node'); 'python' runs python/host.py under python3 -I. */
   runtime?: 'node' | 'python';
-  /** The submission's root folder, the only user folder the child may read. */
+  /**
+   * The submission's root folder. The child never sees it: it gets a private staged copy of its program (the
+   * bundle; for Python, `files`).
+   */
   submissionRoot: string;
+  /** Python: the submission's own .py files to stage (absolute, under submissionRoot); default every .py file there. */
+  files?: string[];
   /** Game registry id. */
   game: string;
   /** Memory ceiling for the player's whole process, in MB (default 512). */
@@ -80,8 +88,16 @@ interface Child {
   groups: Set<number>;
   /** The node process (the deepest in the tree), whose CPU time is read when there is no cgroup. */
   node: number;
+  /**
+   * Every process of the player, when seccomp proves it can start no other (no fork or process clone): then
+   * stopping these pids is equivalent to freezing the whole cgroup, at a fiftieth of the cost (`npm run bench --
+   * freeze`). null: freeze the cgroup (or, without a freezer, the process groups).
+   */
+  fixedPids: number[] | null;
   exited: Promise<void>;
   killed: boolean;
+  /** The private copy the child runs, removed when it is gone. */
+  staged: StagedProgram;
 }
 
 /** How long an answered child may stay runnable before it is frozen (see scheduleFreeze). */
@@ -120,11 +136,26 @@ export class SandboxPlayer implements Player {
   private readonly living = new Set<Promise<void>>();
 
   private readonly memoryMb: number;
+  /** In the path of every staged copy this player runs, so its processes can be found by command line. */
+  readonly processTag = `r${randomBytes(6).toString('hex')}`;
+  /** The Python host's own seccomp filter: null until a child said hello, else 'on' or why it is missing. */
+  private hostSeccomp: string | null = null;
 
   constructor(private readonly options: SandboxOptions) {
     this.name = options.name;
     this.memoryMb = options.memoryMb ?? 512;
     this.layers = options.layers ?? detectLayers();
+  }
+
+  /** The isolation this player runs under (recorded in every GameRecord and GradeResult). */
+  get isolation(): IsolationRecord {
+    const runtime = this.options.runtime ?? 'node';
+    const record = isolationRecord(this.layers, runtime);
+    if (runtime === 'python' && this.layers.seccomp && this.hostSeccomp !== null && this.hostSeccomp !== 'on' && !this.layers.bwrap) {
+      // The filter was meant to be there and the kernel refused it: reported missing, not silently skipped.
+      return { ...record, layers: record.layers.filter((name) => name !== 'seccomp'), problem: `seccomp: ${this.hostSeccomp}` };
+    }
+    return record;
   }
 
   /** What the submission exported, once it has been loaded (for the interface check's hints). */
@@ -175,50 +206,70 @@ export class SandboxPlayer implements Player {
     return { kind: 'protocol', message, output: this.output.take() };
   }
 
-  /** Start the child, wait for its hello (the sandbox's own time), then load the submission (the student's). */
+  /**
+   * Start the child, wait for its hello (the sandbox's own time), then load the submission (the student's).
+   * Anything that fails before the student's code started is the grader's failure: a GraderError is thrown, never
+   * an answer the referee could hold against the submission.
+   */
   private async spawnAndLoad(limitMs: number): Promise<PlayerAnswer | null> {
+    const refusal = isolationRefusal(this.layers);
+    if (refusal) throw new GraderError(refusal);
     let hostPath: string;
     let python: PythonProgram | undefined;
+    let staged: StagedProgram;
+    let cgroup: PlayerCgroup | null = null;
     try {
       if (this.options.runtime === 'python') {
         const interpreter = findPython();
-        if (!interpreter) return { kind: 'crash', message: NO_PYTHON };
+        if (!interpreter) throw new GraderError(NO_PYTHON);
         python = { interpreter: interpreter.path, binds: interpreter.binds, symbols: getGame(this.options.game).symbols };
-        hostPath = join(pythonRuntimeDir(), 'host.py');
+        hostPath = join(stageShared(pythonRuntimeDir()), 'host.py');
+        const root = this.options.submissionRoot;
+        staged = stageProgram(root, this.options.files ?? pythonFiles(root), this.options.bundlePath, this.processTag);
       } else {
-        hostPath = await hostBundlePath();
+        hostPath = stageShared(await hostBundlePath());
+        staged = stageProgram(dirname(this.options.bundlePath), [this.options.bundlePath], this.options.bundlePath, this.processTag);
       }
+      cgroup = this.layers.cgroup ? new PlayerCgroup(this.layers.cgroup, this.memoryMb, this.options.pidsMax ?? 64) : null;
     } catch (error) {
-      return { kind: 'crash', message: `the sandbox host could not be built: ${(error as Error).message}` };
+      if (error instanceof GraderError) throw error;
+      throw new GraderError(`the sandbox could not be prepared: ${(error as Error).message}`);
     }
     if (!isHardened(this.layers) && !warnedFallback) {
       warnedFallback = true;
-      process.stderr.write(`${FALLBACK_WARNING}\n`);
+      process.stderr.write(`${fallbackWarning(this.layers)}\n`);
     }
     const memoryMb = this.memoryMb;
-    const cgroup = this.layers.cgroup ? new PlayerCgroup(this.layers.cgroup, memoryMb, this.options.pidsMax ?? 64) : null;
     const plan = launchPlan({
       layers: this.layers,
       hostPath,
-      config: { bundle: this.options.bundlePath, game: this.options.game, allow: this.options.allowImports ?? [] },
-      submissionRoot: this.options.submissionRoot,
+      config: { bundle: staged.entry, game: this.options.game, allow: this.options.allowImports ?? [] },
+      submissionRoot: staged.dir,
       memoryMb,
       joinFiles: cgroup ? cgroup.joinFiles() : [],
       python,
     });
     const proc = spawn(plan.command, plan.args, {
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+      stdio: [plan.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
       detached: true,
       env: {},
     });
+    if (plan.stdin && proc.stdin) {
+      proc.stdin.on('error', () => {
+        // bubblewrap exited before reading its filter: its exit is reported by the close handler
+      });
+      proc.stdin.end(plan.stdin);
+    }
     const child: Child = {
       process: proc,
       requests: proc.stdio[3] as Writable,
       cgroup,
       groups: new Set(proc.pid ? [proc.pid] : []),
       node: proc.pid ?? 0,
+      fixedPids: null,
       killed: false,
       exited: Promise.resolve(),
+      staged,
     };
     this.child = child;
     this.cpuBaseline = 0;
@@ -233,7 +284,10 @@ export class SandboxPlayer implements Player {
     child.exited = new Promise((resolve) => {
       proc.once('close', (code, signal) => {
         this.childEnded(child, code, signal, null);
-        void (cgroup?.destroy() ?? Promise.resolve()).then(() => resolve());
+        void (cgroup?.destroy() ?? Promise.resolve()).then(() => {
+          staged.remove();
+          resolve();
+        });
       });
     });
     const exited = child.exited;
@@ -242,15 +296,20 @@ export class SandboxPlayer implements Player {
 
     const hello = await this.exchange(null, 'hello', this.options.startupTimeoutMs ?? 10_000);
     if ('failure' in hello) {
+      // No student code has run yet (the host loads it only when asked): the sandbox itself failed.
       const tail = this.output.stderrTail().trim().split('\n').slice(-3).join(' ⏎ ');
       this.kill();
-      if (hello.failure.kind === 'protocol') return hello.failure;
-      return { kind: 'crash', message: `the sandbox did not start${tail ? `: ${tail}` : ''}` };
+      const why = tail ? tail.slice(0, 500) : hello.failure.kind === 'protocol' || hello.failure.kind === 'crash' ? hello.failure.message : 'no answer in time';
+      const fix = this.layers.bwrap ? `; ${bwrapFix(tail)}` : '';
+      throw new GraderError(`the sandbox did not start: ${why}${fix}`);
     }
+    if (hello.answer.t === 'hello' && hello.answer.seccomp !== undefined) this.hostSeccomp = hello.answer.seccomp;
     this.output.take(); // start-up noise is the harness's, not the student's
     const tree = processTree(proc.pid as number);
     for (const pid of tree) child.groups.add(processGroup(pid));
     child.node = tree[tree.length - 1];
+    const seccompHolds = this.layers.seccomp && (this.layers.bwrap !== null || this.hostSeccomp === 'on');
+    if (seccompHolds) child.fixedPids = tree;
 
     this.cpuSinceLast(); // from here on, CPU time is the student's
     const loaded = await this.ask({ t: 'load', id: 0 }, 'loaded', limitMs);
@@ -290,6 +349,11 @@ export class SandboxPlayer implements Player {
         return changed;
       }
       case 'error':
+        if (answer.between) {
+          // Thrown after an earlier answer, while no request was outstanding: the process is in a broken state.
+          this.kill();
+          return { kind: 'crash', message: `an error was raised between turns: ${answer.message}`, stack: answer.stack, output };
+        }
         return { kind: 'error', message: answer.message, stack: answer.stack, output };
       case 'memory':
         this.kill();
@@ -412,7 +476,10 @@ export class SandboxPlayer implements Player {
     this.freezeTimer = setTimeout(() => {
       this.freezeTimer = null;
       if (this.child !== child || this.pending) return;
-      signalGroups(child.groups, 'SIGSTOP');
+      // Its fixed pids when seccomp proves there are no others, else the whole cgroup (a helper that left the
+      // process group is stopped too), else the process groups.
+      if (child.fixedPids) signalPids(child.fixedPids, 'SIGSTOP');
+      else if (!child.cgroup?.setFrozen(true)) signalGroups(child.groups, 'SIGSTOP');
       this.frozen = true;
     }, FREEZE_GRACE_MS);
     this.freezeTimer.unref();
@@ -425,7 +492,8 @@ export class SandboxPlayer implements Player {
       this.freezeTimer = null;
     }
     if (this.frozen) {
-      signalGroups(child.groups, 'SIGCONT');
+      if (child.fixedPids) signalPids(child.fixedPids, 'SIGCONT');
+      else if (!child.cgroup?.setFrozen(false)) signalGroups(child.groups, 'SIGCONT');
       this.frozen = false;
     }
   }
@@ -441,6 +509,8 @@ export class SandboxPlayer implements Player {
     const pids = child.cgroup?.pids() ?? [];
     signalGroups(child.groups, 'SIGKILL');
     signalPids(pids, 'SIGKILL');
+    // A frozen cgroup holds its killed tasks until thawed.
+    child.cgroup?.setFrozen(false);
     // A stopped process still dies of SIGKILL; the descendants of a tree walk made before it was frozen too.
     signalPids(processTree(child.process.pid ?? 0).slice(1), 'SIGKILL');
   }
@@ -455,6 +525,21 @@ export class SandboxPlayer implements Player {
     this.cpuBaseline = total;
     return Math.max(0, Math.round(used * 1000) / 1000);
   }
+}
+
+/** Every .py file under root (a few levels, at most 500): what a Python player is staged with by default. */
+function pythonFiles(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (found.length >= 500) return;
+      const path = join(dir, entry.name);
+      if (entry.isFile() && entry.name.endsWith('.py')) found.push(path);
+      else if (entry.isDirectory() && depth < 4 && entry.name !== '__pycache__' && !entry.name.startsWith('.')) walk(path, depth + 1);
+    }
+  };
+  walk(root, 0);
+  return found;
 }
 
 function signalName(number: number): NodeJS.Signals | null {

@@ -8,12 +8,12 @@ import type { AnyGame } from '../games/game.js';
 import { getGame } from '../games/registry.js';
 import { DEFAULT_REFEREE_CONFIG } from '../referee/config.js';
 import type { MoveInfo, PlayerAnswer } from '../referee/player.js';
-import { describeLayers, detectLayers, isHardened, type Layers } from '../sandbox/layers.js';
+import { detectLayers, isHardened, isolationRecord, type Layers } from '../sandbox/layers.js';
 import { SandboxPlayer } from '../sandbox/sandbox-player.js';
 import { CompileError, compileSubmission, formatProblem, type SourceProblem } from './compile.js';
 import { describeJudged, judgeAnswer } from './judge.js';
 import { probePositions } from './probes.js';
-import { resolveSubmission, type ResolvedSubmission, type SubmissionLanguage } from './resolve.js';
+import { resolveSubmission, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits } from './resolve.js';
 import { exportHint } from './suggest.js';
 import { typeCheck, type TypeCheckResult } from './typecheck.js';
 
@@ -58,6 +58,8 @@ export interface CheckOptions {
   illegalLimit?: number;
   memoryMb?: number;
   allowImports?: string[];
+  /** Size caps checked before compiling (default 5 MB, 500 files). */
+  limits?: SubmissionLimits;
   /** Run tsc for warnings (default true for TypeScript entries). */
   typeCheck?: boolean;
   /** Seed for the probe positions (default 1). */
@@ -118,8 +120,7 @@ function failure(game: AnyGame, answer: PlayerAnswer, limitMs: number, language?
 
 /** The sandbox layers as a list of names; a Python child has the audit hook where node has its permission model. */
 function activeLayers(layers: Layers, language: SubmissionLanguage | undefined): string[] {
-  const names = describeLayers(layers).filter((layer) => layer.active).map((layer) => layer.layer);
-  return language === 'Python' ? [...names.filter((name) => name !== 'node-permissions'), 'python-audit-hook'] : names;
+  return isolationRecord(layers, language === 'Python' ? 'python' : 'node').layers;
 }
 
 export async function checkSubmission(path: string, options: CheckOptions = {}): Promise<CheckResult> {
@@ -152,7 +153,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
 
   let submission: ResolvedSubmission | undefined;
   try {
-    submission = resolveSubmission(path);
+    submission = resolveSubmission(path, options.limits);
     step('entry', 'pass', { detail: submission.entry });
   } catch (error) {
     step('entry', 'fail', { detail: (error as Error).message, hint: 'pass src/AIPlayer.ts (or AIPlayer.py) or the folder that holds it' });
@@ -176,9 +177,11 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
   };
 
   let bundlePath: string;
+  let files: string[] | undefined;
   try {
     const compiled = await compileSubmission(submission, { allowImports: options.allowImports });
     bundlePath = compiled.bundlePath;
+    files = compiled.files;
     const platformFails = compiled.warnings.find((problem) => problem.text.startsWith('on the platform this fails'));
     if (platformFails) {
       // It plays here (the host falls back to a positional call), but the platform's game.py would not run it.
@@ -192,7 +195,9 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     if (!(error instanceof CompileError)) throw error;
     step('compile', 'fail', {
       detail: error.problems.length === 1 ? formatProblem(error.problems[0]) : `${error.problems.length} errors`,
-      hint: error.problems.some((p) => p.text.includes('not allowed') || p.text.includes('outside'))
+      hint: error.problems.some((p) => p.text.includes('graded alone'))
+        ? 'grade the folder that holds your files (a single file is graded alone)'
+        : error.problems.some((p) => p.text.includes('not allowed') || p.text.includes('outside'))
         ? 'import only files inside your submission folder (and referee)'
         : error.problems.some((p) => p.text.includes('python3'))
           ? 'install python3 (>= 3.8) where referee runs, or set REFEREE_PYTHON'
@@ -210,6 +215,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     name: 'check',
     bundlePath,
     submissionRoot: submission.root,
+    ...(files ? { files } : {}),
     game: gameId,
     memoryMb: options.memoryMb,
     allowImports: options.allowImports,

@@ -9,8 +9,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { findPython, NO_PYTHON, pythonRuntimeDir } from '../sandbox/python-runtime.js';
-import { CompileError, type CompiledSubmission, type SourceProblem } from './compile.js';
+import { aloneMessage, CompileError, type CompiledSubmission, type SourceProblem } from './compile.js';
 import type { ResolvedSubmission } from './resolve.js';
+
+/** Modules the Python host provides under these names, whatever the submission folder holds. */
+const PROVIDED = new Set(['board.py', 'func_timeout.py', 'func_timeout/__init__.py']);
 
 interface SyntaxReport {
   files: string[];
@@ -43,11 +46,17 @@ export async function compilePythonSubmission(submission: ResolvedSubmission): P
   if (!python) throw new CompileError([{ file: '', line: 0, column: 0, text: NO_PYTHON }]);
   const report = await runSyntaxCheck(python.path, submission);
   if (report.problems.length > 0) throw new CompileError(report.problems);
+  // board.py and func_timeout.py are the grader's own (the host registers them first): a local copy is not an import.
+  const own = report.files.filter((file) => file !== submission.entry && !PROVIDED.has(relative(submission.root, file)));
+  if (submission.kind === 'file' && own.length > 0) {
+    const imported = relative(submission.root, own[0]);
+    throw new CompileError([{ file: '', line: 0, column: 0, text: aloneMessage(submission, imported) }]);
+  }
   const hash = createHash('sha256');
   for (const file of [...report.files].sort()) {
     hash.update(`${relative(submission.root, file)}\0`);
     hash.update(readFileSync(file));
     hash.update('\0');
   }
-  return { bundlePath: submission.entry, hash: hash.digest('hex').slice(0, 20), warnings: report.warnings ?? [] };
+  return { bundlePath: submission.entry, hash: hash.digest('hex').slice(0, 20), warnings: report.warnings ?? [], files: report.files };
 }

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { isAbsolute, relative } from 'node:path';
+import { basename, dirname, isAbsolute, relative } from 'node:path';
 import { build, type Message, type Plugin } from 'esbuild';
 import { cacheFile } from '../sandbox/cache-dir.js';
 import { compilePythonSubmission } from './compile-python.js';
@@ -28,6 +28,8 @@ export interface CompiledSubmission {
   hash: string;
   /** esbuild's warnings (e.g. a require it could not follow). */
   warnings: SourceProblem[];
+  /** Python: the submission's own files the entry imports (the entry first), staged for the sandbox. */
+  files?: string[];
 }
 
 export class CompileError extends Error {
@@ -57,7 +59,13 @@ export function packageName(specifier: string): string {
 
 const RESOLVING = Symbol('resolving');
 
-function boundary(root: string, allow: ReadonlySet<string>): Plugin {
+/** The one-line refusal of a single file's local import: a file is graded alone; its folder is the fix. */
+export function aloneMessage(submission: ResolvedSubmission, imported: string): string {
+  const folder = relative(process.cwd(), dirname(submission.input)) || '.';
+  return `${basename(submission.entry)} imports ${imported}: a single file is graded alone; grade its folder: referee grade ${folder}/`;
+}
+
+function boundary(root: string, allow: ReadonlySet<string>, alone: ResolvedSubmission | null): Plugin {
   return {
     name: 'submission-boundary',
     setup(build) {
@@ -86,6 +94,7 @@ function boundary(root: string, allow: ReadonlySet<string>): Plugin {
             errors: [{ text: `import '${args.path}' resolves to ${real}, outside the submission folder ${root}; copy it inside` }],
           };
         }
+        if (alone && real !== alone.entry) return { errors: [{ text: aloneMessage(alone, args.path) }] };
         return { path: real };
       });
     },
@@ -109,12 +118,14 @@ export async function compileSubmission(
       format: 'cjs',
       platform: 'node',
       target: 'node20',
+      // import() becomes require(), so it meets the host's guarded require instead of node's ESM loader.
+      supported: { 'dynamic-import': false },
       sourcemap: 'inline',
       sourcesContent: false,
       // No tsconfig lookup: esbuild would otherwise read tsconfig.json files above the submission's root.
       tsconfigRaw: {},
       logLevel: 'silent',
-      plugins: [boundary(submission.root, allow)],
+      plugins: [boundary(submission.root, allow, submission.kind === 'file' ? submission : null)],
     });
   } catch (error) {
     const failure = error as { errors?: Message[] };

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import type { Player } from '../referee/player.js';
 import { SandboxPlayer, type SandboxOptions } from '../sandbox/sandbox-player.js';
 import { compileSubmission } from './compile.js';
-import { resolveSubmission } from './resolve.js';
+import { resolveSubmission, type SubmissionLimits } from './resolve.js';
 
 export { isSubmissionPath } from './resolve.js';
 
@@ -16,17 +16,20 @@ export interface SubmissionPlayerOptions
   game?: string;
   /** Shown in records (default: the submission's file or folder name). */
   name?: string;
+  /** Size caps checked before compiling (default 5 MB, 500 files). */
+  limits?: SubmissionLimits;
 }
 
 /** Throws SubmissionError or CompileError (one-line, fix-naming messages) before any student code runs. */
 export async function createSubmissionPlayer(path: string, options: SubmissionPlayerOptions = {}): Promise<Player> {
-  const submission = resolveSubmission(path);
+  const submission = resolveSubmission(path, options.limits);
   const compiled = await compileSubmission(submission, { allowImports: options.allowImports });
   return new SandboxPlayer({
     ...options,
     name: options.name ?? basename(submission.input),
     bundlePath: compiled.bundlePath,
     submissionRoot: submission.root,
+    ...(compiled.files ? { files: compiled.files } : {}),
     game: options.game ?? 'reversi',
     runtime: submission.language === 'Python' ? 'python' : 'node',
   });

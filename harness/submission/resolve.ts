@@ -1,10 +1,13 @@
 /**
- * Finding a submission's entry and root. A submission is a file (its folder is the root, so sibling modules
- * import) or a directory (entry from package.json `main`, else a conventional name). The root is the boundary:
- * nothing outside it is ever read, bundled or executed. Python submissions (the course platform's own language)
- * are a .py file or a folder with AIPlayer.py or main.py.
+ * Finding a submission's entry and root. A submission is exactly what the user names: a file means that file
+ * alone (the compile step refuses its local imports with the fix: grade the folder), a directory means that
+ * directory (entry from package.json `main`, else a conventional name). The root is the boundary: nothing outside
+ * it is ever read, bundled or executed. Before anything is compiled the submission is measured: over
+ * `maxSubmissionMb` or `maxFiles`, a symlink that leaves it, or a file name that is not UTF-8, and it is refused
+ * with a one-line reason. Python submissions (the course platform's own language) are a .py file or a folder with
+ * AIPlayer.py or main.py.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 
 export const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs', '.py'] as const;
@@ -33,6 +36,77 @@ const LANGUAGE_OF: Record<string, SubmissionLanguage> = {
 /** The language of an entry file, by its extension. */
 export function languageOf(entry: string): SubmissionLanguage {
   return LANGUAGE_OF[extname(entry)] ?? 'JavaScript';
+}
+
+/** How big a submission may be; checked before anything is compiled (the assignment's maxSubmissionMb, maxFiles). */
+export interface SubmissionLimits {
+  maxBytes: number;
+  maxFiles: number;
+}
+
+export const DEFAULT_SUBMISSION_LIMITS: SubmissionLimits = { maxBytes: 5 * 1024 * 1024, maxFiles: 500 };
+
+/**
+ * Folders that are not part of a submission's code: not counted (node_modules is the package manager's,
+ * referee-report is the grader's own output in a starter repo).
+ */
+const IGNORED_DIRS = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv', 'referee-report']);
+
+const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** A file or folder name as a byte-faithful, printable string (non-UTF-8 bytes as \xNN). */
+function printableName(raw: Buffer): string {
+  let text = '';
+  const decoded = raw.toString('utf8');
+  if (Buffer.from(decoded, 'utf8').equals(raw)) return decoded;
+  for (const byte of raw) text += byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
+  return text;
+}
+
+/**
+ * Walk a submission folder: refuse non-UTF-8 names, symlinks that leave it and more than the limits allow.
+ * Returns the number of files and bytes counted.
+ */
+function measureFolder(root: string, limits: SubmissionLimits): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  const walk = (dir: string, relative: string): void => {
+    for (const raw of readdirSync(dir, { encoding: 'buffer' })) {
+      const name = raw.toString('utf8');
+      const shown = relative ? `${relative}/${printableName(raw)}` : printableName(raw);
+      if (!Buffer.from(name, 'utf8').equals(raw)) {
+        throw new SubmissionError(`${shown} has a name that is not UTF-8: rename it (letters, digits, - and _ travel everywhere)`);
+      }
+      const path = join(dir, name);
+      const stat = lstatSync(path);
+      if (stat.isSymbolicLink()) {
+        let target: string;
+        try {
+          target = realpathSync(path);
+        } catch {
+          throw new SubmissionError(`${shown} is a symlink to a path that does not exist: remove it or replace it with the file`);
+        }
+        if (!isInside(root, target)) {
+          throw new SubmissionError(`${shown} is a symlink to ${target}, outside the submission: replace it with a copy of the file`);
+        }
+        continue; // its target inside the folder is counted where it lives
+      }
+      if (stat.isDirectory()) {
+        if (!IGNORED_DIRS.has(name)) walk(path, relative ? `${relative}/${name}` : name);
+        continue;
+      }
+      files += 1;
+      bytes += stat.size;
+      if (files > limits.maxFiles) {
+        throw new SubmissionError(`the submission holds more than ${limits.maxFiles} files: remove build output and data (or raise maxFiles in the assignment)`);
+      }
+      if (bytes > limits.maxBytes) {
+        throw new SubmissionError(`the submission is over the ${megabytes(limits.maxBytes)} cap (maxSubmissionMb): remove large files such as ${shown}`);
+      }
+    }
+  };
+  walk(root, '');
+  return { files, bytes };
 }
 
 export interface ResolvedSubmission {
@@ -90,9 +164,13 @@ function mainOf(root: string): string | null {
   return found;
 }
 
-export function resolveSubmission(path: string): ResolvedSubmission {
+export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAULT_SUBMISSION_LIMITS): ResolvedSubmission {
   const input = resolve(path);
   if (!existsSync(input)) {
+    // A name that was not UTF-8 reaches node with U+FFFD in place of its bytes, so it cannot be opened by name.
+    if (input.includes('\uFFFD')) {
+      throw new SubmissionError(`submission not found: ${input} has bytes that are not UTF-8 (shown as \uFFFD): rename it with UTF-8 characters`);
+    }
     throw new SubmissionError(`submission not found: ${input}; pass a file like src/AIPlayer.ts or a folder`);
   }
   const isDirectory = statSync(input).isDirectory();
@@ -111,7 +189,12 @@ export function resolveSubmission(path: string): ResolvedSubmission {
       throw new SubmissionError(`${input} is not a submission: use a ${SOURCE_EXTENSIONS.join(', ')} file or a folder`);
     }
     entry = realpathSync(input);
+    const size = statSync(entry).size;
+    if (size > limits.maxBytes) {
+      throw new SubmissionError(`${input} is ${megabytes(size)}, over the ${megabytes(limits.maxBytes)} cap (maxSubmissionMb): a submission is source code, not data`);
+    }
   }
+  if (isDirectory) measureFolder(root, limits);
   if (!isInside(root, entry)) {
     throw new SubmissionError(`the entry ${entry} lies outside the submission folder ${root}; move it inside`);
   }

@@ -83,6 +83,9 @@ function viewModel(options: ClassIndexOptions): Record<string, unknown> {
       .join(', '),
     report: student.status === 'graded' ? reportHref(student.id) : null,
   }));
+  // One badge for the class: hardened only when every graded student ran under bubblewrap.
+  const isolation = students.filter((student) => typeof student.hardened === 'boolean');
+  const notIsolated = isolation.filter((student) => student.hardened === false).length;
   const graded = students.filter((student) => student.status === 'graded' && student.interfaceCheck.passed);
   const opponents = (first?.items ?? []).map((item, index) => {
     const rates = graded.map((student) => student.items[index]).filter((each) => each && each.played > 0);
@@ -108,7 +111,10 @@ function viewModel(options: ClassIndexOptions): Record<string, unknown> {
     .filter((student) => student.status === 'error' || !student.interfaceCheck.passed)
     .map((student) => ({
       name: nameOf(student.id),
-      status: student.status === 'error' ? 'not graded' : 'interface check failed',
+      status:
+        student.status === 'error'
+          ? student.error?.startsWith('not graded: grader error') ? 'not graded: grader error' : 'not graded'
+          : 'interface check failed',
       reason: student.error ?? student.interfaceCheck.reason ?? 'the interface check failed',
     }));
   const scores = students.map((student) => student.score);
@@ -120,6 +126,9 @@ function viewModel(options: ClassIndexOptions): Record<string, unknown> {
     mean: scores.length > 0 ? round(scores.reduce((sum, score) => sum + score, 0) / scores.length) : 0,
     median: round(median(scores)),
     failedCount: failures.length,
+    isolationKnown: isolation.length > 0,
+    hardened: isolation.length > 0 && notIsolated === 0,
+    notIsolated,
     generatedAt: options.generatedAt ?? new Date().toISOString(),
     itemHeaders: (first?.items ?? []).map((item) => ({ title: item.title, opponent: item.opponent })),
     rows,

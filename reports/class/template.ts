@@ -7,6 +7,8 @@ export const CLASS_CSS = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; color: #222; }
 h1 { font-size: 1.5em; margin-bottom: .2em; } h2 { font-size: 1.15em; margin-top: 2em; }
 .meta { color: #666; }
+.badge { font-size: .8em; padding: 2px 8px; border-radius: 10px; color: #fff; }
+.badge.hardened { background: #2e7d32; } .badge.not-isolated { background: #c62828; } p.not-isolated { color: #c62828; }
 table { border-collapse: collapse; width: 100%; }
 th, td { padding: .3em .6em; border-bottom: 1px solid #ddd; text-align: right; white-space: nowrap; }
 th:first-child, td:first-child, th.text, td.text { text-align: left; }
@@ -53,6 +55,7 @@ export const CLASS_TEMPLATE = `<!doctype html>
 </head>
 <body>
 <h1>{{title}}</h1>
+{{#if isolationKnown}}{{#if hardened}}<p id="isolation"><span class="badge hardened">hardened</span> every submission ran in the bubblewrap sandbox</p>{{else}}<p id="isolation" class="not-isolated"><span class="badge not-isolated">not isolated</span> {{notIsolated}} submission(s) ran without bubblewrap: results guard against accidents, not attacks</p>{{/if}}{{/if}}
 <p class="meta">{{students.length}} students · mean {{mean}} / {{maxScore}} · median {{median}} · {{failedCount}} failed the interface check or could not be graded{{#if anonymized}} · anonymised view{{/if}} · {{generatedAt}}</p>
 
 <h2>Leaderboard</h2>

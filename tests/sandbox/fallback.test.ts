@@ -4,7 +4,7 @@
  * when nothing stops them, so the passing cases are evidence, not luck.
  */
 import { detectLayers, type Layers } from '../../harness/sandbox/layers.js';
-import { fixture, isLegalOpening, isolateCache, playOpening, processesMentioning, sandboxed } from './support.js';
+import { fixture, isLegalOpening, isolateCache, OS_LAYER_IMPORTS, playOpening, processesMentioning, sandboxed } from './support.js';
 
 const detected = detectLayers();
 const fallback: Layers = { ...detected, bwrap: null, cgroup: null };
@@ -16,7 +16,7 @@ beforeAll(() => {
 });
 
 async function opening(path: string, layers: Layers, limitMs = 600, memoryMb = 256) {
-  const { player, bundle } = await sandboxed(path, { layers, memoryMb });
+  const { player, bundle } = await sandboxed(path, { layers, memoryMb, allowImports: OS_LAYER_IMPORTS });
   try {
     return (await playOpening(player, limitMs)).answer;
   } finally {

@@ -9,6 +9,7 @@ import type { PlayerAnswer } from '../../harness/referee/player.js';
 import { detectLayers } from '../../harness/sandbox/layers.js';
 import {
   HOSTILE,
+  OS_LAYER_IMPORTS,
   SUBMISSIONS,
   fixture,
   type HostileCase,
@@ -137,7 +138,8 @@ const cases: Case[] = [
   },
   valueCase('returning a number', '() => 42', 42),
   valueCase('returning null', '() => null', null),
-  valueCase('returning an object', "() => ({ move: 'D3' })", { move: 'D3' }),
+  // An object travels as a preview, never as its JSON (a toJSON() could forge a move).
+  valueCase('returning an object', "() => ({ move: 'D3' })", { '<object>': '{"move": "D3"}' }),
   valueCase("returning 'd3'", "() => 'd3'", 'd3'),
   valueCase('returning an occupied square', "() => 'D4'", 'D4'),
   valueCase("returning the opponent's move", "(board, color) => board.getLegalActions(color === 'X' ? 'O' : 'X')[0]", 'E3'),
@@ -163,7 +165,7 @@ describe.each(cases)('hostile: $name', (c) => {
   run(`→ ${c.kind} (${c.phase})`, async () => {
     const path = fixture(c.file, c.fill?.() ?? {});
     const expectNothingLeft = watchLeftovers([dirname(path), HOSTILE], cache);
-    const { player, bundle } = await sandboxed(path, { memoryMb: c.memoryMb ?? 256 });
+    const { player, bundle } = await sandboxed(path, { memoryMb: c.memoryMb ?? 256, allowImports: OS_LAYER_IMPORTS });
     // Growth, not absolute RSS: a jest worker carries the memory of the test files it ran before this one.
     const rssBefore = process.memoryUsage().rss;
     try {

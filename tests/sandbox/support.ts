@@ -52,7 +52,7 @@ export function fixture(name: string, fill: Record<string, string> = {}): string
   return filledFixture(HOSTILE, name, fill, 'fixture');
 }
 
-/** The player, its bundle's path and its entry's path (either names its processes, for leftover checks). */
+/** The player and the tag its processes' command lines carry (as `bundle` and `entry`, for leftover checks). */
 export async function sandboxed(
   path: string,
   options: Partial<SandboxOptions> = {},
@@ -66,8 +66,16 @@ export async function sandboxed(
     game: 'reversi',
     ...options,
   });
-  return { player, bundle: compiled.bundlePath, entry: submission.entry };
+  // The child runs a private staged copy whose path carries the player's tag: that finds its processes.
+  return { player, bundle: player.processTag, entry: player.processTag };
 }
+
+/**
+ * The built-ins the OS-layer fixtures reach for. The run-time import boundary (child/boundary.ts) refuses them
+ * unless the assignment allows them, so these tests allow them, as an assignment may: what must hold then is the
+ * next layer (Node's permission model, bubblewrap, seccomp, cgroups). trust.test.ts tests the boundary itself.
+ */
+export const OS_LAYER_IMPORTS = ['fs', 'net', 'child_process', 'worker_threads'];
 
 /** One hostile fixture and the verdict it must get. */
 export interface HostileCase {

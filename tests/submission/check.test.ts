@@ -14,7 +14,7 @@ const FAST = { moveTimeoutMs: 2000, memoryMb: 256 };
 const status = (result: CheckResult, id: StepId) => result.steps.find((step) => step.id === id)?.status;
 
 test.each([
-  ['a TypeScript file with sibling imports', join(SUBMISSIONS, 'random-ts/AIPlayer.ts')],
+  ['a TypeScript folder with sibling imports', join(SUBMISSIONS, 'random-ts')],
   ['a JavaScript folder with package.json main and module.exports', join(SUBMISSIONS, 'dir-package')],
   ['a one-argument async default export', join(SUBMISSIONS, 'async-one-arg.mjs')],
 ])('passes %s', async (_, path) => {

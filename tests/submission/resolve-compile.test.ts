@@ -19,9 +19,9 @@ function tree(files: Record<string, string>): string {
   return root;
 }
 
-async function problemsOf(path: string, allowImports?: string[]): Promise<string[]> {
+async function problemsOf(path: string, allowImports?: string[], resolved?: ReturnType<typeof resolveSubmission>): Promise<string[]> {
   try {
-    await compileSubmission(resolveSubmission(path), { allowImports });
+    await compileSubmission(resolved ?? resolveSubmission(path), { allowImports });
   } catch (error) {
     if (error instanceof CompileError) return error.problems.map((p) => p.text);
     throw error;
@@ -54,7 +54,27 @@ describe('resolveSubmission', () => {
   test('an entry symlinked from outside the root is refused', () => {
     const root = tree({});
     symlinkSync(join(SUBMISSIONS, 'random-ts/AIPlayer.ts'), join(root, 'AIPlayer.ts'));
-    expect(() => resolveSubmission(root)).toThrow(/outside the submission folder/);
+    expect(() => resolveSubmission(root)).toThrow(/AIPlayer\.ts is a symlink to .*, outside the submission: replace it with a copy/);
+  });
+
+  test('a symlink anywhere in the folder that leaves it is refused at load, with a one-line reason', () => {
+    const root = tree({ 'AIPlayer.ts': 'export class AIPlayer {}\n', 'data/keep.txt': '' });
+    symlinkSync('/etc/passwd', join(root, 'data', 'passwd'));
+    expect(() => resolveSubmission(root)).toThrow(/^data\/passwd is a symlink to \/etc\/passwd, outside the submission/);
+    const inside = tree({ 'AIPlayer.ts': 'export class AIPlayer {}\n' });
+    symlinkSync(join(inside, 'AIPlayer.ts'), join(inside, 'alias.ts'));
+    expect(resolveSubmission(inside).entry).toBe(join(inside, 'AIPlayer.ts'));
+  });
+
+  test('size and file-count caps are checked before compiling; non-UTF-8 names are refused by name', () => {
+    const root = tree({ 'AIPlayer.ts': 'export class AIPlayer {}\n', 'big.bin': 'x'.repeat(3000) });
+    expect(() => resolveSubmission(root, { maxBytes: 2000, maxFiles: 10 })).toThrow(/over the 0\.0 MB cap \(maxSubmissionMb\): remove large files such as big\.bin/);
+    expect(() => resolveSubmission(root, { maxBytes: 10_000, maxFiles: 1 })).toThrow(/more than 1 files/);
+    expect(() => resolveSubmission(join(root, 'AIPlayer.ts'), { maxBytes: 10, maxFiles: 1 })).toThrow(/over the .* cap \(maxSubmissionMb\)/);
+    const odd = tree({ 'AIPlayer.ts': 'export class AIPlayer {}\n' });
+    writeFileSync(Buffer.concat([Buffer.from(`${odd}/caf`), Buffer.from([0xe9]), Buffer.from('.ts')]), '');
+    expect(() => resolveSubmission(odd)).toThrow(/caf\\xe9\.ts has a name that is not UTF-8: rename it/);
+    expect(() => resolveSubmission(join(odd, 'caf\uFFFD.ts'))).toThrow(/bytes that are not UTF-8/);
   });
 
   test('isSubmissionPath tells paths from built-in player names', () => {
@@ -68,9 +88,15 @@ describe('resolveSubmission', () => {
 describe('compileSubmission', () => {
   test('bundles sibling modules, leaves referee external, names the bundle by content hash', async () => {
     const first = await compileSubmission(resolveSubmission(join(SUBMISSIONS, 'random-ts')));
-    const again = await compileSubmission(resolveSubmission(join(SUBMISSIONS, 'random-ts/AIPlayer.ts')));
+    const again = await compileSubmission(resolveSubmission(join(SUBMISSIONS, 'random-ts')));
     expect(again.bundlePath).toBe(first.bundlePath);
     expect(first.bundlePath).toContain(first.hash);
+  });
+
+  test('a file means that file alone: its local import is refused with the fix (grade the folder)', async () => {
+    await expect(compileSubmission(resolveSubmission(join(SUBMISSIONS, 'random-ts/AIPlayer.ts')))).rejects.toThrow(
+      /AIPlayer\.ts imports \.\/pick: a single file is graded alone; grade its folder: referee grade tests\/fixtures\/submissions\/random-ts\//,
+    );
   });
 
   test('every refused import is named: outside the root, symlinks out, bare packages, builtins', async () => {
@@ -79,9 +105,11 @@ describe('compileSubmission', () => {
       'inner.ts': '',
     });
     writeFileSync(join(root, '..', 'elsewhere.ts'), '');
-    symlinkSync(resolve('package.json'), join(root, 'linked.json'));
     writeFileSync(join(root, 'linked.ts'), "import './linked.json';\n");
-    const problems = await problemsOf(root);
+    // A symlink out is refused at load (resolveSubmission); created after it, the compile step still refuses it.
+    const resolved = resolveSubmission(root);
+    symlinkSync(resolve('package.json'), join(root, 'linked.json'));
+    const problems = await problemsOf(root, [], resolved);
     expect(problems).toHaveLength(4);
     expect(problems.join('\n')).toMatch(/'\.\.\/elsewhere' resolves to .*outside the submission folder/);
     expect(problems.join('\n')).toMatch(/import 'lodash' is not allowed \(this assignment allows no packages\)/);

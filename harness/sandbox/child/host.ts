@@ -13,6 +13,7 @@ import { Socket } from 'node:net';
 import { getGame } from '../../games/registry.js';
 import type { MoveInfo, PlayedMove } from '../../referee/player.js';
 import { describeValue } from '../../referee/describe-value.js';
+import { installBoundary } from './boundary.js';
 import type { Answer, HostConfig, Request, ValueStandIn } from '../protocol.js';
 import { ANSWER_FD, REQUEST_FD } from '../protocol.js';
 import { liveBoards } from './live-board.js';
@@ -70,14 +71,7 @@ function carry(value: unknown): { value?: unknown; standIn?: ValueStandIn } {
     return { value: text.length > 1000 ? text.slice(0, 1000) : text };
   }
   if ((type === 'number' && Number.isFinite(value)) || type === 'boolean' || value === null) return { value };
-  if (type === 'object') {
-    try {
-      const json = stringify(value);
-      if (typeof json === 'string' && json.length <= 1000) return { value: parse(json) };
-    } catch {
-      // cyclic, a throwing getter or toJSON: described below
-    }
-  }
+  // Objects travel as a preview, never as their JSON: a toJSON() giving a legal move must not become that move.
   const preview = describeValue(value);
   return { standIn: { type: preview.type, text: preview.text } };
 }
@@ -105,15 +99,11 @@ function load(id: number): void {
   const mod = new Module(bundle);
   mod.filename = bundle;
   mod.paths = [];
-  const allowed = new Set(config.allow);
-  const realRequire = Module.createRequire(bundle);
-  // Module#_compile (rather than vm.compileFunction) so --enable-source-maps maps stacks to the student's files.
-  mod.require = ((name: string) => {
-    if (name === 'referee') return refereeModule;
-    if (allowed.has(name) || allowed.has(name.replace(/^node:/, ''))) return realRequire(name);
-    throw new Error(`import of '${name}' is not allowed in this assignment`);
-  }) as NodeJS.Require;
   const source = readFileSync(bundle, 'utf8');
+  // Every run-time door to node's built-ins closes before student code runs (boundary.ts).
+  const guardedRequire = installBoundary(new Set(config.allow));
+  // Module#_compile (rather than vm.compileFunction) so --enable-source-maps maps stacks to the student's files.
+  mod.require = ((name: string) => (name === 'referee' ? refereeModule : guardedRequire(name))) as NodeJS.Require;
   (mod as unknown as { _compile(code: string, file: string): void })._compile(source, bundle);
   const exported = mod.exports as Record<string, unknown> | ((...args: unknown[]) => unknown);
   let names: string[] = [];
@@ -177,6 +167,13 @@ function move(id: number, state: string, info: MoveInfo, played: PlayedMove[] | 
 
 function handle(request: Request): void {
   current = request.id;
+  if (betweenTurns) {
+    const kept = betweenTurns.error;
+    betweenTurns = null;
+    const failure = errorAnswer(request.id, kept);
+    answer(request.id, failure.t === 'error' ? { ...failure, between: true } : failure);
+    return;
+  }
   try {
     if (request.t === 'load') load(request.id);
     else if (request.t === 'start') start(request.id, request.side);
@@ -186,13 +183,15 @@ function handle(request: Request): void {
   }
 }
 
-// Asynchronous throws and unhandled rejections belong to whatever the student is working on right now.
-process.on('uncaughtException', (error) => {
+// Asynchronous throws and unhandled rejections belong to whatever the student is working on right now; one raised
+// between turns is kept and reported at the next ask (a crash with its message and stack, without waiting).
+let betweenTurns: { error: unknown } | null = null;
+const onAsyncError = (error: unknown): void => {
   if (current !== null) answer(current, errorAnswer(current, error));
-});
-process.on('unhandledRejection', (error) => {
-  if (current !== null) answer(current, errorAnswer(current, error));
-});
+  else betweenTurns ??= { error };
+};
+process.on('uncaughtException', onAsyncError);
+process.on('unhandledRejection', onAsyncError);
 
 function main(): void {
   const input = new Socket({ fd: REQUEST_FD, readable: true, writable: false });

@@ -271,6 +271,9 @@ def main():
     host.count_leftover = timeout_module._leftover_threads  # bound before the submission can replace it
     for alias in TIMEOUT_ALIASES:
         sys.modules[alias] = timeout_module
+    # Below the language: the kernel refuses fork, process clones and exec from here on (python/seccomp.py).
+    seccomp = load_file('referee_seccomp', 'seccomp.py').install(config.get('seccomp'))
+    del sys.modules['referee_seccomp']
     guard = load_file('referee_guard', 'guard.py')
     # func_timeout holds the one ctypes function it needs; the modules go, so `import ctypes` is asked afresh.
     for name in [name for name in sys.modules if name == 'ctypes' or name.startswith('ctypes.') or name == '_ctypes']:
@@ -284,7 +287,7 @@ def main():
     os.chdir(root)
     readable = [HERE, root, '/dev', sys.prefix, sys.base_prefix, sys.exec_prefix] + [p for p in sys.path if p]
     guard.install(readable, config.get('tmp'))
-    host.send({'t': 'hello'})
+    host.send({'t': 'hello', 'seccomp': seccomp[:300]})
     host.serve()
 
 

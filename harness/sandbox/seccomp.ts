@@ -1,0 +1,116 @@
+/**
+ * The seccomp filter that stops a submission from starting processes, below the language: a classic BPF
+ * program (struct sock_filter[]) generated here, with no native dependency. It denies fork, vfork, clone without
+ * CLONE_THREAD (threads keep working: node's own and func_timeout's), reaching into other processes (ptrace,
+ * process_vm_readv/writev, pidfd_open) and, in the strict variant, execve and execveat. clone3 answers ENOSYS, so glibc falls back to clone, whose flags a filter can read (clone3 passes them
+ * in memory, which seccomp cannot inspect).
+ *
+ * Two variants, because bubblewrap applies a `--seccomp` filter before it execs the player's program:
+ *   - 'no-fork' (given to bubblewrap): no new processes; execve stays allowed so bwrap can start node or python,
+ *     and a later execve can only replace the player with another program inside the same sandbox, cgroup and
+ *     filter (the filter survives exec and still forbids forking).
+ *   - 'strict' (installed by the Python host on itself before student code loads): also no execve/execveat.
+ * Both are also used by the live probe (layers.ts), which proves them on this kernel before anything relies on them.
+ */
+
+/** seccomp_data offsets: int nr; __u32 arch; __u64 instruction_pointer; __u64 args[6]. */
+const NR_OFFSET = 0;
+const ARCH_OFFSET = 4;
+const ARG0_LOW_OFFSET = 16; // little-endian: the low 32 bits of args[0] (clone's flags)
+
+// BPF opcodes (linux/bpf_common.h).
+const BPF_LD_W_ABS = 0x20;
+const BPF_JEQ_K = 0x15;
+const BPF_JGE_K = 0x35;
+const BPF_JSET_K = 0x45;
+const BPF_RET_K = 0x06;
+
+// EPERM rather than a kill: the student's code gets a clear error ("Operation not permitted") it can report.
+const SECCOMP_RET_ERRNO = 0x00050000;
+const SECCOMP_RET_ALLOW = 0x7fff0000;
+const EPERM = 1;
+const ENOSYS = 38;
+const CLONE_THREAD = 0x00010000;
+
+interface ArchTable {
+  audit: number;
+  /** Syscall numbers; fork/vfork are absent on aarch64 (glibc uses clone there). */
+  execve: number;
+  execveat: number;
+  fork?: number;
+  vfork?: number;
+  clone: number;
+  clone3: number;
+  /** Reaching into other processes: ptrace, process_vm_readv/writev, pidfd_open (signals by pidfd). */
+  reach: number[];
+  /** x86_64's x32 ABI shares the arch value: its numbers carry this bit and are all refused. */
+  x32Bit?: number;
+}
+
+const ARCHES: Record<string, ArchTable> = {
+  x64: { audit: 0xc000003e, execve: 59, execveat: 322, fork: 57, vfork: 58, clone: 56, clone3: 435, reach: [101, 310, 311, 434], x32Bit: 0x40000000 },
+  arm64: { audit: 0xc00000b7, execve: 221, execveat: 281, clone: 220, clone3: 435, reach: [117, 270, 271, 434] },
+};
+
+export type SeccompVariant = 'no-fork' | 'strict';
+
+/** Whether this machine's architecture has a filter (x86_64 and aarch64 Linux). */
+export function seccompSupported(): boolean {
+  return process.platform === 'linux' && process.arch in ARCHES;
+}
+
+interface Instruction {
+  code: number;
+  jt: number;
+  jf: number;
+  k: number;
+}
+
+/**
+ * The filter as bytes (8 per instruction: u16 code, u8 jt, u8 jf, u32 k, little-endian), ready for bubblewrap's
+ * `--seccomp FD` or prctl(PR_SET_SECCOMP). Throws on an architecture without a table.
+ */
+export function seccompProgram(variant: SeccompVariant, arch: string = process.arch): Buffer {
+  const table = ARCHES[arch];
+  if (!table) throw new Error(`no seccomp filter for ${arch}`);
+  const denied = [table.fork, table.vfork, ...table.reach, ...(variant === 'strict' ? [table.execve, table.execveat] : [])].filter(
+    (nr): nr is number => nr !== undefined,
+  );
+  type Label = 'deny' | 'enosys' | 'clone';
+  // Instructions with symbolic forward jumps, resolved once every label's place is known.
+  const program: (Instruction & { to?: Label; branch?: 'jt' | 'jf' })[] = [];
+  const labels: Partial<Record<Label, number>> = {};
+  const emit = (code: number, k: number, to?: Label, branch?: 'jt' | 'jf'): void => {
+    program.push({ code, jt: 0, jf: 0, k, to, branch });
+  };
+  emit(BPF_LD_W_ABS, ARCH_OFFSET);
+  emit(BPF_JEQ_K, table.audit, 'deny', 'jf'); // a foreign ABI (e.g. i386 through int 0x80) is refused whole
+  emit(BPF_LD_W_ABS, NR_OFFSET);
+  if (table.x32Bit) emit(BPF_JGE_K, table.x32Bit, 'deny', 'jt');
+  for (const nr of denied) emit(BPF_JEQ_K, nr, 'deny', 'jt');
+  emit(BPF_JEQ_K, table.clone3, 'enosys', 'jt');
+  emit(BPF_JEQ_K, table.clone, 'clone', 'jt');
+  emit(BPF_RET_K, SECCOMP_RET_ALLOW);
+  labels.clone = program.length;
+  emit(BPF_LD_W_ABS, ARG0_LOW_OFFSET);
+  emit(BPF_JSET_K, CLONE_THREAD, 'deny', 'jf'); // a thread: fall through to ALLOW
+  emit(BPF_RET_K, SECCOMP_RET_ALLOW);
+  labels.deny = program.length;
+  emit(BPF_RET_K, SECCOMP_RET_ERRNO | EPERM);
+  labels.enosys = program.length;
+  emit(BPF_RET_K, SECCOMP_RET_ERRNO | ENOSYS);
+  program.forEach((instruction, at) => {
+    if (!instruction.to || !instruction.branch) return;
+    const offset = (labels[instruction.to] as number) - at - 1;
+    if (offset < 0 || offset > 255) throw new Error('seccomp program layout error');
+    instruction[instruction.branch] = offset;
+  });
+  const bytes = Buffer.alloc(program.length * 8);
+  program.forEach((instruction, i) => {
+    bytes.writeUInt16LE(instruction.code, i * 8);
+    bytes.writeUInt8(instruction.jt, i * 8 + 2);
+    bytes.writeUInt8(instruction.jf, i * 8 + 3);
+    bytes.writeUInt32LE(instruction.k >>> 0, i * 8 + 4);
+  });
+  return bytes;
+}

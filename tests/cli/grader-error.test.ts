@@ -1,0 +1,97 @@
+/**
+ * A grader failure is never a student's failure, through the real CLI (dist/cli/index.js as a subprocess):
+ *   - bubblewrap installed but unable to start (a stub exiting 1 with Docker's message): the probe notices, the
+ *     grade falls back and a correct AI gets its real score, recorded as "not isolated" with the reason;
+ *   - a sandbox that passes the probe and then fails to start (or REFEREE_REQUIRE_ISOLATION=1 with a broken one):
+ *     exit 3, grade.json status 'grader-error', report.html and index.html say "not graded: grader error",
+ *     and `referee gradescope` writes a results.json that says the autograder failed, with no score.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { makeClass, tempDir, writeConfig } from '../batch/helpers.js';
+
+const CLI = resolve('dist/cli/index.js');
+const STUDENT = resolve('tests/fixtures/students/fair/AIPlayer.ts');
+const DOCKER = 'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.';
+
+function stub(kind: 'broken' | 'flaky'): string {
+  const dir = tempDir(`bwrap-${kind}`);
+  chmodSync(dir, 0o755); // the sandbox starts bubblewrap as an unprivileged user when the grader is root
+  // flaky: answers the start-up probe (its last word is "exit 0"), fails every real start.
+  const pass = kind === 'flaky' ? 'for last; do :; done\n[ "$last" = "exit 0" ] && exit 0\n' : '';
+  writeFileSync(join(dir, 'bwrap'), `#!/bin/sh\n${pass}echo "${DOCKER}" >&2\nexit 1\n`);
+  chmodSync(join(dir, 'bwrap'), 0o755);
+  return dir;
+}
+
+function referee(args: string[], env: Record<string, string> = {}, stubDir?: string) {
+  const cache = tempDir('cache');
+  const run = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, REFEREE_CACHE_DIR: cache, ...(stubDir ? { PATH: `${stubDir}:${process.env.PATH}` } : {}), ...env },
+    timeout: 120_000,
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const work = tempDir('grader-error');
+const config = writeConfig(work);
+
+test('broken bubblewrap: the fallback grades a correct AI for real, marked not isolated with the fix', () => {
+  const out = join(work, 'broken');
+  const run = referee(['grade', STUDENT, '--config', config, '--out', out, '--json'], {}, stub('broken'));
+  expect(run.stderr).toContain('cannot start a sandbox here');
+  expect(run.code).toBe(0);
+  const grade = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8'));
+  expect(grade.status).toBe('graded');
+  expect(grade.interfaceCheck.passed).toBe(true);
+  expect(grade.score).toBeGreaterThan(0);
+  expect(grade.isolation.hardened).toBe(false);
+  expect(grade.isolation.problem).toMatch(/--privileged/);
+  expect(grade.games[0].record.isolation.some((side: { hardened: boolean } | null) => side?.hardened === false)).toBe(true);
+  const report = readFileSync(join(out, 'report.html'), 'utf8');
+  expect(report).toContain('not isolated');
+  expect(report).toContain('results guard against accidents, not attacks');
+});
+
+test('a sandbox that cannot start is exit 3 and a grader-error grade, never a 0', () => {
+  const out = join(work, 'flaky');
+  const run = referee(['grade', STUDENT, '--config', config, '--out', out], {}, stub('flaky'));
+  expect(run.code).toBe(3);
+  expect(run.stderr).toMatch(/not graded: grader error: the sandbox did not start/);
+  const grade = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8'));
+  expect(grade.status).toBe('grader-error');
+  expect(grade.graderError).toMatch(/sandbox did not start/);
+  expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('Not graded: grader error.');
+});
+
+test('REFEREE_REQUIRE_ISOLATION=1 with a broken bubblewrap refuses: exit 3 with the fix', () => {
+  const out = join(work, 'required');
+  const run = referee(['grade', STUDENT, '--config', config, '--out', out], { REFEREE_REQUIRE_ISOLATION: '1' }, stub('broken'));
+  expect(run.code).toBe(3);
+  expect(run.stderr).toMatch(/REFEREE_REQUIRE_ISOLATION=1 but the sandbox is not isolated.*--privileged/);
+});
+
+test('gradescope: results.json says the autograder failed, with no score', () => {
+  const submission = join(work, 'gs-submission');
+  mkdirSync(submission, { recursive: true });
+  writeFileSync(join(submission, 'AIPlayer.ts'), readFileSync(STUDENT, 'utf8'));
+  const results = join(work, 'gs-results', 'results.json');
+  const run = referee(['gradescope', '--submission', submission, '--results', results, '--config', config], {}, stub('flaky'));
+  expect(run.code).toBe(3);
+  const written = JSON.parse(readFileSync(results, 'utf8'));
+  expect(written.score).toBeUndefined();
+  expect(written.output).toMatch(/The autograder failed \(grader error\), so this submission was NOT graded/);
+});
+
+test('batch: the class index says "not graded: grader error" and the run exits 3', () => {
+  const classDir = makeClass({ alice: 'fair' });
+  const out = join(work, 'batch');
+  const run = referee(['batch', classDir, '--config', config, '--out', out, '--jobs', '1'], {}, stub('flaky'));
+  expect(run.code).toBe(3);
+  expect(run.stderr).toMatch(/not graded because of a grader error/);
+  const index = readFileSync(join(out, 'index.html'), 'utf8');
+  expect(index).toContain('not graded: grader error');
+  expect(existsSync(join(out, 'grades.csv'))).toBe(true);
+});

@@ -1,0 +1,39 @@
+/**
+ * The bundle cache is bounded (least recently used entries go past the cap, never one this process uses) and
+ * `referee cache clean` empties it.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { cacheEntries, cacheFile, pruneCache } from '../../harness/sandbox/cache-dir.js';
+import { scratch } from './support.js';
+
+test('past the cap the least recently used entries go, and a hit counts as a use', () => {
+  const dir = scratch('cache-lru');
+  process.env.REFEREE_CACHE_DIR = dir;
+  const old = join(dir, 'submission-00d0.cjs');
+  const recent = join(dir, 'submission-ecee.cjs');
+  writeFileSync(old, 'x'.repeat(1000));
+  writeFileSync(recent, 'x'.repeat(1000));
+  utimesSync(old, new Date(1000), new Date(1000));
+  utimesSync(recent, new Date(2000), new Date(2000));
+  // A hit on the older one makes it the most recent.
+  cacheFile('submission-00d0.cjs', 'ignored: already there');
+  expect(pruneCache(1500, dir)).toBe(1000);
+  expect(existsSync(old)).toBe(true);
+  expect(existsSync(recent)).toBe(false);
+  // Everything left is in use by this process: nothing more is removed, even over the cap.
+  expect(pruneCache(10, dir)).toBe(0);
+});
+
+test('referee cache clean empties the cache', () => {
+  const dir = scratch('cache-clean');
+  writeFileSync(join(dir, 'submission-a.cjs'), 'a');
+  writeFileSync(join(dir, 'host-b.cjs'), 'b');
+  const out = execFileSync(process.execPath, [resolve('dist/cli/index.js'), 'cache', 'clean'], {
+    env: { ...process.env, REFEREE_CACHE_DIR: dir },
+    encoding: 'utf8',
+  });
+  expect(out).toMatch(/removed 2 entries/);
+  expect(cacheEntries(dir)).toEqual([]);
+});
