@@ -224,9 +224,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return session;
   }
 
-  function moveTimeConfig(game: AnyGame, moveTimeMs: number | undefined): RefereeConfig {
-    const rules = rulesFor(game);
-    return moveTimeMs === undefined ? rules : { ...rules, moveTimeoutMs: moveTimeMs };
+  /** The page's "time per AI move" is game.py's one number: the limit of each ask and of the whole turn. */
+  function withMoveTime(rules: RefereeConfig, moveTimeMs: number | undefined): RefereeConfig {
+    return moveTimeMs === undefined ? rules : { ...rules, moveTimeoutMs: moveTimeMs, turnTimeoutMs: moveTimeMs };
   }
 
   app.register(async (scope) => {
@@ -268,7 +268,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             } catch (error) {
               return fail((error as Error).message);
             }
-            const config = moveTimeConfig(game, message.moveTimeMs);
+            const config = withMoveTime(rulesFor(game), message.moveTimeMs);
             attach(await createSession(game, [message.black, message.white], seedOf(message.seed), config));
             return;
           }
@@ -276,7 +276,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             const loaded = loadRecord(message.record, message.ply);
             if (!loaded.ok) return fail(loaded.error);
             const { game, record, history, future } = loaded;
-            const config = message.moveTimeMs === undefined ? record.config : { ...record.config, moveTimeoutMs: message.moveTimeMs };
+            const config = withMoveTime(record.config, message.moveTimeMs);
             attach(await createSession(game, [message.black, message.white], record.seed, config, history, future));
             return;
           }
