@@ -23,7 +23,7 @@ import {
 
 const LOOPING_PLAYER = 'export class AIPlayer { getMove() { for (;;); } }\n';
 const TS_PLAYER = `
-import type { Board, MoveInfo } from 'referee';
+import type { Board, MoveInfo } from 'board-referee';
 export class AIPlayer {
   constructor(private readonly color: 'X' | 'O') {}
   getMove(board: Board, info?: MoveInfo): string {

@@ -38,9 +38,15 @@ function harnessModule(path: string): string {
 /** The `referee` module students type against: everything the game's folder exports, plus MoveInfo. */
 function writeRefereeTypes(game: string, folder: string): string {
   const file = join(folder, 'referee.d.ts');
-  const gameIndex = harnessModule(`games/${game}/index`);
+  // Variants live in their base game's folder (connect4-nogo in connect4/, gomoku-exact5 in gomoku/).
+  const gameIndex = harnessModule(`games/${game.split('-')[0]}/index`);
   const player = harnessModule('referee/player');
-  writeFileSync(file, `export * from '${gameIndex}';\nexport type { MoveInfo } from '${player}';\n`);
+  const named = harnessModule('index');
+  writeFileSync(
+    file,
+    `export * from '${gameIndex}';\nexport type { MoveInfo } from '${player}';\n` +
+      `export type { ReversiBoard, Connect4Board, GomokuBoard, NoGoBoard } from '${named}';\n`,
+  );
   return file;
 }
 
@@ -54,6 +60,7 @@ export function typeCheck(submission: ResolvedSubmission, game: string): Promise
   const folder = join(cacheDir(), 'typecheck', `${process.pid}-${Date.now().toString(36)}`);
   mkdirSync(folder, { recursive: true });
   const nodeTypes = findPackage('@types/node');
+  const refereeTypes = writeRefereeTypes(game, folder);
   const tsconfig = {
     compilerOptions: {
       target: 'ES2022',
@@ -67,7 +74,8 @@ export function typeCheck(submission: ResolvedSubmission, game: string): Promise
       // Only the harness's own @types/node: never type packages from folders around the submission.
       typeRoots: nodeTypes ? [dirname(nodeTypes)] : [],
       types: nodeTypes ? ['node'] : [],
-      paths: { referee: [writeRefereeTypes(game, folder)] },
+      // 'board-referee' is the published name (the starter imports it); 'referee' the historical one.
+      paths: { referee: [refereeTypes], 'board-referee': [refereeTypes] },
     },
     files: [submission.entry],
   };

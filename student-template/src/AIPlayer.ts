@@ -3,7 +3,7 @@
  * each of your turns and plays the move you return. This starter is legal but weak: it plays a random legal move.
  * Replace getMove with something smarter (see README.md for the rules, the limits and how you are graded).
  */
-import type { Board, MoveInfo } from 'referee';
+import type { Board, MoveInfo } from 'board-referee';
 
 type Color = 'X' | 'O';
 

@@ -95,7 +95,7 @@ function load(id: number): void {
   const realRequire = Module.createRequire(bundle);
   // Module#_compile (rather than vm.compileFunction) so --enable-source-maps maps stacks to the student's files.
   mod.require = ((name: string) => {
-    if (name === 'referee') return refereeModule;
+    if (name === 'referee' || name === 'board-referee') return refereeModule;
     if (allowed.has(name) || allowed.has(name.replace(/^node:/, ''))) return realRequire(name);
     throw new Error(`import of '${name}' is not allowed in this assignment`);
   }) as NodeJS.Require;
