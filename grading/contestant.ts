@@ -8,6 +8,7 @@ import { getGame } from '../harness/games/registry.js';
 import { InProcessPlayer } from '../harness/referee/in-process.js';
 import type { Player } from '../harness/referee/player.js';
 import { checkSubmission, type CheckResult } from '../harness/submission/check.js';
+import { checkLimits } from './check-limits.js';
 import { compileSubmission, formatProblem } from '../harness/submission/compile.js';
 import { createSubmissionPlayer } from '../harness/submission/player.js';
 import { resolveSubmission } from '../harness/submission/resolve.js';
@@ -57,6 +58,8 @@ export function checkItems(check: CheckResult): InterfaceCheckResult {
         status: step.status,
         ...(detail ? { detail } : {}),
         ...(step.hint ? { fix: step.hint } : {}),
+        ...(step.stack ? { stack: step.stack.slice(0, 20000) } : {}),
+        ...(step.output ? { output: step.output.map((line) => line.slice(0, 2000)) } : {}),
       };
     }),
   };
@@ -78,18 +81,11 @@ export async function submissionContestant(path: string, assignment: Assignment)
   } catch {
     // Not found or not compiling: the interface check reports it; the hash above still keys the journal.
   }
-  const limits = assignment.referee;
   return {
     submission: { name: path, path, hash, language, kind: 'submission' },
     async check() {
-      return checkItems(
-        await checkSubmission(absolute, {
-          game: assignment.game,
-          moveTimeoutMs: limits.moveTimeoutMs,
-          constructTimeoutMs: limits.constructTimeoutMs,
-          illegalLimit: limits.illegalMoveLimit,
-        }),
-      );
+      // The same limits as `referee check` with this assignment (grading/check-limits).
+      return checkItems(await checkSubmission(absolute, checkLimits(assignment, assignment.title)));
     },
     createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path }),
   };

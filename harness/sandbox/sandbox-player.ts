@@ -10,11 +10,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { getGame } from '../games/registry.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { parseAnswer } from './answer-schema.js';
 import { PlayerCgroup } from './cgroup.js';
+import { studentStack } from './student-stack.js';
 import { hostBundlePath } from './host-bundle.js';
 import { detectLayers, FALLBACK_WARNING, isHardened, type Layers } from './layers.js';
 import { launchPlan, type PythonProgram } from './launch.js';
@@ -280,7 +281,7 @@ export class SandboxPlayer implements Player {
       case 'tamper':
         return { kind: 'tamper', value: returnedValue(answer), detail: answer.detail, output };
       case 'error':
-        return { kind: 'error', message: answer.message, stack: answer.stack, output };
+        return { kind: 'error', message: answer.message, stack: answer.stack && studentStack(answer.stack, dirname(this.options.bundlePath)), output };
       case 'memory':
         this.kill();
         return { kind: 'memory', message: answer.message, output };
