@@ -82,6 +82,9 @@ function viewModel(options: ClassIndexOptions): Record<string, unknown> {
       .map(([verdict, count]) => `${verdict} × ${count}`)
       .join(', '),
     report: student.status === 'graded' ? reportHref(student.id) : null,
+    language: student.language ?? '',
+    late: student.late === true,
+    identicalTo: (student.identicalTo ?? []).map(nameOf).join(', '),
   }));
   const graded = students.filter((student) => student.status === 'graded' && student.interfaceCheck.passed);
   const opponents = (first?.items ?? []).map((item, index) => {
