@@ -63,7 +63,11 @@ export function scaffold(dir: string, refereeSpec: string, force = false, python
   }
   const template = packageFile('student-template');
   const source = python ? join(template, 'python') : template;
-  const skip = new Set([join(template, 'python'), join(template, 'generic'), join(template, 'node_modules'), join(template, 'vendor')]);
+  // The TS template is the folder itself: leave out its siblings (python/, generic/) and anything installed.
+  const skip = new Set([
+    ...(python ? [] : [join(template, 'python'), join(template, 'generic')]),
+    ...['node_modules', 'vendor', 'referee-report', 'package-lock.json'].map((name) => join(source, name)),
+  ]);
   cpSync(source, target, { recursive: true, force: true, filter: (path) => !skip.has(path) });
   // npm drops .gitignore files from published packages, so the template ships it as `gitignore`.
   if (existsSync(join(target, 'gitignore'))) renameSync(join(target, 'gitignore'), join(target, '.gitignore'));
