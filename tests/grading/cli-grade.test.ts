@@ -8,6 +8,8 @@ import { register } from '../../cli/grade.js';
 import { readGradeResult } from '../../grading/grade-result.js';
 import { SMALL_ASSIGNMENT_JSON } from './helpers.js';
 
+const HOSTILE_DIR = join(process.cwd(), 'tests', 'fixtures', 'hostile');
+
 async function run(args: string[]): Promise<string> {
   const program = new Command().exitOverride().configureOutput({ writeErr: () => undefined });
   register(program);
@@ -53,6 +55,38 @@ describe('referee grade', () => {
     const summary = JSON.parse(printed) as { score: number; maxScore: number; items: unknown[] };
     expect(summary.items).toHaveLength(2);
     expect(process.exitCode).toBe(1);
+  });
+
+  test('a failed interface check exits 1 and prints the failure in full: the stack in the student file, the output, the fix', async () => {
+    const { dir, config } = setup();
+    const printed = await run([join(HOSTILE_DIR, 'throws.js'), '--config', config, '--out', join(dir, 'out')]);
+    expect(process.exitCode).toBe(1);
+    expect(printed).toMatch(/getMove answers the opening legally/);
+    expect(printed).toMatch(/│ {5}at AIPlayer\.getMove \(throws\.js:4:11\)/);
+    expect(printed).toMatch(/fix: fix the error above/);
+    const json = JSON.parse(await run([join(HOSTILE_DIR, 'throws.js'), '--config', config, '--out', join(dir, 'out2'), '--json'])) as {
+      interfaceCheck: { passed: boolean; items: { id: string; status: string; stack?: string }[] };
+    };
+    expect(json.interfaceCheck.passed).toBe(false);
+    expect(json.interfaceCheck.items.find((item) => item.id === 'moves')?.stack).toMatch(/throws\.js:4:11/);
+    const graded = readGradeResult(join(dir, 'out2', 'grade.json'));
+    expect(graded.interfaceCheck.items.find((item) => item.id === 'moves')?.stack).toMatch(/throws\.js:4:11/);
+  });
+
+  test('a loss by an error in a game: the first forced loss with its stack, output and a deep link; --json carries it', async () => {
+    const { dir, config } = setup();
+    const printed = await run([join(HOSTILE_DIR, 'throws-late.ts'), '--config', config, '--out', join(dir, 'out')]);
+    expect(process.exitCode ?? 0).toBe(0);
+    expect(printed).toMatch(/warning: later positions/);
+    expect(printed).toMatch(/First forced loss vs random, game 1 at ply \d+: error: Error: gave up at \d+ discs/);
+    expect(printed).toMatch(/│ {5}at explode \(throws-late\.ts:16:9\)/);
+    expect(printed).toMatch(/> discs on the board: \d+/);
+    expect(printed).toMatch(/replay it: .*report\.html#game=1&ply=\d+/);
+    const json = JSON.parse(await run([join(HOSTILE_DIR, 'throws-late.ts'), '--config', config, '--out', join(dir, 'out2'), '--json'])) as {
+      forcedLosses: { stack?: string; output: string[]; ply: number }[];
+    };
+    expect(json.forcedLosses[0].stack).toMatch(/throws-late\.ts:16:9/);
+    expect(json.forcedLosses[0].output.at(-1)).toMatch(/^discs on the board: \d+$/);
   });
 
   test('a malformed config is a usage error naming the pointer', async () => {
