@@ -14,7 +14,7 @@ export interface Diagnosis {
 
 const { max, round } = Math;
 
-const ms = (value: number): string => (value >= 1000 ? `${(value / 1000).toFixed(1)} s` : `${value < 10 ? value.toFixed(1) : round(value)} ms`);
+const ms = (value: number): string => (value >= 1000 ? `${Number((value / 1000).toFixed(1))} s` : `${value < 10 ? value.toFixed(1) : round(value)} ms`);
 
 function percentile(sorted: number[], share: number): number {
   if (sorted.length === 0) return 0;
@@ -110,9 +110,13 @@ export function diagnose(
   // Where the lost games were decided.
   const lost = entries.filter((entry) => entry.result === 'loss');
   if (lost.length > 0) {
+    // Phases are thirds of a full game: the longest game of the grade that ended on the board (a forced loss
+    // cuts its game short, and would otherwise always look like an endgame).
+    const finished = result.games.filter((entry) => !entry.record.end.loser).map((entry) => entry.record.turns.length);
+    const fullLength = max(1, ...(finished.length > 0 ? finished : result.games.map((entry) => entry.record.turns.length + 1)));
     const phases = [0, 0, 0];
     for (const entry of lost) {
-      const total = max(1, entry.record.turns.length + (entry.record.end.loser ? 1 : 0));
+      const total = max(fullLength, entry.record.turns.length + (entry.record.end.loser ? 1 : 0));
       const ply = decidedAt(entry, counts.get(entry) ?? null);
       phases[Math.min(2, Math.floor((3 * (ply - 1)) / total))] += 1;
     }
