@@ -16,6 +16,7 @@ import { formatSummary, summaryJson } from '../grading/summary.js';
 import { writeReport } from '../reports/render.js';
 import { UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
+import { didYouMean } from './players.js';
 import { isSubmissionPath } from '../harness/submission/player.js';
 
 interface GradeFlags {
@@ -88,7 +89,8 @@ async function contestantFor(arg: string, assignment: Assignment): Promise<Conte
   }
   const names = referenceNames(assignment.game);
   if (names.includes(arg)) return referenceContestant(assignment.game, arg);
-  throw new UsageError(`'${arg}' is neither a submission (a .ts/.js file or a folder) nor a reference AI (${names.join(', ')})`);
+  const near = didYouMean(arg, names);
+  throw new UsageError(`'${arg}' is neither a submission (a .ts/.js/.py file or a folder) nor a reference AI (${names.join(', ')})${near ? `: did you mean '${near}'?` : ''}`);
 }
 
 export function register(program: Command): void {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Player } from '../harness/referee/player.js';
 import { formatSeriesReport, playSeries } from '../harness/referee/series.js';
 import { gameArg, nonNegativeInt, positiveInt } from './args.js';
-import { resolvePlayer } from './players.js';
+import { referenceNamesByGame, resolvePlayer } from './players.js';
 import { addRuleOptions, ruleConfig, type RuleFlags } from './rule-options.js';
 
 interface PlayFlags extends RuleFlags {
@@ -23,8 +23,8 @@ export function register(program: Command): void {
   const command = program
     .command('play')
     .description('play a series between two players; colours alternate, --black takes Black in game 1')
-    .requiredOption('--black <player>', 'a reference AI name (see `referee play --help`) or a submission path')
-    .requiredOption('--white <player>', 'a reference AI name or a submission path')
+    .requiredOption('--black <player>', `a submission path or a reference AI of the game (${referenceNamesByGame()})`)
+    .requiredOption('--white <player>', 'a submission path or a reference AI (as for --black)')
     .option('--games <n>', 'number of games', positiveInt, 2)
     .option('--seed <s>', 'series seed (every game is seeded from it)', nonNegativeInt, 1)
     .option('--game <id>', 'game to play', 'reversi')
