@@ -1,10 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, jest, test } from '@jest/globals';
 import { Command } from 'commander';
 import { UsageError } from '../../cli/args.js';
-import { register } from '../../cli/grade.js';
+import { progressWriter, register } from '../../cli/grade.js';
 import { readGradeResult } from '../../grading/grade-result.js';
 import { SMALL_ASSIGNMENT_JSON } from './helpers.js';
 
@@ -103,5 +104,31 @@ describe('referee grade', () => {
     expect(result.games.map((entry) => [entry.item, entry.index])).toEqual([[1, 1]]);
     expect(result.items[1].status).toBe('partial');
     expect(readFileSync(join(dir, 'one', 'report.html'), 'utf8')).toContain('not a complete grade');
+  });
+});
+
+describe('progress without a terminal', () => {
+  const CLI = join(process.cwd(), 'dist', 'cli', 'index.js');
+  test('a piped grade writes throttled progress lines to stderr, always the last one; --quiet writes none', () => {
+    const { dir, config } = setup();
+    const piped = spawnSync(process.execPath, [CLI, 'grade', 'greedy', '--config', config, '--out', join(dir, 'out')], { encoding: 'utf8' });
+    expect(piped.status).toBe(0);
+    const lines = piped.stderr.trim().split('\n').filter((line) => /^\[\d+\/\d+\]/.test(line));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.at(-1)).toMatch(/^\[4\/4\] vs greedy, game 2 as (Black|White): (win|draw|loss)$/);
+    const quiet = spawnSync(process.execPath, [CLI, 'grade', 'greedy', '--config', config, '--out', join(dir, 'out2'), '--quiet'], { encoding: 'utf8' });
+    expect(quiet.status).toBe(0);
+    expect(quiet.stderr).toBe('');
+  });
+
+  test('the throttle: on a terminal every line, without one at most one per interval plus the last', () => {
+    const written: string[] = [];
+    const piped = progressWriter((line) => written.push(line), false, 60_000);
+    for (let i = 1; i <= 5; i++) piped(`[${i}/5]`, i === 5);
+    expect(written).toEqual(['[1/5]\n', '[5/5]\n']);
+    const lines: string[] = [];
+    const tty = progressWriter((line) => lines.push(line), true, 60_000);
+    for (let i = 1; i <= 3; i++) tty(`[${i}/3]`, i === 3);
+    expect(lines).toHaveLength(3);
   });
 });
