@@ -41,6 +41,11 @@ export function studentOutput(result: GradeResult, cap: number = OUTPUT_CAP): St
     if (output && (output.text !== '' || output.droppedBytes > 0)) all.push({ where, text: output.text, droppedBytes: output.droppedBytes, game, ply });
   };
   if (result.interfaceCheck.output) add('interface check', { text: result.interfaceCheck.output, droppedBytes: 0 }, null);
+  // What the submission printed before a failed or warned check step (its last lines), so a print before a
+  // throw or a timeout in the check is not lost.
+  for (const item of result.interfaceCheck.items) {
+    if (item.output?.length) add(`interface check: ${item.title} (last lines)`, { text: `${item.output.join('\n')}\n`, droppedBytes: 0 }, null);
+  }
   result.games.forEach((entry, index) => {
     game = index + 1;
     const side = entry.studentSide;
