@@ -1,10 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { Command } from 'commander';
 import { UsageError } from '../../cli/args.js';
 import { register, WORKER_ENV } from '../../cli/batch.js';
-import { SOURCES, tempDir, workerScript, writeConfig } from './helpers.js';
+import { makeClass, SOURCES, tempDir, workerScript, writeConfig } from './helpers.js';
 import { makeZip } from './zip-writer.js';
 
 async function run(args: string[]): Promise<{ out: string; err: string }> {
@@ -103,5 +103,28 @@ describe('referee batch', () => {
     writeFileSync(join(garbled, 'batch.sqlite'), 'not a database at all');
     await expect(run([zip, '--config', config, '--out', garbled, '--resume'])).rejects.toThrow(/is not a readable Referee batch journal .*: move it away/);
     await expect(run(['--compare', garbled, '--out', garbled])).rejects.toThrow(/is not a readable Referee batch journal/);
+  });
+
+  test('index.html is rewritten as students finish, before the batch ends', async () => {
+    const classDir = makeClass({ anna: 'broken', ben: 'weak', cara: 'broken' });
+    const out = join(dir, 'live');
+    mkdirSync(out);
+    const titles: string[] = [];
+    // Each write is a rename into place: read the page whenever it changes.
+    const watcher = watch(out, (_event, file) => {
+      if (file !== 'index.html') return;
+      try {
+        titles.push(/<h1>([^<]*)<\/h1>/.exec(readFileSync(join(out, 'index.html'), 'utf8'))?.[1] ?? '');
+      } catch {
+        // Between the rename and the read: the next event reads it.
+      }
+    });
+    try {
+      await run([classDir, '--config', config, '--out', out, '--jobs', '1', '--quiet']);
+    } finally {
+      watcher.close();
+    }
+    expect(titles.some((title) => /\(\d of 3 so far\)/.test(title))).toBe(true);
+    expect(/<h1>([^<]*)<\/h1>/.exec(readFileSync(join(out, 'index.html'), 'utf8'))?.[1]).toBe('Tiny batch assignment');
   });
 });
