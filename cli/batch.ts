@@ -5,6 +5,7 @@
  * Exit codes: 0 done (whatever the scores), 1 stopped by a full disk, 2 usage or input error, 130 interrupted.
  */
 import { availableParallelism } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import cliProgress from 'cli-progress';
@@ -17,17 +18,18 @@ import { JournalFormatError } from '../grading/batch/journal-db.js';
 import { LAYOUT_NAMES } from '../grading/batch/layout.js';
 import { BatchUsageError, GRADES_CSV, runBatch, type BatchEvent, type BatchOutcome } from '../grading/batch/runner.js';
 import { DEFAULT_LIMITS } from '../grading/batch/snapshot.js';
-import type { StudentSummary } from '../grading/batch/summary.js';
+import { withClassFacts, type StudentSummary } from '../grading/batch/summary.js';
 import { writeReport } from '../reports/render.js';
 import { writeClassIndex } from '../reports/class/render.js';
 import { positiveInt, UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
 
 interface BatchFlags {
+  quiet?: boolean;
   config?: string;
   game?: string;
   out: string;
-  jobs: number;
+  jobs?: number;
   resume?: boolean;
   only?: string[];
   compare?: string;
@@ -71,7 +73,7 @@ function studentLine(summary: StudentSummary, cached: boolean): string {
 }
 
 /** A live bar on a terminal (games done/total, ETA, failures so far); one line per student otherwise. */
-function progressReporter(tty: boolean): { onEvent: (event: BatchEvent) => void; stop: () => void; warnings: string[] } {
+function progressReporter(tty: boolean, quiet: boolean): { onEvent: (event: BatchEvent) => void; stop: () => void; warnings: string[] } {
   const warnings: string[] = [];
   let bar: cliProgress.SingleBar | null = null;
   let gamesPerStudent = 0;
@@ -87,7 +89,7 @@ function progressReporter(tty: boolean): { onEvent: (event: BatchEvent) => void;
     if (event.type === 'plan') {
       gamesPerStudent = event.gamesPerStudent;
       students = event.students;
-      if (tty) {
+      if (tty && !quiet) {
         bar = new cliProgress.SingleBar(
           {
             format: 'grading {bar} {value}/{total} games | {students} students | ETA {eta_formatted} | failures {failures} | {current}',
@@ -113,8 +115,9 @@ function progressReporter(tty: boolean): { onEvent: (event: BatchEvent) => void;
         // Games a student never played (a failed check, an error) count as done for the ETA.
         const skipped = event.cached || (summary.status === 'error' && !seen.has(summary.id)) ? 0 : gamesPerStudent - (seen.get(summary.id) ?? 0);
         bar.increment(Math.max(0, skipped), { students: `${event.done}/${event.total}`, failures });
-      } else {
-        console.log(`[${event.done}/${event.total}] ${studentLine(summary, event.cached)}`);
+      } else if (!quiet) {
+        // Without a terminal (CI logs, pipes): one line per finished student on stderr, as it happens.
+        console.error(`[${event.done}/${event.total}] ${studentLine(summary, event.cached)}`);
       }
     }
   };
@@ -135,7 +138,28 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
   console.log(`Found ${input.students.length} student(s) in ${input.kind === 'zip' ? 'the zip' : 'the folder'} ${submissions}: ${LAYOUT_NAMES[input.layout]}${ignored}.`);
 
   const tty = process.stderr.isTTY === true;
-  const progress = progressReporter(tty);
+  const progress = progressReporter(tty, flags.quiet === true);
+  // index.html is rewritten as students finish (at most every 2 s, and always at the end), so an instructor can
+  // watch a long batch; the students not done yet are simply not listed.
+  const index = join(outDir, 'index.html');
+  const done = new Map<string, StudentSummary>();
+  let indexWrittenAt = 0;
+  const facts = new Map(input.students.map((student) => [student.id, student]));
+  const liveIndex = (event: BatchEvent): void => {
+    progress.onEvent(event);
+    if (event.type !== 'student-done') return;
+    done.set(event.summary.id, event.summary);
+    const now = Date.now();
+    if (now - indexWrittenAt < 2000 && event.done < event.total) return;
+    indexWrittenAt = now;
+    try {
+      mkdirSync(outDir, { recursive: true });
+      writeClassIndex(index, { title: `${assignment.title} (${event.done} of ${event.total} so far)`, students: withClassFacts([...done.values()], facts) });
+    } catch (error) {
+      // The final index is written (and a full disk reported) after the batch; a live copy is a convenience.
+      console.error(`warning: index.html not updated (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  };
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = (): void => {
@@ -153,7 +177,7 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
       assignment,
       assignmentSource: flags.config ?? 'built-in',
       outDir,
-      jobs: flags.jobs,
+      jobs: flags.jobs ?? availableParallelism(),
       resume: flags.resume,
       only: flags.only,
       anonymize: flags.anonymize,
@@ -163,7 +187,7 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
         ['referee', 'grade', path, ...(flags.config ? ['--config', flags.config] : []), ...(flags.game ? ['--game', flags.game] : [])]
           .map(shellWord)
           .join(' '),
-      onEvent: progress.onEvent,
+      onEvent: liveIndex,
       onGraded: ({ result, dir }) => writeReport(join(dir, 'report.html'), result),
       signal: controller.signal,
     });
@@ -189,7 +213,6 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
     process.exitCode = 130;
     return null;
   }
-  const index = join(outDir, 'index.html');
   writeClassIndex(index, { title: assignment.title, students: outcome.students });
   const files = [`index: ${index}`];
   if (outcome.pseudonyms) {
@@ -221,7 +244,8 @@ export function register(program: Command): void {
     .option('--config <file>', 'assignment JSON (see grading/assignment.schema.json); default: the built-in ladder')
     .option('--game <id>', 'without --config: the game whose built-in assignment to use (default: reversi)')
     .option('--out <dir>', 'output folder (journal, reports, index.html, grades.csv)', 'referee-batch')
-    .option('--jobs <n>', 'games at once, one worker process each (default: the number of cores)', positiveInt, availableParallelism())
+    .option('--jobs <n>', `games at once, one worker process each (default: the number of cores, ${availableParallelism()} here)`, positiveInt)
+    .option('--quiet', 'no progress on stderr (no bar, no line per student)')
     .option('--resume', 'continue the journal in --out: skip what is done, replay no finished game')
     .option('--only <ids>', 'grade only these students (comma-separated ids)', idList)
     .option('--compare <old-out>', 'list the students whose score changed since an earlier batch output, and why')

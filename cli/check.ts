@@ -6,11 +6,16 @@ import type { Command } from 'commander';
 import { detectLayers, fallbackWarning } from '../harness/sandbox/layers.js';
 import { checkSubmission, type CheckResult, type CheckStep } from '../harness/submission/check.js';
 import { formatProblem } from '../harness/submission/compile.js';
-import { gameArg, positiveInt } from './args.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { checkLimits, defaultCheckLimits } from '../grading/check-limits.js';
+import { gameArg, positiveInt, UsageError } from './args.js';
+import { assignmentArg } from './assignment-arg.js';
 import { addRuleOptions, type RuleFlags } from './rule-options.js';
 
 interface CheckFlags extends RuleFlags {
-  game: string;
+  game?: string;
+  config?: string;
   memoryMb?: number;
   allowImport?: string[];
   typeCheck: boolean;
@@ -20,12 +25,26 @@ interface CheckFlags extends RuleFlags {
 const MARK: Record<CheckStep['status'], string> = { pass: '✓', fail: '✗', warn: '!', skip: '-' };
 const MAX_PROBLEMS = 10;
 
+/** A multi-line text (a stack) indented under its step; at most 15 lines. */
+function indentBlock(text: string, prefix: string): string[] {
+  const lines = text.replace(/\n+$/, '').split('\n');
+  const shown = lines.slice(0, 15).map((line) => `${prefix}${line}`);
+  if (lines.length > 15) shown.push(`${prefix}… ${lines.length - 15} more lines`);
+  return shown;
+}
+
 export function formatCheck(result: CheckResult): string {
-  const lines = [`referee check ${result.submission} (${result.game}; sandbox: ${result.layers.join(', ')})`];
+  const limits = result.limits;
+  const lines = [
+    `referee check ${result.submission} (${result.game}; sandbox: ${result.layers.join(', ')})`,
+    `  limits: ${limits.moveTimeoutMs} ms a move, ${limits.constructTimeoutMs} ms to construct, ${limits.illegalLimit} asks a turn, ${limits.memoryMb} MB (${limits.source})`,
+  ];
   for (const step of result.steps) {
     lines.push(`  ${MARK[step.status]} ${step.title}${step.detail ? `: ${step.detail}` : step.status === 'skip' ? ' (skipped)' : ''}`);
     for (const problem of (step.problems ?? []).slice(0, MAX_PROBLEMS)) lines.push(`      ${formatProblem(problem)}`);
     if ((step.problems?.length ?? 0) > MAX_PROBLEMS) lines.push(`      … ${(step.problems?.length ?? 0) - MAX_PROBLEMS} more`);
+    if (step.stack) lines.push(...indentBlock(step.stack, '      │ '));
+    if (step.output) lines.push(`      last output before it:`, ...step.output.map((line) => `      > ${line}`));
     if (step.hint && (step.status === 'fail' || step.status === 'warn')) lines.push(`      fix: ${step.hint}`);
   }
   lines.push(result.ok ? `PASS (${result.durationMs} ms)` : `FAIL (${result.durationMs} ms)`);
@@ -37,17 +56,23 @@ export function register(program: Command): void {
     .command('check')
     .description("run the platform's interface test on a submission, inside the sandbox")
     .argument('<submission>', 'a file (AIPlayer.ts/.js/.mjs/.cjs) or a folder')
-    .option('--game <id>', 'game to check against', 'reversi')
+    .option('--config <file>', "assignment JSON: check under its game and limits (as `referee grade --config` does)")
+    .option('--game <id>', "without --config: the game, checked under its built-in assignment's limits (default: reversi)")
     .option('--memory-mb <mb>', 'memory ceiling of the player process in MB (default 512)', positiveInt)
     .option('--allow-import <name...>', 'bare imports the assignment allows (default: none)')
     .option('--no-type-check', 'skip the tsc type check (type errors are only warnings anyway)')
     .option('--json', 'print the result as JSON');
   addRuleOptions(command).action(async (submission: string, flags: CheckFlags) => {
-    gameArg(flags.game);
+    // One check: the assignment's limits when given, else the game's built-in assignment's (what `referee grade`
+    // uses too); flags override single limits.
+    const limits = flags.config ? checkLimits(assignmentArg(flags.config, flags.game), flags.config) : defaultCheckLimits(gameArg(flags.game ?? 'reversi').id);
+    if (!existsSync(submission)) throw new UsageError(`submission not found: ${resolve(submission)}; pass a file like src/AIPlayer.ts or a folder`);
+    const overridden = flags.moveTimeout !== undefined || flags.illegalLimit !== undefined;
     const result = await checkSubmission(submission, {
-      game: flags.game,
-      moveTimeoutMs: flags.moveTimeout,
-      illegalLimit: flags.illegalLimit,
+      ...limits,
+      ...(flags.moveTimeout !== undefined ? { moveTimeoutMs: flags.moveTimeout, constructTimeoutMs: Math.max(flags.moveTimeout, limits.constructTimeoutMs ?? 0) } : {}),
+      ...(flags.illegalLimit !== undefined ? { illegalLimit: flags.illegalLimit } : {}),
+      ...(overridden ? { limitsSource: `${limits.limitsSource} with your flags` } : {}),
       memoryMb: flags.memoryMb,
       allowImports: flags.allowImport,
       typeCheck: flags.typeCheck,

@@ -1,6 +1,6 @@
 /**
  * `referee grade <submission>`: the interface check, the rubric's games, then grade.json and report.html.
- * Exit codes: 0 graded (whatever the score), 1 score under --min-score, 2 usage or config error, 3 internal error.
+ * Exit codes: 0 graded (whatever the score), 1 the interface check failed or the score is under --min-score, 2 usage or config error, 3 internal error.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { formatSummary, summaryJson } from '../grading/summary.js';
 import { writeReport } from '../reports/render.js';
 import { UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
+import { didYouMean } from './players.js';
 import { isSubmissionPath } from '../harness/submission/player.js';
 
 interface GradeFlags {
@@ -29,6 +30,18 @@ interface GradeFlags {
   resume?: boolean;
   json?: boolean;
   open?: boolean;
+  quiet?: boolean;
+}
+
+/** Progress lines on stderr: every game on a terminal; without one (CI logs, pipes) at most one a second. */
+export function progressWriter(write: (line: string) => void, tty: boolean, intervalMs = 1000): (line: string, last: boolean) => void {
+  let lastAt = -Infinity;
+  return (line, last) => {
+    const now = Date.now();
+    if (!tty && !last && now - lastAt < intervalMs) return;
+    lastAt = now;
+    write(`${line}\n`);
+  };
 }
 
 function integer(value: string): number {
@@ -76,7 +89,8 @@ async function contestantFor(arg: string, assignment: Assignment): Promise<Conte
   }
   const names = referenceNames(assignment.game);
   if (names.includes(arg)) return referenceContestant(assignment.game, arg);
-  throw new UsageError(`'${arg}' is neither a submission (a .ts/.js file or a folder) nor a reference AI (${names.join(', ')})`);
+  const near = didYouMean(arg, names);
+  throw new UsageError(`'${arg}' is neither a submission (a .ts/.js/.py file or a folder) nor a reference AI (${names.join(', ')})${near ? `: did you mean '${near}'?` : ''}`);
 }
 
 export function register(program: Command): void {
@@ -94,6 +108,7 @@ export function register(program: Command): void {
     .option('--resume', 'reuse the finished games of an interrupted grade in --out')
     .option('--json', 'print the summary as JSON')
     .option('--open', 'open report.html in a browser when done')
+    .option('--quiet', 'no progress lines on stderr')
     .action(async (submission: string, flags: GradeFlags) => {
       let assignment = assignmentArg(flags.config, flags.game);
       if (flags.checkOnly) assignment = { ...assignment, opponents: [] };
@@ -102,7 +117,7 @@ export function register(program: Command): void {
       }
       const contestant = await contestantFor(submission, assignment);
       const outDir = resolve(flags.out);
-      const progress = process.stderr.isTTY && !flags.json;
+      const progress = flags.quiet ? null : progressWriter((line) => process.stderr.write(line), process.stderr.isTTY === true);
       const game = getGame(assignment.game);
       let result: GradeResult;
       try {
@@ -117,7 +132,7 @@ export function register(program: Command): void {
           command: rerunCommand(submission, flags),
           onGame: progress
             ? (entry, finished, total) =>
-                process.stderr.write(`[${finished}/${total}] ${assignment.opponents[entry.item].title}, game ${entry.index + 1} as ${game.sideNames[entry.studentSide]}: ${entry.result}\n`)
+                progress(`[${finished}/${total}] ${assignment.opponents[entry.item].title}, game ${entry.index + 1} as ${game.sideNames[entry.studentSide]}: ${entry.result}`, finished === total)
             : undefined,
         });
       } catch (error) {
@@ -135,7 +150,11 @@ export function register(program: Command): void {
         process.exitCode = 3;
         return;
       }
-      if (flags.minScore !== undefined && result.score < flags.minScore) {
+      if (!result.interfaceCheck.passed) {
+        // The gate failed: no games were played. Exit 1 so scripts and CI stop here (the report says why).
+        if (!flags.json) console.error('referee: the interface check failed, so no games were played (exit 1)');
+        process.exitCode = 1;
+      } else if (flags.minScore !== undefined && result.score < flags.minScore) {
         if (!flags.json) console.error(`referee: score ${result.score} is below the minimum ${flags.minScore}`);
         process.exitCode = 1;
       }

@@ -1,66 +1,205 @@
 /**
- * `referee init <dir>`: a copy of the student template with the referee dependency wired in; `--python` gives the
- * Python variant (student-template/python plus local copies of the grader's board.py and func_timeout.py).
+ * `referee init <dir> [--game id] [--python]`: a starter repo that installs on a fresh machine. The running Referee
+ * is packed with `npm pack` into the starter's vendor/ and referenced as `file:vendor/board-referee-<version>.tgz`
+ * (nothing needs the registry to hold Referee), and `npm install --package-lock-only` writes the lockfile that
+ * `npm ci` and setup-node's npm cache need. Exit codes: 0 written, 2 usage error, 3 npm pack failed.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { harnessVersion, packageFile } from '../grading/package-root.js';
-import { UsageError } from './args.js';
+import type { AnyGame } from '../harness/games/game.js';
+import { gameIds } from '../harness/games/registry.js';
+import { defaultAssignment } from '../grading/assignment.js';
+import { harnessVersion, packageFile, packageRoot } from '../grading/package-root.js';
+import { referenceNames } from '../reference-ai/index.js';
+import { gameArg, UsageError } from './args.js';
 
 interface InitFlags {
   referee?: string;
   force?: boolean;
   python?: boolean;
+  game: string;
+  lockfile: boolean;
 }
 
+export const PACKAGE_NAME = 'board-referee';
+
 /** npm package names: lower case, no spaces; a folder name usually needs only that. */
-const packageNameFor = (dir: string): string =>
-  basename(resolve(dir)).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '') || 'reversi-ai';
+const packageNameFor = (dir: string, game: string): string =>
+  basename(resolve(dir)).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '') || `${game}-ai`;
 
-const PYTHON_TEMPLATE = packageFile('student-template', 'python');
+/** A game's folder under harness/games: variants share their base game's (connect4-nogo → connect4). */
+const gameFolder = (id: string): string => id.split('-')[0];
 
-/** Copy the template into `dir` and point its referee dependency at `refereeSpec`. Returns the files written. */
-export function scaffold(dir: string, refereeSpec: string, force = false, python = false): string[] {
+/** The name harness/index.ts exports each game's student Board under (the TS starter imports it). */
+const BOARD_TYPE: Record<string, string> = { reversi: 'ReversiBoard', connect4: 'Connect4Board', gomoku: 'GomokuBoard', nogo: 'NoGoBoard' };
+
+/** The limits `npm run check` and `npm run grade` share without a course config, as the README states them. */
+function limitsText(gameId: string): string {
+  const rules = defaultAssignment(gameId).referee;
+  const seconds = (ms: number): string => (ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);
+  return `${seconds(rules.moveTimeoutMs)} a move, ${seconds(rules.constructTimeoutMs ?? rules.moveTimeoutMs)} to build the AIPlayer, the ${ordinal(rules.illegalMoveLimit)} illegal answer of a turn loses`;
+}
+
+const ordinal = (n: number): string => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+
+function fill(text: string, values: Record<string, string>): string {
+  return text.replace(/__([A-Z]+)__/g, (whole, key: string) => values[key] ?? whole);
+}
+
+/** The rules file of a game (its folder's README), or null when the game ships none. */
+function rulesFor(gameId: string): string | null {
+  const path = packageFile('harness', 'games', gameFolder(gameId), 'README.md');
+  return existsSync(path) ? readFileSync(path, 'utf8') : null;
+}
+
+/** Copy the template for `game` (TS or Python) into `dir` and point its referee dependency at `refereeSpec`. */
+export function scaffold(dir: string, refereeSpec: string, force = false, python = false, gameId = 'reversi'): string[] {
+  const game: AnyGame = gameArg(gameId);
   const target = resolve(dir);
   if (existsSync(target) && readdirSync(target).length > 0 && !force) {
     throw new UsageError(`${dir} is not empty: choose a new folder, or pass --force to write into it`);
   }
-  if (python) {
-    cpSync(PYTHON_TEMPLATE, target, { recursive: true, force: true });
-    // Local copies of what the grader provides, so `python3 AIPlayer.py` and editors find them.
-    cpSync(packageFile('harness', 'sandbox', 'python', 'board_reversi.py'), join(target, 'board.py'));
-    cpSync(packageFile('harness', 'sandbox', 'python', 'func_timeout.py'), join(target, 'func_timeout.py'));
-  } else {
-    cpSync(packageFile('student-template'), target, {
-      recursive: true,
-      force: true,
-      filter: (source) => source !== PYTHON_TEMPLATE,
-    });
-  }
+  const template = packageFile('student-template');
+  const source = python ? join(template, 'python') : template;
+  // The TS template is the folder itself: leave out its siblings (python/, generic/) and anything installed.
+  const skip = new Set([
+    ...(python ? [] : [join(template, 'python'), join(template, 'generic')]),
+    ...['node_modules', 'vendor', 'referee-report', 'package-lock.json'].map((name) => join(source, name)),
+  ]);
+  cpSync(source, target, { recursive: true, force: true, filter: (path) => !skip.has(path) });
   // npm drops .gitignore files from published packages, so the template ships it as `gitignore`.
   if (existsSync(join(target, 'gitignore'))) renameSync(join(target, 'gitignore'), join(target, '.gitignore'));
+  const entry = python ? 'src/AIPlayer.py' : 'src/AIPlayer.ts';
+  const folder = gameFolder(game.id);
+  if (game.id !== 'reversi') {
+    const values = {
+      TITLE: game.title,
+      GAME: game.id,
+      X: game.symbols[0],
+      O: game.symbols[1],
+      BOARD: BOARD_TYPE[folder] ?? 'Board',
+      ENTRY: entry,
+      LIMITS: limitsText(game.id),
+      INTERFACE: python
+        ? '```python\nclass AIPlayer:\n    def __init__(self, color): ...\n    def get_move(self, board): ...   # or get_move(self, board, info)\n```'
+        : `\`\`\`ts\nimport type { ${BOARD_TYPE[folder] ?? 'Board'} as Board, MoveInfo } from 'board-referee';\n\nexport class AIPlayer {\n  constructor(color: '${game.symbols[0]}' | '${game.symbols[1]}') { … }\n  getMove(board: Board, info?: MoveInfo): string { … }\n}\n\`\`\``,
+    };
+    const generic = join(template, 'generic');
+    writeFileSync(join(target, entry), fill(readFileSync(join(generic, python ? 'AIPlayer.py' : 'AIPlayer.ts'), 'utf8'), values));
+    writeFileSync(join(target, 'README.md'), fill(readFileSync(join(generic, 'README.md'), 'utf8'), values));
+    const rules = rulesFor(game.id);
+    if (rules) writeFileSync(join(target, 'RULES.md'), rules);
+  }
+  if (python) {
+    // Local copies of what the grader provides, so `python3 AIPlayer.py` and editors find them (the grader
+    // always uses its own).
+    cpSync(packageFile('harness', 'sandbox', 'python', `board_${folder}.py`), join(target, 'src', 'board.py'));
+    cpSync(packageFile('harness', 'sandbox', 'python', 'func_timeout.py'), join(target, 'src', 'func_timeout.py'));
+  }
+  for (const workflow of ['grade.yml', 'classroom.yml']) {
+    const path = join(target, '.github', 'workflows', workflow);
+    if (existsSync(path)) writeFileSync(path, readFileSync(path, 'utf8').replace(/--game reversi\b/g, `--game ${game.id}`));
+  }
+
   const manifestPath = join(target, 'package.json');
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { name: string; devDependencies: Record<string, string> };
-  manifest.name = packageNameFor(dir);
-  manifest.devDependencies.referee = refereeSpec;
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+    name: string;
+    description: string;
+    scripts: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  manifest.name = packageNameFor(dir, game.id);
+  manifest.description = `My ${game.title} AI${python ? ' (Python)' : ''}`;
+  const weakest = referenceNames(game.id)[0];
+  manifest.scripts.check = `referee check src --game ${game.id}`;
+  manifest.scripts.grade = `referee grade src --game ${game.id} --out referee-report`;
+  manifest.scripts.play = `referee play --game ${game.id} --black src --white ${weakest} --games 2 --show`;
+  delete manifest.devDependencies.referee;
+  manifest.devDependencies[PACKAGE_NAME] = refereeSpec;
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-  if (python) return ['package.json', 'README.md', '.gitignore', 'AIPlayer.py', 'board.py', 'func_timeout.py', '.github/workflows/grade.yml'];
-  return ['package.json', 'tsconfig.json', 'README.md', '.gitignore', 'src/AIPlayer.ts', '.github/workflows/grade.yml'];
+
+  const files = ['package.json', 'README.md', '.gitignore', entry, '.github/workflows/grade.yml', '.github/workflows/classroom.yml'];
+  if (python) files.push('src/board.py', 'src/func_timeout.py');
+  else files.push('tsconfig.json');
+  if (existsSync(join(target, 'RULES.md'))) files.push('RULES.md');
+  return files.filter((file) => existsSync(join(target, file)));
+}
+
+/**
+ * `npm pack` of the running Referee into `<target>/vendor/`; returns the tarball's path relative to the target.
+ * The pack runs where Referee is installed (a source checkout needs `npm run build` first: dist/ is what ships).
+ */
+export function packInto(target: string): string {
+  const root = packageRoot();
+  if (!existsSync(join(root, 'dist', 'cli', 'index.js'))) {
+    throw new UsageError(`${root} has no dist/: run \`npm run build\` there before \`referee init\`, or pass --referee <spec>`);
+  }
+  const vendor = join(target, 'vendor');
+  mkdirSync(vendor, { recursive: true });
+  let output: string;
+  try {
+    output = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', vendor], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? (error as Error).message).trim().split('\n').slice(-3).join(' ');
+    throw new Error(`npm pack of Referee (${root}) failed: ${stderr}`);
+  }
+  const [packed] = JSON.parse(output) as Array<{ filename: string }>;
+  const tarball = join(vendor, basename(packed.filename));
+  if (!existsSync(tarball)) throw new Error(`npm pack reported ${packed.filename} but ${tarball} is missing`);
+  return relative(target, tarball).split('\\').join('/');
+}
+
+/** `npm install --package-lock-only`: the lockfile without node_modules. Returns an error line, or null. */
+export function writeLockfile(target: string): string | null {
+  rmSync(join(target, 'package-lock.json'), { force: true });
+  try {
+    execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund'], {
+      cwd: target,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return null;
+  } catch (error) {
+    return String((error as { stderr?: unknown }).stderr ?? (error as Error).message).trim().split('\n').filter(Boolean).slice(-2).join(' ');
+  }
 }
 
 export function register(program: Command): void {
   program
     .command('init')
-    .description('create a starter repo for a student: src/AIPlayer.ts (or AIPlayer.py), npm scripts, README, CI workflow')
+    .description('create a starter repo for a student: src/AIPlayer.ts (or src/AIPlayer.py), npm scripts, README, CI workflows, Referee packed into vendor/')
     .argument('<dir>', 'folder to create')
-    .option('--referee <spec>', 'the referee dependency to write, e.g. ^0.1.0 or file:../referee (default: this version)')
+    .option('--game <id>', `the game: ${gameIds().join(', ')}`, 'reversi')
+    .option('--python', "the Python variant: src/AIPlayer.py with the platform's get_move(self, board)")
+    .option('--referee <spec>', 'write this board-referee dependency instead of packing this Referee into vendor/ (e.g. ^0.1.0 once published)')
+    .option('--no-lockfile', 'do not run `npm install --package-lock-only` (CI then has no lockfile to cache by)')
     .option('--force', 'write into a folder that is not empty')
-    .option('--python', "the Python variant: AIPlayer.py with the platform's get_move(self, board)")
     .action((dir: string, flags: InitFlags) => {
-      const spec = flags.referee ?? `^${harnessVersion()}`;
-      const files = scaffold(dir, spec, flags.force === true, flags.python === true);
-      console.log(`Created ${dir} (referee ${spec}):`);
+      gameArg(flags.game);
+      const target = resolve(dir);
+      const files = scaffold(dir, flags.referee ?? 'file:vendor/pending.tgz', flags.force === true, flags.python === true, flags.game);
+      let spec = flags.referee;
+      if (spec === undefined) {
+        const tarball = packInto(target);
+        spec = `file:${tarball}`;
+        const manifestPath = join(target, 'package.json');
+        const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { devDependencies: Record<string, string> };
+        manifest.devDependencies[PACKAGE_NAME] = spec;
+        writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+        files.push(tarball);
+      }
+      if (flags.lockfile) {
+        const failed = writeLockfile(target);
+        if (failed) console.error(`referee: warning: no package-lock.json (${failed}); run \`npm install\` in ${dir} before you push`);
+        else files.push('package-lock.json');
+      }
+      console.log(`Created ${dir}: ${flags.game}${flags.python ? ', Python' : ''}, ${PACKAGE_NAME} ${spec} (Referee ${harnessVersion()})`);
       for (const file of files) console.log(`  ${file}`);
       console.log(`Next: cd ${dir} && npm install && npm run check`);
     });

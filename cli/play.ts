@@ -7,7 +7,7 @@ import { explainEnd } from '../harness/referee/explain.js';
 import type { Player } from '../harness/referee/player.js';
 import { formatSeriesReport, playSeries } from '../harness/referee/series.js';
 import { gameArg, nonNegativeInt, positiveInt, UsageError } from './args.js';
-import { resolvePlayer } from './players.js';
+import { referenceNamesByGame, resolvePlayer } from './players.js';
 import { addGameRuleOptions, addRuleOptions, ruleConfig, type RuleFlags } from './rule-options.js';
 import { startSeatServer } from './serve.js';
 import { SeatSession } from '../web/server/seat.js';
@@ -32,8 +32,8 @@ export function register(program: Command): void {
   const command = program
     .command('play')
     .description('play a series between two players; colours alternate, --black takes Black in game 1')
-    .requiredOption('--black <player>', 'a reference AI name (see `referee play --help`) or a submission path')
-    .requiredOption('--white <player>', 'a reference AI name or a submission path')
+    .requiredOption('--black <player>', `a submission path or a reference AI of the game (${referenceNamesByGame()})`)
+    .requiredOption('--white <player>', 'a submission path or a reference AI (as for --black)')
     .option('--games <n>', 'number of games', positiveInt, 2)
     .option('--seed <s>', 'series seed (every game is seeded from it)', nonNegativeInt, 1)
     .option('--game <id>', 'game to play', 'reversi')

@@ -1,6 +1,7 @@
 /** Turns a `--black` / `--white` argument into a Player: a reference AI by name, or a submission path. */
 import type { AnyGame } from '../harness/games/game.js';
-import { getGame } from '../harness/games/registry.js';
+import { distance } from 'fastest-levenshtein';
+import { gameIds, getGame } from '../harness/games/registry.js';
 import { InProcessPlayer } from '../harness/referee/in-process.js';
 import type { Player } from '../harness/referee/player.js';
 import { CompileError } from '../harness/submission/compile.js';
@@ -8,6 +9,19 @@ import { createSubmissionPlayer, isSubmissionPath } from '../harness/submission/
 import { SubmissionError } from '../harness/submission/resolve.js';
 import { referenceAgent, referenceNames } from '../reference-ai/index.js';
 import { UsageError } from './args.js';
+
+/** The closest name within a few edits (case ignored), or null. */
+export function didYouMean(wanted: string, names: readonly string[]): string | null {
+  const best = names
+    .map((name) => ({ name, cost: distance(name.toLowerCase(), wanted.toLowerCase()) }))
+    .sort((a, b) => a.cost - b.cost)[0];
+  return best && best.cost <= Math.max(2, Math.floor(wanted.length / 3)) ? best.name : null;
+}
+
+/** Every game's reference AIs, for help texts: "reversi: random, greedy, …; connect4: …". */
+export function referenceNamesByGame(): string {
+  return gameIds().map((id) => `${id}: ${referenceNames(id).join(', ')}`).join('; ');
+}
 
 export interface PlayerOptions {
   memoryMb?: number;
@@ -20,7 +34,8 @@ export async function resolvePlayer(arg: string, game: AnyGame, options: PlayerO
   if (arg === 'human' && options.human) return options.human();
   if (names.includes(arg)) return new InProcessPlayer(arg, referenceAgent(game.id, arg), getGame);
   if (!isSubmissionPath(arg)) {
-    throw new UsageError(`unknown player '${arg}': use a reference AI (${names.join(', ')}), human, or a submission path`);
+    const near = didYouMean(arg, names);
+    throw new UsageError(`unknown player '${arg}'${near ? `: did you mean '${near}'?` : ''} Use a reference AI of ${game.id} (${names.join(', ')}), human, or a submission path`);
   }
   try {
     return await createSubmissionPlayer(arg, { game: game.id, memoryMb: options.memoryMb });

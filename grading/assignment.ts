@@ -238,6 +238,41 @@ export function resolveAssignment(json: unknown, source = 'the assignment'): Ass
   };
 }
 
+/** Whether `prefix` could begin a valid JSON text (it parses, or fails only for ending early). */
+function validSoFar(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return true;
+  } catch (error) {
+    const message = (error as Error).message;
+    // Cut short, V8 says "Unexpected end", or names the position just past the prefix.
+    const position = /at position (\d+)/.exec(message);
+    return /Unexpected end of JSON input/.test(message) || (position !== null && Number(position[1]) >= prefix.length);
+  }
+}
+
+/**
+ * A JSON syntax error as "<what> at line L, column C", which an editor can jump to. V8's messages give a
+ * character position at best (and none for some errors), so the place is found directly: the longest prefix
+ * that is still a valid beginning of JSON ends where the error is (binary search, a few parses).
+ */
+export function jsonErrorAt(text: string, message: string): string {
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (validSoFar(text.slice(0, middle))) low = middle;
+    else high = middle - 1;
+  }
+  const at = Math.min(low, Math.max(0, text.length - 1));
+  const before = text.slice(0, at);
+  const line = before.split('\n').length;
+  const column = at - before.lastIndexOf('\n');
+  const found = text[at] === undefined ? 'the end of the file' : JSON.stringify(text[at]);
+  const what = /Unexpected end of JSON input/.test(message) ? 'the file ends too early' : `unexpected ${found}`;
+  return `${what} at line ${line}, column ${column}`;
+}
+
 /** Read, parse and resolve an assignment file; a JSON syntax error is an AssignmentError at pointer "/". */
 export function loadAssignment(path: string): Assignment {
   let text: string;
@@ -246,11 +281,13 @@ export function loadAssignment(path: string): Assignment {
   } catch (error) {
     throw new AssignmentError([{ pointer: '/', message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): check the path` }], path);
   }
+  // Editors on Windows save UTF-8 with a byte order mark; JSON.parse refuses it, so drop it.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new AssignmentError([{ pointer: '/', message: `is not valid JSON (${oneLine((error as Error).message)}): fix the syntax` }], path);
+    throw new AssignmentError([{ pointer: '/', message: `is not valid JSON (${jsonErrorAt(text, (error as Error).message)}): fix the syntax` }], path);
   }
   return resolveAssignment(json, path);
 }

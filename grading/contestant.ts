@@ -9,17 +9,10 @@ import { InProcessPlayer } from '../harness/referee/in-process.js';
 import type { Player, PlayerIsolation } from '../harness/referee/player.js';
 import { detectLayers, isolationRecord } from '../harness/sandbox/layers.js';
 import { checkSubmission, type CheckResult } from '../harness/submission/check.js';
+import { checkLimits, submissionLimits } from './check-limits.js';
 import { compileSubmission, formatProblem } from '../harness/submission/compile.js';
 import { createSubmissionPlayer } from '../harness/submission/player.js';
-import { DEFAULT_SUBMISSION_LIMITS, resolveSubmission, type SubmissionLimits } from '../harness/submission/resolve.js';
-
-/** The assignment's size caps for a submission (maxSubmissionMb, maxFiles), defaults filled in. */
-export function submissionLimits(assignment: Assignment): SubmissionLimits {
-  return {
-    maxBytes: assignment.maxSubmissionMb !== undefined ? Math.round(assignment.maxSubmissionMb * 1024 * 1024) : DEFAULT_SUBMISSION_LIMITS.maxBytes,
-    maxFiles: assignment.maxFiles ?? DEFAULT_SUBMISSION_LIMITS.maxFiles,
-  };
-}
+import { resolveSubmission } from '../harness/submission/resolve.js';
 import { referenceAgent } from '../reference-ai/index.js';
 import { sha256, type Assignment } from './assignment.js';
 import type { GradedSubmission, InterfaceCheckResult } from './grade-result.js';
@@ -69,6 +62,8 @@ export function checkItems(check: CheckResult): InterfaceCheckResult {
         status: step.status,
         ...(detail ? { detail } : {}),
         ...(step.hint ? { fix: step.hint } : {}),
+        ...(step.stack ? { stack: step.stack.slice(0, 20000) } : {}),
+        ...(step.output ? { output: step.output.map((line) => line.slice(0, 2000)) } : {}),
       };
     }),
   };
@@ -91,20 +86,12 @@ export async function submissionContestant(path: string, assignment: Assignment)
   } catch {
     // Not found or not compiling: the interface check reports it; the hash above still keys the journal.
   }
-  const limits = assignment.referee;
   return {
     submission: { name: path, path, hash, language, kind: 'submission' },
     isolation: isolationRecord(detectLayers(), language === 'Python' ? 'python' : 'node'),
     async check() {
-      return checkItems(
-        await checkSubmission(absolute, {
-          game: assignment.game,
-          moveTimeoutMs: limits.moveTimeoutMs,
-          constructTimeoutMs: limits.constructTimeoutMs,
-          illegalLimit: limits.illegalMoveLimit,
-          limits: sizeLimits,
-        }),
-      );
+      // The same limits as `referee check` with this assignment (grading/check-limits), size caps included.
+      return checkItems(await checkSubmission(absolute, checkLimits(assignment, assignment.title)));
     },
     createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path, limits: sizeLimits }),
   };

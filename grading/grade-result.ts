@@ -24,6 +24,10 @@ export interface InterfaceCheckItem {
   detail?: string;
   /** How to fix a failure. */
   fix?: string;
+  /** The stack (mapped to the student's files) or traceback of the error behind a failure or warning. */
+  stack?: string;
+  /** The last lines the submission printed before that failure (student-controlled text). */
+  output?: string[];
 }
 
 export interface InterfaceCheckResult {

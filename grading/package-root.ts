@@ -14,12 +14,12 @@ export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'referee') {
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'board-referee') {
       cachedRoot = dir;
       return dir;
     }
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('cannot find the referee package root (package.json named "referee") above grading/');
+    if (parent === dir) throw new Error('cannot find the referee package root (package.json named "board-referee") above grading/');
     dir = parent;
   }
 }

@@ -10,6 +10,7 @@ import { getGame } from '../harness/games/registry.js';
 import { LOSS_VERDICTS } from '../harness/referee/verdict.js';
 import type { GameEntry, GradeResult, ItemResult } from '../grading/grade-result.js';
 import { packageFile } from '../grading/package-root.js';
+import { diagnose } from './diagnosis.js';
 import { gameView, SvgTokens } from './replay-data.js';
 import { scriptSafeJson } from './safe-json.js';
 import { studentOutput } from './student-output.js';
@@ -67,8 +68,10 @@ function viewModel(result: GradeResult): Record<string, unknown> {
       result: entry.result,
     });
   });
+  const counts = new Map(result.games.map((entry, index) => [entry, views[index].counts]));
   const items = result.items.map((item, itemIndex) => ({
     ...item,
+    diagnosis: diagnose(result, itemIndex, counts, game.sideNames).lines,
     skipped: item.status === 'skipped',
     summary: item.status === 'skipped' ? 'not played' : `${item.wins}-${item.draws}-${item.losses} (W-D-L), win rate ${pct(item.winRate)}`,
     winRatePct: pct(item.winRate),
@@ -79,6 +82,9 @@ function viewModel(result: GradeResult): Record<string, unknown> {
       .filter(({ entry }) => entry.item === itemIndex)
       .map(({ entry, view }) => ({
         view,
+        // The deep link's game number (1-based, report.html#game=N&ply=P), and the ply that decided a forced loss.
+        link: view + 1,
+        fatalPly: entry.record.end.loser ? entry.record.turns.length + 1 : null,
         number: entry.index + 1,
         slot: `${entry.item}:${entry.index}`,
         colour: game.sideNames[entry.studentSide],

@@ -7,6 +7,7 @@
 import type { AnyGame } from '../harness/games/game.js';
 import type { GameRecord, IllegalAttempt } from '../harness/referee/record.js';
 import { VERDICT_DESCRIPTIONS } from '../harness/referee/verdict.js';
+import { discCounts } from './diagnosis.js';
 
 export interface PlyView {
   ply: number;
@@ -17,7 +18,15 @@ export interface PlyView {
   /** Illegal answers before the accepted one (student-controlled text). */
   illegal: { text: string; reason: string }[];
   tamper: string | null;
+  /** What the submission printed during this ply (its own plies only; capped; student-controlled). */
+  output: string | null;
 }
+
+/** Characters of one ply's output the viewer carries (the output section and grade.json hold more). */
+export const PLY_OUTPUT_CAP = 2000;
+
+const capped = (text: string | undefined): string | null =>
+  text ? (text.length > PLY_OUTPUT_CAP ? `${text.slice(0, PLY_OUTPUT_CAP)}… (${text.length - PLY_OUTPUT_CAP} more characters)` : text) : null;
 
 export interface GameView {
   title: string;
@@ -32,6 +41,10 @@ export interface GameView {
   /** The failing turn of a forced loss: its illegal attempts, shown after the last frame. */
   failedAttempts: { text: string; reason: string }[];
   timeLimitMs: number;
+  /** Discs or stones of each side in every frame (counted from the SVG's data-disc marks). */
+  counts: [number, number][];
+  /** The failing ask of a forced loss (its wall time is the time chart's last bar), or null. */
+  fatal: { side: 0 | 1; verdict: string; wallMs: number; stack: string | null; output: string | null } | null;
 }
 
 /** Splits SVG markup into elements and interns them; the viewer joins a frame's elements back in order. */
@@ -72,7 +85,8 @@ function endingOf(game: AnyGame, record: GameRecord): string {
 
 export function gameView(game: AnyGame, record: GameRecord, tokens: SvgTokens, meta: { title: string; studentSide: 0 | 1; result: string }): GameView {
   let state = game.decode(record.initialState);
-  const frames = [tokens.encode(game.renderSvg(state))];
+  const svgs = [game.renderSvg(state)];
+  const frames = [tokens.encode(svgs[0])];
   const plies: PlyView[] = [];
   for (const turn of record.turns) {
     if (turn.kind === 'pass') {
@@ -82,7 +96,9 @@ export function gameView(game: AnyGame, record: GameRecord, tokens: SvgTokens, m
       if (move === null) throw new Error(`record ply ${turn.ply}: ${JSON.stringify(turn.move)} is not ${game.id} notation`);
       state = game.apply(state, move);
     }
-    frames.push(tokens.encode(game.renderSvg(state, turn.kind === 'move' ? { lastMove: turn.move } : {})));
+    const svg = game.renderSvg(state, turn.kind === 'move' ? { lastMove: turn.move } : {});
+    svgs.push(svg);
+    frames.push(tokens.encode(svg));
     plies.push({
       ply: turn.ply,
       side: turn.side,
@@ -90,8 +106,10 @@ export function gameView(game: AnyGame, record: GameRecord, tokens: SvgTokens, m
       wallMs: turn.wallMs ?? null,
       illegal: (turn.illegal ?? []).map(attemptView),
       tamper: turn.tamper ?? null,
+      output: turn.side === meta.studentSide ? capped([...(turn.illegal ?? []).map((attempt) => attempt.output?.text ?? ''), turn.output?.text ?? ''].join('')) : null,
     });
   }
+  const loser = record.end.loser;
   return {
     title: meta.title,
     players: record.players,
@@ -102,5 +120,10 @@ export function gameView(game: AnyGame, record: GameRecord, tokens: SvgTokens, m
     ending: endingOf(game, record),
     failedAttempts: (record.end.loser?.attempts ?? []).map(attemptView),
     timeLimitMs: record.config.moveTimeoutMs,
+    counts: discCounts(game, svgs),
+    fatal:
+      loser && loser.phase === 'move'
+        ? { side: loser.side, verdict: loser.verdict, wallMs: loser.wallMs, stack: loser.stack ?? null, output: loser.side === meta.studentSide ? capped(loser.output?.text) : null }
+        : null,
   };
 }

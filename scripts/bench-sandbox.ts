@@ -26,7 +26,7 @@ import {
 
 const LOOPING_PLAYER = 'export class AIPlayer { getMove() { for (;;); } }\n';
 const TS_PLAYER = `
-import { moveInfo, type Board } from 'referee';
+import { moveInfo, type Board } from 'board-referee';
 export class AIPlayer {
   constructor(private readonly color: 'X' | 'O') {}
   getMove(board: Board): string {

@@ -28,6 +28,12 @@ export interface StudentFiles<E extends InputEntry> {
   files: { path: string; entry: E }[];
   /** A reason the student cannot be graded (duplicate id, unsafe entry …); set by groupStudents. */
   problem?: string;
+  /** The LMS marked the submission late (Canvas's `_late_` in the file name). */
+  late?: boolean;
+  /** The LMS's user id when the layout carries one (Canvas's name_<id>_…), for a gradebook import. */
+  lmsId?: string;
+  /** The student's name part of the id (Canvas's sortable name), else the id. */
+  name?: string;
 }
 
 export interface Grouping<E extends InputEntry> {
@@ -37,7 +43,7 @@ export interface Grouping<E extends InputEntry> {
   ignored: string[];
 }
 
-const CANVAS = /^(?<name>[^_/]+)(?:_late)?_(?<user>\d+)_(?<submission>\d+)_(?<file>[^/]+)$/i;
+const CANVAS = /^(?<name>[^_/]+)(?<late>_late)?_(?<user>\d+)_(?<submission>\d+)_(?<file>[^/]+)$/i;
 /** Canvas renames a resubmitted file AIPlayer-1.ts; the entry file gets its name back. */
 const CANVAS_RENAMED_ENTRY = /^(AIPlayer|index)-\d+(\.(?:ts|js|mjs|cjs))$/;
 const JUNK_SEGMENT = /^(__MACOSX|\.DS_Store|Thumbs\.db|desktop\.ini|\._.*)$/;
@@ -48,6 +54,32 @@ export function unsafeName(name: string): string | null {
   if (name.split('/').includes('..')) return `climbs out of its folder with .. (${JSON.stringify(name)})`;
   if (/[\u0000-\u001f\u007f]/.test(name)) return `has control characters in its name (${JSON.stringify(name)})`;
   return null;
+}
+
+/** Names Windows reserves whatever the extension (a folder named CON cannot be created or copied there). */
+const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+
+/** Why one path segment cannot be a file or folder name on every system, or null. */
+export function unsafeSegment(segment: string): string | null {
+  if (segment === '.' || segment === '..') return `is ${JSON.stringify(segment)}, which names a folder, not a file`;
+  if (RESERVED.test(segment)) return `is ${JSON.stringify(segment)}, a name Windows reserves`;
+  if (/[\\:*?"<>|]/.test(segment)) return `has a character file systems refuse (${JSON.stringify(segment)})`;
+  if (/[. ]$/.test(segment)) return `ends with a dot or a space (${JSON.stringify(segment)})`;
+  if (Buffer.byteLength(segment) > 200) return 'is longer than 200 bytes';
+  return null;
+}
+
+/**
+ * A student id that is safe as a folder name (out/students/<id>/): '.', '..', reserved and odd names get a
+ * visible replacement, so the student is graded (and listed) rather than refused or, worse, written elsewhere.
+ */
+export function safeStudentId(id: string): string {
+  let safe = id.replace(/[\u0000-\u001f\u007f\\/:*?"<>|]/g, '_').replace(/[. ]+$/, (tail) => '_'.repeat(tail.length));
+  if (safe === '' || /^\.+$/.test(safe)) safe = safe.replace(/\./g, '_') || '_';
+  if (RESERVED.test(safe)) safe = `_${safe}`;
+  if (safe.startsWith('.')) safe = `_${safe.slice(1)}`;
+  if (Buffer.byteLength(safe) > 120) safe = `${safe.slice(0, 100)}_${Buffer.from(id).toString('hex').slice(-16)}`;
+  return safe;
 }
 
 const segmentsOf = (name: string): string[] => name.split('/').filter((segment) => segment !== '' && segment !== '.');
@@ -82,7 +114,9 @@ export function groupStudents<E extends InputEntry>(all: E[]): Grouping<E> {
   const { entries, prefix } = unwrap(kept);
   const canvas = entries.some((entry) => !unsafeName(entry.name) && segmentsOf(entry.name).length === 1 && CANVAS.test(entry.name));
   const byKey = new Map<string, StudentFiles<E>>();
-  const student = (id: string, origin: string): StudentFiles<E> => {
+  const absolutes: { owner: string | null; name: string; unsafe: string }[] = [];
+  const student = (rawId: string, origin: string): StudentFiles<E> => {
+    const id = safeStudentId(rawId);
     let found = byKey.get(id);
     if (!found) {
       found = { id, origins: [], files: [] };
@@ -97,6 +131,13 @@ export function groupStudents<E extends InputEntry>(all: E[]): Grouping<E> {
     if (unsafe) {
       const owner = ownerSegment(entry.name);
       const match = owner ? CANVAS.exec(owner) : null;
+      // An absolute path invents no student (`/tmp/x.ts` must not make a student "tmp"): it is the problem of a
+      // student the input names anyway, else ignored (decided once every entry is seen).
+      const absolute = /^[a-zA-Z]:/.test(entry.name) || entry.name.startsWith('/');
+      if (absolute && !canvas) {
+        absolutes.push({ owner: owner && segments.length > 1 ? owner : null, name: entry.name, unsafe });
+        continue;
+      }
       const id = canvas ? (match ? `${match.groups!.name}_${match.groups!.user}` : null) : owner && segments.length > 1 ? owner : null;
       const origin = canvas ? `submission ${match?.groups!.submission}` : `${prefix}${id}/`;
       if (id === null) ignored.push(`${prefix}${entry.name} (${unsafe})`);
@@ -109,8 +150,11 @@ export function groupStudents<E extends InputEntry>(all: E[]): Grouping<E> {
         ignored.push(`${prefix}${entry.name}`);
         continue;
       }
-      const { name, user, submission, file } = match.groups!;
+      const { name, user, submission, file, late } = match.groups!;
       const owner = student(`${name}_${user}`, `submission ${submission}`);
+      owner.name = name;
+      owner.lmsId = user;
+      if (late) owner.late = true;
       owner.files.push({ path: file.replace(CANVAS_RENAMED_ENTRY, '$1$2'), entry });
     } else if (segments.length > 1) {
       student(segments[0], `${prefix}${segments[0]}/`).files.push({ path: segments.slice(1).join('/'), entry });
@@ -119,6 +163,11 @@ export function groupStudents<E extends InputEntry>(all: E[]): Grouping<E> {
     } else {
       ignored.push(`${prefix}${entry.name}`);
     }
+  }
+  for (const { owner, name, unsafe } of absolutes) {
+    const known = owner === null ? undefined : byKey.get(safeStudentId(owner));
+    if (known) known.problem ??= `the entry ${prefix}${name} ${unsafe}: refused; export the submission again without it`;
+    else ignored.push(`${prefix}${name} (${unsafe})`);
   }
   const students = [...byKey.values()];
   const byLowerId = new Map<string, StudentFiles<E>[]>();
@@ -129,6 +178,8 @@ export function groupStudents<E extends InputEntry>(all: E[]): Grouping<E> {
     if (clash.length > 1 || origins.length > 1) {
       each.problem = `duplicate student id ${JSON.stringify(each.id)} (${origins.join(', ')}): keep exactly one submission per student`;
     }
+    const badName = each.files.map((file) => ({ file, why: file.path.split('/').map(unsafeSegment).find((why) => why !== null) })).find((found) => found.why);
+    if (badName && !each.problem) each.problem = `the file name ${JSON.stringify(badName.file.path)} ${badName.why}: refused; rename it and submit again`;
     const unreadable = each.files.find((file) => file.entry.problem);
     if (unreadable && !each.problem) each.problem = `${unreadable.path} ${unreadable.entry.problem}`;
     if (!each.problem && each.files.length === 0) each.problem = 'the submission is empty: it holds no files';

@@ -23,7 +23,7 @@ import { gradeCacheKey } from './keys.js';
 import { WorkerPool, type PoolTask } from './pool.js';
 import { pseudonyms } from './pseudonym.js';
 import { DEFAULT_LIMITS, snapshotStudent, type SnapshotLimits } from './snapshot.js';
-import { errorSummary, summarizeGrade, type StudentSummary } from './summary.js';
+import { errorSummary, summarizeGrade, withClassFacts, type StudentSummary } from './summary.js';
 
 export interface GradedStudent {
   summary: StudentSummary;
@@ -253,6 +253,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
       const summary = results.get(student.id) ?? (selected.has(student.id) ? undefined : journal.findGrade(student.id)?.summary);
       if (summary) outcome.students.push(summary);
     }
+    outcome.students = withClassFacts(outcome.students, new Map(input.students.map((student) => [student.id, student])));
     if (options.anonymize) outcome.pseudonyms = pseudonyms(outcome.students.map((student) => student.id), journal.pseudonymKey());
     if (!outcome.interrupted) {
       try {

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { ReadableEntry } from './input.js';
 import { TooLargeError } from './input.js';
 import type { StudentFiles } from './layout.js';
@@ -61,13 +61,23 @@ export async function snapshotStudent(student: StudentFiles<ReadableEntry>, root
     }
   }
   const dir = join(root, id);
-  rmSync(dir, { recursive: true, force: true });
-  for (const file of files) {
-    const target = join(dir, file.path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, file.bytes);
+  // layout.ts made the id and the paths safe; a name this file system still refuses fails this student only.
+  if (relative(root, dir).startsWith('..') || relative(root, dir) === '') return { id, problem: `the student id ${JSON.stringify(id)} is not a usable folder name` };
+  try {
+    rmSync(dir, { recursive: true, force: true });
+    for (const file of files) {
+      const target = join(dir, file.path);
+      if (relative(dir, target).startsWith('..')) return { id, problem: `the file name ${JSON.stringify(file.path)} leaves its folder: refused; rename it and submit again` };
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, file.bytes);
+    }
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    // A full disk is the grader's problem, not this student's: the batch stops with its own message.
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw error;
+    return { id, problem: `the files could not be copied for grading (${code}): rename odd file names and submit again` };
   }
-  mkdirSync(dir, { recursive: true });
   return { id, path: join(dir, submissionEntry(files.map((file) => file.path))), hash: treeHash(files) };
 }
 

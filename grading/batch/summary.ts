@@ -31,6 +31,36 @@ export interface StudentSummary {
   gamesReused: number;
   /** Whether the submission ran in a hardened sandbox (null: unknown, e.g. not graded); absent in older journals. */
   hardened?: boolean | null;
+  /** The submission's language (TypeScript, JavaScript, Python); absent in journals from older versions. */
+  language?: string;
+  /** Facts about the class input, set when the class is assembled (not stored per grade). */
+  name?: string;
+  lmsId?: string | null;
+  late?: boolean;
+  /** Other students whose submission snapshot is byte-for-byte the same (same hash). */
+  identicalTo?: string[];
+}
+
+/** Class-level facts: name and LMS id, the late flag, and who handed in identical files (same snapshot hash). */
+export function withClassFacts(
+  students: StudentSummary[],
+  input: ReadonlyMap<string, { late?: boolean; lmsId?: string; name?: string }>,
+): StudentSummary[] {
+  const byHash = new Map<string, string[]>();
+  for (const student of students) {
+    if (student.submissionHash) byHash.set(student.submissionHash, [...(byHash.get(student.submissionHash) ?? []), student.id]);
+  }
+  return students.map((student) => {
+    const facts = input.get(student.id);
+    const twins = student.submissionHash ? (byHash.get(student.submissionHash) ?? []).filter((id) => id !== student.id) : [];
+    return {
+      ...student,
+      name: facts?.name ?? student.id,
+      lmsId: facts?.lmsId ?? null,
+      late: facts?.late === true,
+      identicalTo: twins,
+    };
+  });
 }
 
 const zeroVerdicts = (): VerdictCounts => Object.fromEntries(LOSS_VERDICTS.map((verdict) => [verdict, 0])) as VerdictCounts;
@@ -74,6 +104,7 @@ export function summarizeGrade(id: string, result: GradeResult, submissionHash: 
     harness: result.environment.harness,
     gamesPlayed: result.games.filter((game) => !game.resumed).length,
     gamesReused: result.timings.resumedGames,
+    language: result.submission.language,
   };
 }
 

@@ -23,6 +23,11 @@ export function gradesCsv(students: StudentSummary[], options: { pseudonyms?: Ma
   const first = students[0];
   const header = [
     'student',
+    // The id split for an LMS import (Canvas: sortable name, user id), then the late flag and the language.
+    'name',
+    'lms_id',
+    'late',
+    'language',
     ...(options.pseudonyms ? ['pseudonym'] : []),
     'total',
     'max',
@@ -33,13 +38,17 @@ export function gradesCsv(students: StudentSummary[], options: { pseudonyms?: Ma
   ];
   const rows = students.map((student) => [
     defuse(student.id),
+    defuse(student.name ?? student.id),
+    student.lmsId ?? '',
+    student.late ? 'late' : '',
+    student.language ?? '',
     ...(options.pseudonyms ? [options.pseudonyms.get(student.id) ?? ''] : []),
     student.score,
     student.maxScore,
     student.interfaceCheck.points,
     ...student.items.map((item) => item.points),
     student.status === 'error' ? 'error' : student.interfaceCheck.passed ? 'graded' : 'interface check failed',
-    defuse(student.error ?? student.interfaceCheck.reason ?? ''),
+    defuse([student.error ?? student.interfaceCheck.reason ?? '', student.identicalTo?.length ? `identical to ${student.identicalTo.join(', ')}` : ''].filter(Boolean).join('; ')),
   ]);
   return stringify([header, ...rows]);
 }

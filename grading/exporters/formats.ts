@@ -8,6 +8,7 @@ import { toClassroom } from './classroom.js';
 import { gradesCsv } from './csv.js';
 import { toGradescope } from './gradescope.js';
 import { toJUnit } from './junit.js';
+import { toMarkdown } from './markdown.js';
 
 export interface ExportFormat {
   /** The conventional file name. */
@@ -22,6 +23,7 @@ export const EXPORT_FORMATS = {
   gradescope: { file: 'results.json', description: "Gradescope's autograder results.json", render: (result) => json(toGradescope(result)) },
   classroom: { file: 'classroom.json', description: 'GitHub Classroom autograding runner output', render: (result) => json(toClassroom(result)) },
   junit: { file: 'junit.xml', description: 'JUnit XML, one testcase per rubric item', render: (result, name) => toJUnit(result, name) },
+  markdown: { file: 'summary.md', description: 'a markdown table of items and points (a CI job summary)', render: (result) => toMarkdown(result) },
   csv: { file: 'grades.csv', description: 'one gradebook row: total, max and each rubric item', render: (result, name) => gradesCsv([summarizeGrade(name, result, null)]) },
 } satisfies Record<string, ExportFormat>;
 

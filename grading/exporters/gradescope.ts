@@ -1,7 +1,14 @@
 /**
  * Gradescope's results.json from a GradeResult: the interface check and each rubric item as one test (score,
  * max_score, status, output, visibility — our visibility values are Gradescope's), the total as `score`, and a
- * leaderboard of the score and the win rate against each visible opponent (hidden items stay off it).
+ * leaderboard.
+ *
+ * Visibility follows Gradescope's rules (gradescope-autograders.readthedocs.io/en/latest/specs/): a test marked
+ * `hidden` is never shown to students, `after_due_date` after the (late) due date, `after_published` once grades
+ * are published; while any test is not shown, Gradescope hides the student's total score itself. What Gradescope
+ * does not hide is ours to keep clean: the top-level `output` (always shown) and the leaderboard (shown to the
+ * whole class at once) carry only the visible tests' points and facts, never a total or a warning that includes
+ * an item not shown yet.
  */
 import type { GradeResult } from '../grade-result.js';
 import type { Visibility } from '../assignment.js';
@@ -42,6 +49,8 @@ function checkOutput(result: GradeResult): string {
     .map((item) => {
       const lines = [`${marks[item.status]} ${item.title}`];
       if (item.detail && item.status !== 'pass') lines.push(...item.detail.split('\n').map((line) => `    ${line}`));
+      if (item.stack && item.status !== 'pass') lines.push(...item.stack.split('\n').slice(0, 12).map((line) => `    | ${line}`));
+      if (item.output?.length && item.status !== 'pass') lines.push('    last output before it:', ...item.output.map((line) => `    > ${line}`));
       if (item.fix && (item.status === 'fail' || item.status === 'warn')) lines.push(`    fix: ${item.fix}`);
       return lines.join('\n');
     })
@@ -56,6 +65,26 @@ function itemOutput(item: GradeResult['items'][number]): string {
       `(95% interval ${pct(item.wilson.low)} – ${pct(item.wilson.high)}), draws counting half.`,
     `Scoring: ${item.rule}.`,
     ...(losses.length > 0 ? [`Games lost by rule: ${losses.join(', ')}.`] : []),
+  ].join('\n');
+}
+
+const WHEN: Record<Exclude<Visibility, 'visible'>, string> = {
+  after_due_date: 'after the due date',
+  after_published: 'when grades are published',
+  hidden: 'never (graded, but hidden)',
+};
+
+function overallOutput(result: GradeResult, tests: GradescopeTest[]): string {
+  const shown = tests.filter((test) => test.visibility === 'visible');
+  if (shown.length === tests.length) {
+    return [`${result.assignment.title}: ${result.score} / ${result.maxScore} points.`, ...result.warnings.map((warning) => `Warning: ${warning}`)].join('\n');
+  }
+  const points = (list: GradescopeTest[], key: 'score' | 'max_score'): number => Math.round(list.reduce((sum, test) => sum + test[key], 0) * 100) / 100;
+  const later = [...new Set(tests.filter((test) => test.visibility !== 'visible').map((test) => WHEN[test.visibility as Exclude<Visibility, 'visible'>]))];
+  // Warnings are computed over every game, hidden items' too: they stay out until everything is shown.
+  return [
+    `${result.assignment.title}: ${points(shown, 'score')} / ${points(shown, 'max_score')} points on the items shown now.`,
+    `Other items are graded too and shown ${later.join(', ')}; the total appears with them.`,
   ].join('\n');
 }
 
@@ -81,14 +110,17 @@ export function toGradescope(result: GradeResult): GradescopeResults {
       visibility: item.visibility,
     })),
   ];
+  const allVisible = tests.every((test) => test.visibility === 'visible');
+  const visiblePoints = Math.round(tests.filter((test) => test.visibility === 'visible').reduce((sum, test) => sum + test.score, 0) * 100) / 100;
   return {
     score: result.score,
     execution_time: Math.round(result.timings.totalMs / 1000),
-    output: [`${result.assignment.title}: ${result.score} / ${result.maxScore} points.`, ...result.warnings.map((warning) => `Warning: ${warning}`)].join('\n'),
+    output: overallOutput(result, tests),
     stdout_visibility: 'hidden',
     tests,
     leaderboard: [
-      { name: 'Score', value: result.score },
+      // The leaderboard is public at once: only points of visible tests.
+      { name: allVisible ? 'Score' : 'Score (visible items)', value: visiblePoints },
       ...result.items
         .filter((item) => item.visibility === 'visible' && item.status !== 'skipped')
         .map((item) => ({ name: `Win rate ${item.title}`, value: Math.round(item.winRate * 1000) / 10 })),

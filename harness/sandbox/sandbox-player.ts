@@ -16,6 +16,7 @@ import { getGame } from '../games/registry.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { parseAnswer } from './answer-schema.js';
 import { PlayerCgroup } from './cgroup.js';
+import { studentStack } from './student-stack.js';
 import { hostBundlePath } from './host-bundle.js';
 import { GraderError } from '../referee/grader-error.js';
 import { bwrapFix, detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
@@ -102,6 +103,28 @@ interface Child {
 
 /** How long an answered child may stay runnable before it is frozen (see scheduleFreeze). */
 const FREEZE_GRACE_MS = 2;
+
+/** Share of the memory ceiling in use at a deadline that makes the failure a memory one, not a timeout. */
+const MEMORY_AT_DEADLINE = 0.5;
+
+/** Peak resident memory (VmHWM) of a process tree in MB, or null where /proc cannot tell. */
+function peakMemoryMb(root: number): number | null {
+  if (!root) return null;
+  let kb = 0;
+  let read = false;
+  for (const pid of processTree(root)) {
+    try {
+      const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (match) {
+        kb = Math.max(kb, Number(match[1]));
+        read = true;
+      }
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return read ? kb / 1024 : null;
+}
 
 const MEMORY_SIGNS = /heap out of memory|Reached heap limit|Allocation failed|Array buffer allocation failed|^MemoryError/m;
 let warnedFallback = false;
@@ -348,13 +371,15 @@ export class SandboxPlayer implements Player {
         if (answer.leftoverThreads !== undefined) changed.leftoverThreads = answer.leftoverThreads;
         return changed;
       }
-      case 'error':
+      case 'error': {
+        const stack = answer.stack && studentStack(answer.stack, dirname(this.options.bundlePath));
         if (answer.between) {
           // Thrown after an earlier answer, while no request was outstanding: the process is in a broken state.
           this.kill();
-          return { kind: 'crash', message: `an error was raised between turns: ${answer.message}`, stack: answer.stack, output };
+          return { kind: 'crash', message: `an error was raised between turns: ${answer.message}`, stack, output };
         }
-        return { kind: 'error', message: answer.message, stack: answer.stack, output };
+        return { kind: 'error', message: answer.message, stack, output };
+      }
       case 'memory':
         this.kill();
         return { kind: 'memory', message: answer.message, output };
@@ -381,8 +406,17 @@ export class SandboxPlayer implements Player {
     return new Promise<Outcome>((resolve) => {
       const id = request ? this.nextId++ : 0;
       const timer = setTimeout(() => {
+        // A process thrashing at its memory ceiling runs out of time before it runs out of memory: read its peak
+        // memory before the kill, so a memory blow-up is told apart from a slow search at any time limit.
+        const peakMb = peakMemoryMb(child.node);
         this.kill();
-        this.settlePending({ failure: { kind: 'timeout', output: this.output.take() } });
+        const output = this.output.take();
+        const atCeiling = (peakMb !== null && peakMb >= MEMORY_AT_DEADLINE * this.memoryMb) || MEMORY_SIGNS.test(this.output.stderrTail());
+        this.settlePending({
+          failure: atCeiling
+            ? { kind: 'memory', message: `was using ${peakMb === null ? 'up' : `${Math.round(peakMb)} MB of`} its ${this.memoryMb} MB memory limit when the ${limitMs} ms were up (a memory blow-up, not a slow search)`, output }
+            : { kind: 'timeout', output },
+        });
       }, limitMs);
       this.pending = { id, expect, timer, settle: resolve };
       if (request) {

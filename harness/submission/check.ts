@@ -10,14 +10,14 @@ import { DEFAULT_REFEREE_CONFIG } from '../referee/config.js';
 import type { MoveInfo, PlayerAnswer } from '../referee/player.js';
 import { detectLayers, isHardened, isolationRecord, type Layers } from '../sandbox/layers.js';
 import { SandboxPlayer } from '../sandbox/sandbox-player.js';
-import { CompileError, compileSubmission, formatProblem, type SourceProblem } from './compile.js';
+import { CompileError, compileSubmission, type SourceProblem } from './compile.js';
 import { describeJudged, judgeAnswer } from './judge.js';
 import { probePositions } from './probes.js';
 import { resolveSubmission, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits } from './resolve.js';
 import { exportHint } from './suggest.js';
 import { typeCheck, type TypeCheckResult } from './typecheck.js';
 
-export type StepId = 'entry' | 'compile' | 'types' | 'export' | 'construct' | 'moves' | 'tamper';
+export type StepId = 'entry' | 'compile' | 'types' | 'export' | 'construct' | 'moves' | 'tamper' | 'later';
 export type StepStatus = 'pass' | 'fail' | 'warn' | 'skip';
 
 export interface CheckStep {
@@ -30,11 +30,17 @@ export interface CheckStep {
   hint?: string;
   /** Located problems (compile errors, type errors). */
   problems?: SourceProblem[];
+  /** The stack (TS: mapped to the student's files) or Python traceback of an error. */
+  stack?: string;
+  /** The last lines the submission printed before this step failed or warned. */
+  output?: string[];
 }
 
 export interface CheckResult {
-  /** True when no step failed (warnings allowed). */
+  /** True when no step failed (warnings allowed): the gate, i.e. the contract, holds. */
   ok: boolean;
+  /** The limits the check ran under, stated in the output. */
+  limits: { moveTimeoutMs: number; constructTimeoutMs: number; illegalLimit: number; memoryMb: number; source: string };
   submission: string;
   entry?: string;
   /** The entry's language, once found. */
@@ -50,8 +56,10 @@ export interface CheckResult {
 export interface CheckOptions {
   /** Game registry id (default 'reversi'). */
   game?: string;
-  /** Per-move limit in ms (default: the platform's 60 s). */
+  /** Per-move limit in ms (default: the platform's 60 s; the CLI passes the assignment's, see grading/check-limits). */
   moveTimeoutMs?: number;
+  /** Where the limits come from, e.g. 'the built-in reversi assignment' (shown to the student). */
+  limitsSource?: string;
   /** Construction limit in ms (default: the move limit). */
   constructTimeoutMs?: number;
   /** Asks per probe position before it counts as failed (default 3, as the platform). */
@@ -67,21 +75,25 @@ export interface CheckOptions {
   layers?: Layers;
 }
 
+/** SandboxPlayer's default memory ceiling, stated with the other limits. */
+const DEFAULT_MEMORY_MB = 512;
+
 const TITLES: Record<StepId, string> = {
   entry: 'found the entry',
   compile: 'compiles',
   types: 'type checks',
   export: 'exports AIPlayer',
   construct: "constructs for both colours within the time limit",
-  moves: 'getMove returns a legal move within the time limit',
+  moves: 'getMove answers the opening legally within the time limit',
   tamper: 'does not change the board it is given',
+  later: 'later positions (warnings only: the games decide)',
 };
 
 /** The steps and hints in Python's words (the platform's get_move, deepcopy, sys.exit). */
 const PYTHON_TITLES: Partial<Record<StepId, string>> = {
   export: 'defines class AIPlayer',
   construct: 'AIPlayer(color) constructs for both colours within the time limit',
-  moves: 'get_move returns a legal move within the time limit',
+  moves: 'get_move answers the opening legally within the time limit',
 };
 
 const FIX: Record<string, string> = {
@@ -108,6 +120,20 @@ function fixes(language: SubmissionLanguage | undefined): Record<string, string>
   return language === 'Python' ? PYTHON_FIX : FIX;
 }
 
+/** Lines of output kept with a failure: the last ones printed before it (the rest is in the report). */
+export const OUTPUT_TAIL_LINES = 20;
+
+/** The stack and the tail of the output an answer carries, for a failed or warned step. */
+export function evidence(answer: PlayerAnswer | undefined, printed: readonly string[] = []): Pick<CheckStep, 'stack' | 'output'> {
+  const lines = [...printed];
+  if (answer?.output?.text) lines.push(...answer.output.text.replace(/\n$/, '').split('\n'));
+  const stack = answer?.kind === 'error' && answer.stack ? answer.stack : undefined;
+  return {
+    ...(stack ? { stack } : {}),
+    ...(lines.length > 0 ? { output: lines.slice(-OUTPUT_TAIL_LINES) } : {}),
+  };
+}
+
 function failure(game: AnyGame, answer: PlayerAnswer, limitMs: number, language?: SubmissionLanguage): { detail: string; hint: string } {
   const judged = judgeAnswer(game, null, answer, limitMs);
   const missing = judged.verdict === 'error' && language === 'Python' ? /No module named '([^']+)'/.exec(judged.message) : null;
@@ -129,6 +155,16 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
   const game = getGame(gameId);
   const layers = options.layers ?? detectLayers();
   const steps: CheckStep[] = [];
+  const moveTimeoutMs = options.moveTimeoutMs ?? DEFAULT_REFEREE_CONFIG.moveTimeoutMs;
+  const constructTimeoutMs = options.constructTimeoutMs ?? moveTimeoutMs;
+  const illegalLimit = options.illegalLimit ?? DEFAULT_REFEREE_CONFIG.illegalMoveLimit;
+  const limits = {
+    moveTimeoutMs,
+    constructTimeoutMs,
+    illegalLimit,
+    memoryMb: options.memoryMb ?? DEFAULT_MEMORY_MB,
+    source: options.limitsSource ?? "the course platform's defaults",
+  };
   const result = (): CheckResult => {
     for (const id of Object.keys(TITLES) as StepId[]) {
       if (!steps.some((step) => step.id === id)) steps.push({ id, title: TITLES[id], status: 'skip' });
@@ -137,6 +173,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     if (submission?.language === 'Python') for (const step of steps) step.title = PYTHON_TITLES[step.id] ?? step.title;
     return {
       ok: steps.every((step) => step.status !== 'fail'),
+      limits,
       submission: path,
       entry: submission?.entry,
       ...(submission ? { language: submission.language } : {}),
@@ -194,7 +231,8 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
   } catch (error) {
     if (!(error instanceof CompileError)) throw error;
     step('compile', 'fail', {
-      detail: error.problems.length === 1 ? formatProblem(error.problems[0]) : `${error.problems.length} errors`,
+      // The places are listed once, under the step (problems), each as file:line:col.
+      detail: error.problems.length === 1 ? '1 error' : `${error.problems.length} errors`,
       hint: error.problems.some((p) => p.text.includes('graded alone'))
         ? 'grade the folder that holds your files (a single file is graded alone)'
         : error.problems.some((p) => p.text.includes('not allowed') || p.text.includes('outside'))
@@ -204,13 +242,11 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
           : 'fix the syntax at the places listed',
       problems: error.problems,
     });
-    await finishTypes();
+    // Code that does not parse gets no type errors: they would repeat the syntax errors in tsc's words.
+    if (types) step('types', 'skip', { detail: 'the code does not compile' });
     return result();
   }
 
-  const moveTimeoutMs = options.moveTimeoutMs ?? DEFAULT_REFEREE_CONFIG.moveTimeoutMs;
-  const constructTimeoutMs = options.constructTimeoutMs ?? moveTimeoutMs;
-  const illegalLimit = options.illegalLimit ?? DEFAULT_REFEREE_CONFIG.illegalMoveLimit;
   const player = new SandboxPlayer({
     name: 'check',
     bundlePath,
@@ -243,30 +279,46 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
           });
         } else if (exported.entry) step('export', 'pass', { detail: `uses ${exported.entry}` });
         else {
-          step('export', 'fail', { detail: `found: ${exported.exports.join(', ') || 'no exports'}`, hint: exportHint(exported.exports, 'AIPlayer', language) });
+          step('export', 'fail', { detail: `found: ${exported.exports.join(', ') || 'no exports'}`, hint: exportHint(exported.exports, 'AIPlayer', language), ...evidence(answer) });
           return;
         }
       }
       if (answer.kind !== 'ready') {
         const why = failure(game, answer, constructTimeoutMs, language);
         const failedStep: StepId = exported ? 'construct' : 'export';
-        step(failedStep, 'fail', { detail: `${game.symbols[side]}: ${why.detail}`, hint: why.hint });
+        step(failedStep, 'fail', { detail: `${game.symbols[side]}: ${why.detail}`, hint: why.hint, ...evidence(answer) });
         return;
       }
       await player.endGame();
     }
     step('construct', 'pass', { detail: `${game.symbols.join(' and ')}` });
 
+    // The gate is the contract: the opening positions (both colours). Later positions only warn: an AI that
+    // fails after 20 moves still plays its games, and the games decide.
     const played: string[] = [];
-    let tampered: string | null = null;
+    const later: string[] = [];
+    let laterWarning: CheckStep | null = null;
+    let tampered: CheckStep | null = null;
     for (const probe of probePositions(game, options.seed ?? 1)) {
+      const gate = probe.label.startsWith('opening');
+      // Output printed by earlier calls of this probe (constructor, illegal attempts) precedes its failure.
+      const printed: string[] = [];
+      const keep = (answer: PlayerAnswer): void => {
+        if (answer.output?.text) printed.push(...answer.output.text.replace(/\n$/, '').split('\n'));
+      };
       const ready = await start(probe.side, probe.state);
       if (ready.kind !== 'ready') {
         const why = failure(game, ready, constructTimeoutMs, language);
-        step('moves', 'fail', { detail: `${probe.label}: constructing again: ${why.detail}`, hint: why.hint });
-        return;
+        const found = { detail: `${probe.label}: constructing again: ${why.detail}`, hint: why.hint, ...evidence(ready, printed) };
+        if (gate) {
+          step('moves', 'fail', found);
+          return;
+        }
+        laterWarning ??= { id: 'later', title: TITLES.later, status: 'warn', ...found };
+        continue;
       }
-      let outcome: { ok: true; move: string } | { ok: false; detail: string; hint: string } | null = null;
+      keep(ready);
+      let outcome: { ok: true; move: string } | { ok: false; detail: string; hint: string; answer: PlayerAnswer } | null = null;
       let turnUsedMs = 0;
       for (let attempt = 1; attempt <= illegalLimit && outcome === null; attempt++) {
         const info: MoveInfo = {
@@ -290,20 +342,31 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
         const judged = judgeAnswer(game, probe.state, changed ? { kind: 'move', value: answer.value } : answer, moveTimeoutMs);
         if (judged.verdict === 'ok') outcome = { ok: true, move: judged.move };
         else if (judged.verdict !== 'illegal' || attempt === illegalLimit) {
-          outcome = { ok: false, detail: describeJudged(judged), hint: hints[judged.verdict] ?? '' };
+          outcome = { ok: false, detail: describeJudged(judged), hint: hints[judged.verdict] ?? '', answer };
+        } else keep(answer);
+        if (changed && outcome !== null) {
+          const detail = `${probe.label}: ${answer.detail ?? 'changed the board'}`;
+          if (gate) tampered ??= { id: 'tamper', title: TITLES.tamper, status: 'fail', detail, hint: hints.tamper, ...evidence(answer, printed) };
+          else laterWarning ??= { id: 'later', title: TITLES.later, status: 'warn', detail, hint: hints.tamper, ...evidence(answer, printed) };
         }
-        if (changed && outcome !== null) tampered ??= `${probe.label}: ${answer.detail ?? 'changed the board'}`;
       }
       await player.endGame();
       if (outcome && !outcome.ok) {
-        step('moves', 'fail', { detail: `${probe.label}: ${outcome.detail}`, hint: outcome.hint });
-        if (tampered) step('tamper', 'fail', { detail: tampered, hint: hints.tamper });
-        return;
+        const found = { detail: `${probe.label}: ${outcome.detail}`, hint: outcome.hint, ...evidence(outcome.answer, printed) };
+        if (gate) {
+          step('moves', 'fail', found);
+          if (tampered) steps.push(tampered);
+          return;
+        }
+        laterWarning ??= { id: 'later', title: TITLES.later, status: 'warn', ...found };
+        continue;
       }
-      if (outcome?.ok) played.push(`${probe.label} → ${outcome.move}`);
+      if (outcome?.ok) (gate ? played : later).push(`${probe.label} → ${outcome.move}`);
     }
     step('moves', 'pass', { detail: played.join('; ') });
-    step('tamper', tampered ? 'fail' : 'pass', tampered ? { detail: tampered, hint: hints.tamper } : {});
+    steps.push(tampered ?? { id: 'tamper', title: TITLES.tamper, status: 'pass' });
+    if (laterWarning) steps.push(laterWarning);
+    else step('later', 'pass', later.length > 0 ? { detail: later.join('; ') } : {});
   };
   try {
     await play();

@@ -71,13 +71,13 @@ function boundary(root: string, allow: ReadonlySet<string>, alone: ResolvedSubmi
     setup(build) {
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === RESOLVING || args.kind === 'entry-point') return undefined;
-        if (args.path === 'referee') return { path: 'referee', external: true };
+        if (args.path === 'referee' || args.path === 'board-referee') return { path: args.path, external: true };
         const bare = !args.path.startsWith('.') && !isAbsolute(args.path);
         if (bare) {
           const name = packageName(args.path);
           if (!allow.has(name)) {
             const allowed = allow.size > 0 ? `allowed: ${[...allow].join(', ')}` : 'this assignment allows no packages';
-            return { errors: [{ text: `import '${args.path}' is not allowed (${allowed}); use only your own files and 'referee'` }] };
+            return { errors: [{ text: `import '${args.path}' is not allowed (${allowed}); use only your own files and 'board-referee'` }] };
           }
           if (isBuiltin(args.path)) return { path: args.path, external: true };
         }

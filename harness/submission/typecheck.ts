@@ -40,11 +40,14 @@ function harnessModule(path: string): string {
 /** The `referee` module students type against: everything the game's folder exports, MoveInfo and moveInfo(). */
 function writeRefereeTypes(game: string, folder: string): string {
   const file = join(folder, 'referee.d.ts');
-  const gameIndex = harnessModule(`games/${game}/index`);
+  // Variants live in their base game's folder (connect4-nogo in connect4/, gomoku-exact5 in gomoku/).
+  const gameIndex = harnessModule(`games/${game.split('-')[0]}/index`);
   const player = harnessModule('referee/player');
+  const named = harnessModule('index');
   writeFileSync(
     file,
     `export * from '${gameIndex}';\nimport type { MoveInfo } from '${player}';\nexport type { MoveInfo };\n` +
+      `export type { ReversiBoard, Connect4Board, GomokuBoard, NoGoBoard } from '${named}';\n` +
       '/** The current ask\'s limits while getMove runs (null before the game\'s first ask). */\n' +
       'export declare function moveInfo(): Readonly<MoveInfo> | null;\n',
   );
@@ -61,6 +64,7 @@ export function typeCheck(submission: ResolvedSubmission, game: string): Promise
   const folder = join(cacheDir(), 'typecheck', `${process.pid}-${Date.now().toString(36)}`);
   mkdirSync(folder, { recursive: true });
   const nodeTypes = findPackage('@types/node');
+  const refereeTypes = writeRefereeTypes(game, folder);
   const tsconfig = {
     compilerOptions: {
       target: 'ES2022',
@@ -74,7 +78,8 @@ export function typeCheck(submission: ResolvedSubmission, game: string): Promise
       // Only the harness's own @types/node: never type packages from folders around the submission.
       typeRoots: nodeTypes ? [dirname(nodeTypes)] : [],
       types: nodeTypes ? ['node'] : [],
-      paths: { referee: [writeRefereeTypes(game, folder)] },
+      // 'board-referee' is the published name (the starter imports it); 'referee' the historical one.
+      paths: { referee: [refereeTypes], 'board-referee': [refereeTypes] },
     },
     files: [submission.entry],
   };

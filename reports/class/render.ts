@@ -82,6 +82,9 @@ function viewModel(options: ClassIndexOptions): Record<string, unknown> {
       .map(([verdict, count]) => `${verdict} × ${count}`)
       .join(', '),
     report: student.status === 'graded' ? reportHref(student.id) : null,
+    language: student.language ?? '',
+    late: student.late === true,
+    identicalTo: (student.identicalTo ?? []).map(nameOf).join(', '),
   }));
   // One badge for the class: hardened only when every graded student ran under bubblewrap.
   const isolation = students.filter((student) => typeof student.hardened === 'boolean');

@@ -13,6 +13,8 @@ table { border-collapse: collapse; width: 100%; }
 th, td { padding: .3em .6em; border-bottom: 1px solid #ddd; text-align: right; white-space: nowrap; }
 th:first-child, td:first-child, th.text, td.text { text-align: left; }
 th[data-sort] { cursor: pointer; user-select: none; }
+th[data-sort]:focus-visible { outline: 2px solid #4a7ebb; outline-offset: -2px; }
+.twin { background: #fde7c2; }
 th[data-sort]::after { content: " ⇅"; color: #aaa; }
 th[aria-sort="ascending"]::after { content: " ▲"; color: #222; }
 th[aria-sort="descending"]::after { content: " ▼"; color: #222; }
@@ -22,12 +24,16 @@ td.reason { white-space: normal; text-align: left; }
 .pill { display: inline-block; padding: 0 .4em; border-radius: .6em; background: #eee; font-size: .85em; }
 `;
 
-/** Click a header to sort by it (numbers numerically); click again to reverse. */
+/**
+ * Click a header, or focus it and press Enter or Space, to sort by it; again to reverse. The first sort of a text
+ * column is A→Z, of a number column highest first.
+ */
 export const CLASS_SCRIPT = `
 for (const table of document.querySelectorAll('table.sortable')) {
   const headers = [...table.querySelectorAll('th[data-sort]')];
-  headers.forEach((th, column) => th.addEventListener('click', () => {
-    const descending = th.getAttribute('aria-sort') !== 'descending';
+  const sortBy = (th) => {
+    const current = th.getAttribute('aria-sort');
+    const descending = current ? current === 'ascending' : th.dataset.sort === 'number';
     headers.forEach((other) => other.removeAttribute('aria-sort'));
     th.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
     const index = [...th.parentNode.children].indexOf(th);
@@ -40,7 +46,17 @@ for (const table of document.querySelectorAll('table.sortable')) {
       return descending ? -order : order;
     });
     body.append(...rows);
-  }));
+  };
+  for (const th of headers) {
+    th.tabIndex = 0;
+    th.addEventListener('click', () => sortBy(th));
+    th.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        sortBy(th);
+      }
+    });
+  }
 }
 `;
 
@@ -61,13 +77,13 @@ export const CLASS_TEMPLATE = `<!doctype html>
 <h2>Leaderboard</h2>
 <table class="sortable" id="leaderboard">
 <thead><tr>
-<th data-sort="number">#</th><th class="text" data-sort="text">Student</th><th data-sort="number">Score</th><th data-sort="number">%</th>
+<th data-sort="number">#</th><th class="text" data-sort="text">Student</th><th class="text" data-sort="text">Language</th><th class="text" data-sort="text">Late</th><th data-sort="number">Score</th><th data-sort="number">%</th>
 <th data-sort="number">Interface</th>{{#each itemHeaders}}<th data-sort="number" title="{{opponent}}">{{title}}</th>{{/each}}
 <th class="text" data-sort="text">Losses by rule</th>{{#unless anonymized}}<th class="text">Report</th>{{/unless}}
 </tr></thead>
 <tbody>
 {{#each rows}}<tr class="{{#if failed}}failed{{/if}}">
-<td data-value="{{rank}}">{{rank}}</td><td class="text">{{name}}</td><td data-value="{{score}}">{{score}} / {{maxScore}}</td><td data-value="{{percent}}">{{percent}}</td>
+<td data-value="{{rank}}">{{rank}}</td><td class="text">{{name}}{{#if identicalTo}} <span class="pill twin" title="the same files as {{identicalTo}}">identical to {{identicalTo}}</span>{{/if}}</td><td class="text">{{language}}</td><td class="text">{{#if late}}late{{/if}}</td><td data-value="{{score}}">{{score}} / {{maxScore}}</td><td data-value="{{percent}}">{{percent}}</td>
 <td data-value="{{interfacePoints}}">{{interfacePoints}}</td>{{#each items}}<td data-value="{{points}}" title="win rate {{winRate}}">{{points}}</td>{{/each}}
 <td class="text">{{verdicts}}</td>{{#unless ../anonymized}}<td class="text">{{#if report}}<a href="{{report}}">report</a>{{else}}—{{/if}}</td>{{/unless}}
 </tr>

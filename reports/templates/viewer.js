@@ -15,7 +15,14 @@
   var plyLabel = document.getElementById('ply-label');
   var turnInfo = document.getElementById('turn-info');
   var chart = document.getElementById('time-chart');
+  var counts = document.getElementById('counts');
+  var plyOutput = document.getElementById('ply-output');
+  var playButton = document.getElementById('play');
+  var speed = document.getElementById('speed');
+  var permalink = document.getElementById('permalink');
   var current = { game: 0, frame: 0 };
+  var timer = null;
+  var linked = false;
 
   function frameSvg(game, frame) {
     return game.frames[frame].map(function (id) { return data.tokens[id]; }).join('');
@@ -48,44 +55,61 @@
       describeAttempts(turnInfo, ply.illegal, 'Illegal answer');
       if (ply.tamper) line(turnInfo, 'illegal', 'Changed the board it was given: ' + ply.tamper);
     }
+    var printed = frame > 0 ? game.plies[frame - 1].output : null;
     if (frame === last) {
       describeAttempts(turnInfo, game.failedAttempts, 'In the final turn, illegal answer');
       line(turnInfo, 'verdict', game.ending);
+      if (game.fatal) {
+        line(turnInfo, 'fatal', 'The failing move: ' + game.fatal.verdict + ' after ' + game.fatal.wallMs.toFixed(1) + ' ms (limit ' + game.timeLimitMs + ' ms).');
+        if (game.fatal.stack) { var stack = document.createElement('pre'); stack.className = 'stack-text'; stack.textContent = game.fatal.stack; turnInfo.appendChild(stack); }
+        if (game.fatal.output) printed = (printed ? printed : '') + game.fatal.output;
+      }
     }
+    plyOutput.hidden = !printed;
+    plyOutput.textContent = printed ? 'Printed: ' + printed : '';
+    var count = game.counts[frame];
+    counts.textContent = count ? data.sideNames[0] + ': ' + count[0] + ' · ' + data.sideNames[1] + ': ' + count[1] : '';
+    if (count) { counts.setAttribute('data-first', String(count[0])); counts.setAttribute('data-second', String(count[1])); }
   }
 
+  function svgElement(name, attributes) {
+    var element = document.createElementNS(SVG_NS, name);
+    Object.keys(attributes).forEach(function (key) { element.setAttribute(key, String(attributes[key])); });
+    return element;
+  }
+
+  // One bar per ply, then the failing ask of a forced loss (drawn to its wall time, past the limit for a
+  // timeout); the dashed line is the limit, always drawn: the headroom is the lesson.
   function drawChart(game, frame) {
     while (chart.firstChild) chart.removeChild(chart.firstChild);
     var width = Number(chart.getAttribute('width'));
     var height = Number(chart.getAttribute('height'));
-    var plies = game.plies;
-    if (plies.length === 0) return;
-    var top = 0;
-    plies.forEach(function (ply) { if (ply.wallMs !== null && ply.wallMs > top) top = ply.wallMs; });
-    top = Math.max(top, game.timeLimitMs * 0.05, 1);
-    var scale = top >= game.timeLimitMs ? game.timeLimitMs * 1.05 : top * 1.1;
-    var barWidth = width / plies.length;
-    plies.forEach(function (ply, index) {
-      var rect = document.createElementNS(SVG_NS, 'rect');
-      var h = ply.wallMs === null ? 0 : Math.max(1, (Math.min(ply.wallMs, scale) / scale) * (height - 4));
-      rect.setAttribute('x', String(index * barWidth));
-      rect.setAttribute('y', String(height - h));
-      rect.setAttribute('width', String(Math.max(1, barWidth - 1)));
-      rect.setAttribute('height', String(h));
-      rect.setAttribute('fill', index === frame - 1 ? '#e53935' : ply.side === game.studentSide ? '#1565c0' : '#bdbdbd');
+    var bars = game.plies.map(function (ply, index) { return { ply: ply.ply, side: ply.side, label: ply.label, wallMs: ply.wallMs, index: index }; });
+    if (game.fatal) bars.push({ ply: game.plies.length + 1, side: game.fatal.side, label: game.fatal.verdict, wallMs: game.fatal.wallMs, fatal: true });
+    if (bars.length === 0) return;
+    var top = game.timeLimitMs;
+    bars.forEach(function (bar) { if (bar.wallMs !== null && bar.wallMs > top) top = bar.wallMs; });
+    var scale = top * 1.08;
+    var usable = height - 4;
+    var barWidth = width / bars.length;
+    bars.forEach(function (bar, index) {
+      var h = bar.wallMs === null ? 0 : Math.max(1, (bar.wallMs / scale) * usable);
+      var classes = ['bar', bar.side === game.studentSide ? 'you' : 'them'];
+      if (bar.fatal) classes.push('fatal');
+      if (!bar.fatal && index === frame - 1) classes.push('current');
+      var fill = bar.fatal ? '#e53935' : index === frame - 1 ? '#ff9800' : bar.side === game.studentSide ? '#1565c0' : '#bdbdbd';
+      var rect = svgElement('rect', { x: index * barWidth, y: height - h, width: Math.max(1, barWidth - 1), height: h, fill: fill, 'class': classes.join(' '), 'data-ply': bar.ply });
       var title = document.createElementNS(SVG_NS, 'title');
-      title.textContent = 'ply ' + ply.ply + ': ' + ply.label + (ply.wallMs === null ? '' : ', ' + ply.wallMs.toFixed(1) + ' ms');
+      title.textContent = 'ply ' + bar.ply + ': ' + bar.label + (bar.wallMs === null ? '' : ', ' + bar.wallMs.toFixed(1) + ' ms');
       rect.appendChild(title);
+      rect.addEventListener('click', function () { show(current.game, bar.fatal ? Infinity : bar.index + 1); });
       chart.appendChild(rect);
     });
-    if (scale >= game.timeLimitMs) {
-      var limit = document.createElementNS(SVG_NS, 'line');
-      var y = String(height - (game.timeLimitMs / scale) * (height - 4));
-      limit.setAttribute('x1', '0'); limit.setAttribute('x2', String(width));
-      limit.setAttribute('y1', y); limit.setAttribute('y2', y);
-      limit.setAttribute('stroke', '#c62828'); limit.setAttribute('stroke-dasharray', '4 3');
-      chart.appendChild(limit);
-    }
+    var y = height - (game.timeLimitMs / scale) * usable;
+    chart.appendChild(svgElement('line', { id: 'limit-line', x1: 0, x2: width, y1: y, y2: y, stroke: '#c62828', 'stroke-dasharray': '4 3', 'data-limit-ms': game.timeLimitMs }));
+    var label = svgElement('text', { x: width - 2, y: Math.max(10, y - 2), 'text-anchor': 'end', 'font-size': 10, fill: '#c62828' });
+    label.textContent = game.timeLimitMs + ' ms';
+    chart.appendChild(label);
   }
 
   function show(gameIndex, frame) {
@@ -101,29 +125,72 @@
     board.setAttribute('data-frame', String(frame));
     drawInfo(game, frame);
     drawChart(game, frame);
+    var hash = '#game=' + (gameIndex + 1) + '&ply=' + frame;
+    permalink.textContent = hash;
+    permalink.setAttribute('href', hash);
+    // The address follows the viewer once the reader has used it (a fresh page keeps its plain address).
+    if (linked && location.hash !== hash && history.replaceState) history.replaceState(null, '', hash);
+    if (timer !== null && frame === last) stop();
   }
 
-  function step(delta) { show(current.game, current.frame + delta); }
+  // Autoplay: one ply per second at 1×; stops at the end of the game or on any step by hand.
+  function stop() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    playButton.textContent = 'Play';
+    playButton.setAttribute('aria-pressed', 'false');
+  }
+  function play() {
+    linked = true;
+    stop();
+    var game = games[current.game];
+    if (current.frame >= game.frames.length - 1) show(current.game, 0);
+    timer = setInterval(function () { step(1); }, 1000 / Number(speed.value));
+    playButton.textContent = 'Pause';
+    playButton.setAttribute('aria-pressed', 'true');
+  }
+  playButton.addEventListener('click', function () { if (timer === null) play(); else stop(); });
+  speed.addEventListener('change', function () { if (timer !== null) play(); });
 
-  document.getElementById('first').addEventListener('click', function () { show(current.game, 0); });
-  document.getElementById('prev').addEventListener('click', function () { step(-1); });
-  document.getElementById('next').addEventListener('click', function () { step(1); });
-  document.getElementById('last').addEventListener('click', function () { show(current.game, Infinity); });
-  slider.addEventListener('input', function () { show(current.game, Number(slider.value)); });
-  select.addEventListener('change', function () { show(Number(select.value), 0); });
+  // Deep links: report.html#game=3&ply=41 (game counted from 1 in the report's order; ply 0 is the start).
+  function fromHash() {
+    var match = /game=(\d+)/.exec(location.hash);
+    if (!match) return false;
+    linked = true;
+    var gameIndex = Math.max(0, Math.min(games.length - 1, Number(match[1]) - 1));
+    var ply = /ply=(\d+)/.exec(location.hash);
+    show(gameIndex, ply ? Number(ply[1]) : 0);
+    return true;
+  }
+  window.addEventListener('hashchange', function () {
+    if (fromHash()) document.getElementById('viewer').scrollIntoView();
+  });
+
+  function step(delta) { show(current.game, current.frame + delta); }
+  function byHand(action) { return function () { linked = true; stop(); action(); }; }
+
+  document.getElementById('first').addEventListener('click', byHand(function () { show(current.game, 0); }));
+  document.getElementById('prev').addEventListener('click', byHand(function () { step(-1); }));
+  document.getElementById('next').addEventListener('click', byHand(function () { step(1); }));
+  document.getElementById('last').addEventListener('click', byHand(function () { show(current.game, Infinity); }));
+  slider.addEventListener('input', byHand(function () { show(current.game, Number(slider.value)); }));
+  select.addEventListener('change', byHand(function () { show(Number(select.value), 0); }));
   document.addEventListener('keydown', function (event) {
     var target = event.target;
     if (target === slider || target === select || (target && /^(INPUT|TEXTAREA)$/.test(target.tagName))) return;
     var moves = { ArrowLeft: -1, ArrowRight: 1 };
-    if (event.key in moves) { step(moves[event.key]); event.preventDefault(); }
+    if (event.key in moves) { stop(); step(moves[event.key]); event.preventDefault(); }
+    else if (event.key === ' ' && !(target && /^(BUTTON|A|SUMMARY)$/.test(target.tagName))) { if (timer === null) play(); else stop(); event.preventDefault(); }
     else if (event.key === 'Home') { show(current.game, 0); event.preventDefault(); }
     else if (event.key === 'End') { show(current.game, Infinity); event.preventDefault(); }
   });
-  Array.prototype.forEach.call(document.querySelectorAll('button.replay'), function (button) {
-    button.addEventListener('click', function () {
-      show(Number(button.getAttribute('data-game')), 0);
-      document.getElementById('viewer').scrollIntoView();
+  // Replay and ply links are plain #game=…&ply=… links: the hashchange above shows them (also when the hash
+  // is already the same, a click shows the position again).
+  Array.prototype.forEach.call(document.querySelectorAll('a[href^="#game="]'), function (link) {
+    link.addEventListener('click', function () {
+      if (link.getAttribute('href') === location.hash) { stop(); fromHash(); document.getElementById('viewer').scrollIntoView(); }
     });
   });
-  show(0, 0);
+  if (!fromHash()) show(0, 0);
+  else document.getElementById('viewer').scrollIntoView();
 })();

@@ -3,7 +3,7 @@
  * of your turns and plays the move you return. This starter is legal but weak: it plays a random legal move.
  * Replace getMove with something smarter (see README.md for the rules, the limits and how you are graded).
  */
-import { moveInfo, type Board } from 'referee';
+import { moveInfo, type Board } from 'board-referee';
 
 type Color = 'X' | 'O';
 

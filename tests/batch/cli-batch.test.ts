@@ -1,10 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { Command } from 'commander';
 import { UsageError } from '../../cli/args.js';
 import { register, WORKER_ENV } from '../../cli/batch.js';
-import { SOURCES, tempDir, workerScript, writeConfig } from './helpers.js';
+import { makeClass, SOURCES, tempDir, workerScript, writeConfig } from './helpers.js';
 import { makeZip } from './zip-writer.js';
 
 async function run(args: string[]): Promise<{ out: string; err: string }> {
@@ -38,6 +38,11 @@ describe('referee batch', () => {
       { name: 'roe_103_9003_AIPlayer.ts', content: SOURCES.weak() },
       { name: 'roe_103_9003_../../escape.ts', content: 'x' },
       { name: '=cmd_104_9004_AIPlayer.ts', content: SOURCES.weak() },
+      // Entry names that once aborted the whole class (EISDIR/EEXIST) or invented a student.
+      { name: 'dotdot_105_9005_..', content: 'x' },
+      { name: 'dot_106_9006_.', content: 'x' },
+      { name: 'nul_107_9007_CON.ts', content: SOURCES.weak() },
+      { name: '/tmp/evil.ts', content: 'x' },
     ]));
   });
   afterEach(() => {
@@ -47,11 +52,17 @@ describe('referee batch', () => {
   test('an LMS zip grades end to end: the layout line, a line per student, index.html, grades.csv, --anonymize', async () => {
     const out = join(dir, 'out');
     const printed = await run([zip, '--config', config, '--out', out, '--jobs', '2', '--anonymize']);
-    expect(printed.out).toContain('Found 4 student(s) in the zip');
+    expect(printed.out).toContain('Found 7 student(s) in the zip');
     expect(printed.out).toContain('Canvas-style files (name_id_submissionid_file)');
-    expect(printed.out).toMatch(/\[\d\/4\] smithjohn_101: \d+ \/ 60 \(4 games played, 0 reused\)/);
-    expect(printed.out).toMatch(/\[\d\/4\] doejane_102: 0 \/ 60 — interface check failed: compiles failed/);
-    expect(printed.out).toMatch(/\[\d\/4\] roe_103: not graded — the entry roe_103_9003_\.\.\/\.\.\/escape\.ts climbs out of its folder/);
+    expect(printed.out).toContain('ignored 1 other entry (/tmp/evil.ts (has an absolute path');
+    // Progress without a terminal: one line per finished student, on stderr.
+    expect(printed.err).toMatch(/\[\d\/7\] smithjohn_101: \d+ \/ 60 \(4 games played, \d reused\)/);
+    expect(printed.err).toMatch(/\[\d\/7\] doejane_102: 0 \/ 60 — interface check failed: compiles failed/);
+    expect(printed.err).toMatch(/\[\d\/7\] roe_103: not graded — the entry roe_103_9003_\.\.\/\.\.\/escape\.ts climbs out of its folder/);
+    expect(printed.err).toMatch(/\[\d\/7\] dotdot_105: not graded — the file name "\.\." is "\.\.", which names a folder, not a file: refused/);
+    expect(printed.err).toMatch(/\[\d\/7\] dot_106: not graded — the file name "\." is "\.", which names a folder/);
+    expect(printed.err).toMatch(/\[\d\/7\] nul_107: not graded — the file name "CON\.ts" is "CON\.ts", a name Windows reserves/);
+    expect(printed.err).not.toMatch(/\btmp\b:/);
     expect(process.exitCode ?? 0).toBe(0);
 
     const index = readFileSync(join(out, 'index.html'), 'utf8');
@@ -66,15 +77,18 @@ describe('referee batch', () => {
     readFileSync(join(out, 'students', 'smithjohn_101', 'report.html'), 'utf8');
 
     const csv = readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n');
-    expect(csv[0]).toBe('student,pseudonym,total,max,Interface check,vs random,vs greedy,status,note');
-    expect(csv.map((line) => line.split(',')[0]).slice(1)).toEqual(["'=cmd_104", 'doejane_102', 'roe_103', 'smithjohn_101']);
-    const pseudonym = csv[4].split(',')[1];
+    expect(csv[0]).toBe('student,name,lms_id,late,language,pseudonym,total,max,Interface check,vs random,vs greedy,status,note');
+    expect(csv.map((line) => line.split(',')[0]).slice(1)).toEqual(["'=cmd_104", 'doejane_102', 'dot_106', 'dotdot_105', 'nul_107', 'roe_103', 'smithjohn_101']);
+    // The id split for an LMS import, Canvas's late flag and the language kept.
+    expect(csv[2]).toMatch(/^doejane_102,doejane,102,late,TypeScript,/);
+    expect(csv[7]).toMatch(/^smithjohn_101,smithjohn,101,,TypeScript,/);
+    const pseudonym = csv[7].split(',')[5];
     expect(anonymous).toContain(pseudonym);
 
     // Stable pseudonyms, and a resume that grades nothing again.
     const again = await run([zip, '--config', config, '--out', out, '--anonymize', '--resume']);
-    expect(again.out).toContain('0 graded now, 3 unchanged from the journal, 1 not graded; 0 games played');
-    expect(readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n')[4].split(',')[1]).toBe(pseudonym);
+    expect(again.out).toContain('0 graded now, 3 unchanged from the journal, 4 not graded; 0 games played');
+    expect(readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n')[7].split(',')[5]).toBe(pseudonym);
   });
 
   test('usage: nothing to do, an empty folder, a damaged zip, an unknown --only id, a used out/ are one-line usage errors', async () => {
@@ -89,5 +103,28 @@ describe('referee batch', () => {
     writeFileSync(join(garbled, 'batch.sqlite'), 'not a database at all');
     await expect(run([zip, '--config', config, '--out', garbled, '--resume'])).rejects.toThrow(/is not a readable Referee batch journal .*: move it away/);
     await expect(run(['--compare', garbled, '--out', garbled])).rejects.toThrow(/is not a readable Referee batch journal/);
+  });
+
+  test('index.html is rewritten as students finish, before the batch ends', async () => {
+    const classDir = makeClass({ anna: 'broken', ben: 'weak', cara: 'broken' });
+    const out = join(dir, 'live');
+    mkdirSync(out);
+    const titles: string[] = [];
+    // Each write is a rename into place: read the page whenever it changes.
+    const watcher = watch(out, (_event, file) => {
+      if (file !== 'index.html') return;
+      try {
+        titles.push(/<h1>([^<]*)<\/h1>/.exec(readFileSync(join(out, 'index.html'), 'utf8'))?.[1] ?? '');
+      } catch {
+        // Between the rename and the read: the next event reads it.
+      }
+    });
+    try {
+      await run([classDir, '--config', config, '--out', out, '--jobs', '1', '--quiet']);
+    } finally {
+      watcher.close();
+    }
+    expect(titles.some((title) => /\(\d of 3 so far\)/.test(title))).toBe(true);
+    expect(/<h1>([^<]*)<\/h1>/.exec(readFileSync(join(out, 'index.html'), 'utf8'))?.[1]).toBe('Tiny batch assignment');
   });
 });

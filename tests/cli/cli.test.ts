@@ -98,3 +98,46 @@ describe('referee perft', () => {
     expect(JSON.parse(referee('perft', '4', '--game', 'connect4', '--json').stdout)).toMatchObject({ leaves: 2401 });
   });
 });
+
+describe('the smaller things a first-time user trips over', () => {
+  test('a misspelt reference AI gets a "did you mean" (play and grade), exit 2', () => {
+    const play = referee('play', '--black', 'random', '--white', 'grredy');
+    expect(play.code).toBe(2);
+    expect(play.stderr).toMatch(/unknown player 'grredy': did you mean 'greedy'\?/);
+    const grade = referee('grade', 'mobilty', '--out', mkdtempSync(join(tmpdir(), 'referee-dym-')));
+    expect(grade.code).toBe(2);
+    expect(grade.stderr).toMatch(/did you mean 'mobility'\?/);
+  });
+
+  test('help texts: play lists the reference AIs of every game; batch --jobs shows one default', () => {
+    const play = referee('play', '--help');
+    expect(play.stdout).not.toMatch(/see `referee play --help`/);
+    expect(play.stdout.replace(/\s+/g, ' ')).toMatch(/reversi: random, greedy, weighted, mcts, mobility, alphabeta; connect4: random,/);
+    const batch = referee('batch', '--help').stdout.replace(/\s+/g, ' ');
+    expect(batch).toMatch(/--jobs <n> games at once, one worker process each \(default: the number of cores, \d+ here\) --quiet/);
+  });
+
+  test('a config JSON syntax error names line and column; a UTF-8 BOM is accepted', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'referee-json-'));
+    writeFileSync(join(dir, 'bad.json'), '{\n  "title": "x",\n  "opponents" [\n}');
+    const bad = referee('grade', 'random', '--config', join(dir, 'bad.json'), '--out', join(dir, 'out'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/is not valid JSON \(unexpected "\[" at line 3, column 15\)/);
+    const config = { title: 'bom', interfaceCheck: { points: 10 }, opponents: [{ name: 'random', games: 2, points: 90, seed: 1, scoring: { rule: 'linear', minWinRate: 0, fullWinRate: 1 } }] };
+    writeFileSync(join(dir, 'bom.json'), `\uFEFF${JSON.stringify(config)}`);
+    const bom = referee('grade', 'greedy', '--config', join(dir, 'bom.json'), '--out', join(dir, 'out'), '--quiet');
+    expect(bom.stderr).toBe('');
+    expect(bom.code).toBe(0);
+    expect(bom.stdout).toMatch(/^bom: greedy/);
+  });
+
+  test('check: a missing path is a usage error (2); the limits are stated; a failed check is 1', () => {
+    const missing = referee('check', 'nowhere/AIPlayer.ts');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/submission not found: .*nowhere\/AIPlayer\.ts; pass a file like src\/AIPlayer\.ts or a folder/);
+    const failed = referee('check', 'tests/fixtures/hostile/throws.js', '--game', 'reversi');
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/limits: 500 ms a move, 5000 ms to construct, 3 asks a turn, 512 MB \(the built-in reversi assignment\)/);
+    expect(failed.stdout).toMatch(/│ {5}at AIPlayer\.getMove \(throws\.js:4:11\)/);
+  });
+});

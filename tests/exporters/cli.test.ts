@@ -46,10 +46,10 @@ describe('referee export', () => {
     await run(registerExport, ['export', join(dir, 'grade.json'), '--format', 'junit', '--name', 'alice', '--out', join(dir, 'x', 'junit.xml')]);
     const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(dir, 'x', 'junit.xml'), 'utf8')) as { testsuites: { testsuite: { '@_name': string } } };
     expect(junit.testsuites.testsuite['@_name']).toBe('alice');
-    expect(await run(registerExport, ['export', join(dir, 'grade.json'), '--format', 'csv', '--name', 'alice'])).toMatch(/^student,total,.*\nalice,/);
+    expect(await run(registerExport, ['export', join(dir, 'grade.json'), '--format', 'csv', '--name', 'alice'])).toMatch(/^student,name,lms_id,late,language,total,.*\nalice,alice,/);
     const classroom = JSON.parse(await run(registerExport, ['export', join(dir, 'grade.json'), '--format', 'classroom'])) as { version: number };
     expect(classroom.version).toBe(1);
-    await expect(run(registerExport, ['export', join(dir, 'grade.json'), '--format', 'pdf'])).rejects.toThrow(/must be one of gradescope, classroom, junit, csv/);
+    await expect(run(registerExport, ['export', join(dir, 'grade.json'), '--format', 'pdf'])).rejects.toThrow(/must be one of gradescope, classroom, junit, markdown, csv/);
     writeFileSync(join(dir, 'bad.json'), '{"score": 1}');
     await expect(run(registerExport, ['export', join(dir, 'bad.json'), '--format', 'csv'])).rejects.toThrow(UsageError);
     await expect(run(registerExport, ['export', join(dir, 'none.json'), '--format', 'csv'])).rejects.toThrow(/cannot read .*none\.json \(ENOENT\)/);

@@ -35,7 +35,7 @@ describe('Gradescope results.json', () => {
     }
     expect(roundPoints(results.tests.reduce((sum, test) => sum + test.score, 0))).toBe(passed.score);
     expect(results.tests.map((test) => [test.name, test.visibility])).toEqual([['Interface check', 'visible'], ['vs random', 'visible'], ['vs greedy', 'hidden']]);
-    expect(results.leaderboard.map((entry) => entry.name)).toEqual(['Score', 'Win rate vs random']);
+    expect(results.leaderboard.map((entry) => entry.name)).toEqual(['Score (visible items)', 'Win rate vs random']);
     for (const entry of results.leaderboard) expect(sortedKeys(entry)).toEqual(['name', 'value']);
   });
 
@@ -46,6 +46,54 @@ describe('Gradescope results.json', () => {
     expect(results.tests[0].output).toContain('✗ exports AIPlayer');
     expect(results.tests[0].output).toContain('fix: export a class named AIPlayer');
     expect(results.tests[1].output).toContain('Not played');
+  });
+});
+
+describe('Gradescope visibility: nothing not shown yet leaks into visible text or the leaderboard', () => {
+  const VALUES = ['visible', 'hidden', 'after_due_date', 'after_published'] as const;
+  /** The grade with item 1 (vs greedy) at the given visibility, everything else visible. */
+  const withVisibility = (visibility: (typeof VALUES)[number]): GradeResult => {
+    const copy = JSON.parse(JSON.stringify(passed)) as GradeResult;
+    for (const item of copy.items) item.visibility = 'visible';
+    copy.interfaceCheck.visibility = 'visible';
+    copy.items[1].visibility = visibility;
+    copy.warnings = ['3 games were lost because the AI threw an error.'];
+    return copy;
+  };
+
+  test.each(VALUES)('an item marked %s', (visibility) => {
+    const result = withVisibility(visibility);
+    const results = toGradescope(result);
+    const hiddenItem = result.items[1];
+    const visibleTotal = roundPoints(result.interfaceCheck.points + result.items[0].points);
+    // The score Gradescope records is always the full grade (it hides the total itself while tests are hidden).
+    expect(results.score).toBe(result.score);
+    expect(results.tests[2]).toMatchObject({ name: hiddenItem.title, visibility, score: hiddenItem.points });
+    const board = Object.fromEntries(results.leaderboard.map((entry) => [entry.name, entry.value]));
+    if (visibility === 'visible') {
+      expect(results.output).toContain(`${result.score} / ${result.maxScore} points`);
+      expect(results.output).toContain('Warning: 3 games were lost');
+      expect(board).toEqual({ Score: result.score, 'Win rate vs random': expect.any(Number), 'Win rate vs greedy': expect.any(Number) });
+      return;
+    }
+    // Visible text: the visible items' points only, no total, no warning computed over the hidden item's games.
+    expect(results.output).toContain(`${visibleTotal} / ${roundPoints(result.interfaceCheck.maxPoints + result.items[0].maxPoints)} points on the items shown now`);
+    expect(results.output).not.toContain(`/ ${result.maxScore} points`);
+    expect(results.output).not.toContain('Warning');
+    expect(results.output).not.toContain(hiddenItem.title);
+    expect(results.output).toMatch({ hidden: /never/, after_due_date: /after the due date/, after_published: /when grades are published/ }[visibility]);
+    // The leaderboard is public at once: the visible points, and no column for the item.
+    expect(board).toEqual({ 'Score (visible items)': visibleTotal, 'Win rate vs random': expect.any(Number) });
+    for (const test of results.tests.filter((each) => each.visibility === 'visible')) expect(test.output).not.toContain(hiddenItem.title);
+  });
+
+  test('a hidden interface check leaves only the items in the visible text', () => {
+    const result = withVisibility('visible');
+    result.interfaceCheck.visibility = 'after_published';
+    const results = toGradescope(result);
+    const shown = roundPoints(result.items[0].points + result.items[1].points);
+    expect(results.output).toContain(`${shown} / 60 points on the items shown now`.replace('/ 60', `/ ${roundPoints(result.items[0].maxPoints + result.items[1].maxPoints)}`));
+    expect(results.leaderboard[0]).toEqual({ name: 'Score (visible items)', value: shown });
   });
 });
 
@@ -94,8 +142,8 @@ describe('grades.csv', () => {
   test('a header of rubric items, quoted where needed, formulas defused', () => {
     const csv = gradesCsv([summarizeGrade('=HYPERLINK("x")', passed, null), { ...summarizeGrade('bob, jr', failed, null) }]);
     const lines = csv.trim().split('\n');
-    expect(lines[0]).toBe('student,total,max,Interface check,vs random,vs greedy,status,note');
-    expect(lines[1].startsWith(`"'=HYPERLINK(""x"")",${passed.score},60,10,`)).toBe(true);
-    expect(lines[2]).toMatch(/^"bob, jr",0,60,0,0,0,interface check failed,/);
+    expect(lines[0]).toBe('student,name,lms_id,late,language,total,max,Interface check,vs random,vs greedy,status,note');
+    expect(lines[1].startsWith(`"'=HYPERLINK(""x"")","'=HYPERLINK(""x"")",,,${passed.submission.language},${passed.score},60,10,`)).toBe(true);
+    expect(lines[2]).toMatch(/^"bob, jr","bob, jr",,,[A-Za-z]*,0,60,0,0,0,interface check failed,/);
   });
 });

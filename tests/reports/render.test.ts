@@ -85,3 +85,16 @@ describe('report.html', () => {
     expect(view.frames[5].map((id) => tokens.list[id]).join('')).toBe(game.renderSvg(state, fifth.kind === 'move' ? { lastMove: fifth.move } : {}));
   });
 });
+
+describe('a failed check in the report', () => {
+  test('the step shows its stack and the output before it; the output section keeps that output too', async () => {
+    const result = await grade({ assignment: smallAssignment(), assignmentSource: 'test', contestant: failingContestant('boom') });
+    const moves = { id: 'moves', title: 'getMove answers the opening legally within the time limit', status: 'fail' as const, detail: 'opening (Black): error: Error: boom', fix: 'fix the error above', stack: 'Error: boom\n    at AIPlayer.getMove (AIPlayer.ts:7:11)', output: ['about to <fail>'] };
+    result.interfaceCheck.items.push(moves);
+    const html = renderReport(validateGradeResult(result));
+    expect(html).toContain('at AIPlayer.getMove (AIPlayer.ts:7:11)');
+    expect(html).toContain('about to &lt;fail&gt;');
+    expect(html).not.toContain('The submission printed nothing');
+    expect(studentOutput(result).blocks.map((block) => block.where)).toContain('interface check: getMove answers the opening legally within the time limit (last lines)');
+  });
+});

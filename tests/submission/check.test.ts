@@ -23,7 +23,7 @@ test.each([
   expect(result.ok).toBe(true);
   expect(status(result, 'moves')).toBe('pass');
   expect(status(result, 'export')).toBe('pass');
-  expect(result.steps.map((step) => step.id)).toEqual(['entry', 'compile', 'types', 'export', 'construct', 'moves', 'tamper']);
+  expect(result.steps.map((step) => step.id)).toEqual(['entry', 'compile', 'types', 'export', 'construct', 'moves', 'tamper', 'later']);
 });
 
 test('a misnamed export fails at "exports AIPlayer" with the rename', async () => {
@@ -128,4 +128,48 @@ test('createSubmissionPlayer gives a Player that plays from a path', async () =>
     await player.close();
   }
   await expect(createSubmissionPlayer(join(HOSTILE, 'syntax-error.ts'))).rejects.toThrow(/syntax-error\.ts:6:1/);
+});
+
+describe('the gate is the contract; stacks and output reach the student', () => {
+  test('an AI that fails only in later positions passes the gate with a warning: the stack in its own file, the output before it', async () => {
+    const result = await checkSubmission(join(HOSTILE, 'throws-late.ts'), FAST);
+    expect(result.ok).toBe(true);
+    expect(status(result, 'moves')).toBe('pass');
+    const later = result.steps.find((s) => s.id === 'later');
+    expect(later?.status).toBe('warn');
+    expect(later?.detail).toMatch(/error: Error: gave up at \d+ discs/);
+    // Mapped through the bundle's source map to the student's file and line, without the host's frames.
+    expect(later?.stack).toMatch(/at explode \(throws-late\.ts:16:9\)/);
+    expect(later?.stack).toMatch(/at AIPlayer\.getMove \(throws-late\.ts:10:/);
+    expect(later?.stack).not.toMatch(/host-[0-9a-f]+\.cjs|node:internal|\.cache/);
+    expect(later?.output?.at(-1)).toMatch(/^discs on the board: \d+$/);
+  });
+
+  test('an error on the opening fails the gate with the stack', async () => {
+    const result = await checkSubmission(join(HOSTILE, 'throws.js'), FAST);
+    const moves = result.steps.find((s) => s.id === 'moves');
+    expect(moves?.status).toBe('fail');
+    expect(moves?.stack).toMatch(/at AIPlayer\.getMove \(throws\.js:4:11\)/);
+    expect(status(result, 'later')).toBe('skip');
+  });
+
+  test('output printed before a timeout is kept with the failure', async () => {
+    const result = await checkSubmission(join(HOSTILE, 'print-then-loop.js'), { ...FAST, moveTimeoutMs: 300 });
+    const moves = result.steps.find((s) => s.id === 'moves');
+    expect(moves?.detail).toMatch(/timeout/);
+    expect(moves?.output).toEqual(['searching forever']);
+  });
+
+  test('a syntax error is listed once: no type errors repeating it', async () => {
+    const result = await checkSubmission(join(HOSTILE, 'syntax-error.ts'), FAST);
+    const compile = result.steps.find((s) => s.id === 'compile');
+    expect(compile?.detail).toBe('1 error');
+    expect(compile?.problems).toHaveLength(1);
+    expect(result.steps.find((s) => s.id === 'types')).toMatchObject({ status: 'skip', detail: 'the code does not compile' });
+  });
+
+  test('the limits the check ran under are part of the result', async () => {
+    const result = await checkSubmission(join(HOSTILE, 'throws.js'), { ...FAST, limitsSource: 'the built-in reversi assignment' });
+    expect(result.limits).toEqual({ moveTimeoutMs: 2000, constructTimeoutMs: 2000, illegalLimit: 3, memoryMb: 256, source: 'the built-in reversi assignment' });
+  });
 });

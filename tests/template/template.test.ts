@@ -3,15 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, jest, test } from '@jest/globals';
 import { Command } from 'commander';
+import { register as registerCheck } from '../../cli/check.js';
 import { register as registerGrade } from '../../cli/grade.js';
 import { register as registerInit, scaffold } from '../../cli/init.js';
 import { readGradeResult } from '../../grading/grade-result.js';
 import { harnessVersion, packageRoot } from '../../grading/package-root.js';
+import { defaultCheckLimits } from '../../grading/check-limits.js';
+import { gameIds, getGame } from '../../harness/games/registry.js';
+import { checkSubmission } from '../../harness/submission/check.js';
 import { SMALL_ASSIGNMENT_JSON } from '../grading/helpers.js';
 
 function program(): Command {
   const command = new Command().exitOverride().configureOutput({ writeErr: () => undefined });
   registerGrade(command);
+  registerCheck(command);
   registerInit(command);
   return command;
 }
@@ -35,28 +40,51 @@ describe('student template', () => {
 
   test('referee init copies the template and wires the dependency', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'referee-init-'));
-    await referee(['init', 'My AI'], parent);
+    await referee(['init', 'My AI', '--referee', `^${harnessVersion()}`, '--no-lockfile'], parent);
     const dir = join(parent, 'My AI');
-    for (const file of ['src/AIPlayer.ts', 'README.md', 'tsconfig.json', '.gitignore', '.github/workflows/grade.yml']) {
+    for (const file of ['src/AIPlayer.ts', 'README.md', 'tsconfig.json', '.gitignore', '.github/workflows/grade.yml', '.github/workflows/classroom.yml']) {
       expect(existsSync(join(dir, file))).toBe(true);
     }
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; devDependencies: Record<string, string> };
     expect(manifest.name).toBe('my-ai');
-    expect(manifest.devDependencies.referee).toBe(`^${harnessVersion()}`);
+    expect(manifest.devDependencies['board-referee']).toBe(`^${harnessVersion()}`);
+    expect(manifest.devDependencies.referee).toBeUndefined();
     await expect(referee(['init', 'My AI'], parent)).rejects.toThrow('is not empty');
+    await expect(referee(['init', 'other', '--game', 'chess'], parent)).rejects.toThrow(/unknown game 'chess'/);
   });
+
+  test.each(gameIds().flatMap((game) => [[game, false], [game, true]] as const))('init --game %s (python: %s): a baseline for the game that passes its check', async (game, python) => {
+    const parent = mkdtempSync(join(tmpdir(), 'referee-init-game-'));
+    await referee(['init', 'ai', '--game', game, ...(python ? ['--python'] : []), '--referee', 'file:unused', '--no-lockfile'], parent);
+    const dir = join(parent, 'ai');
+    const entry = join(dir, 'src', python ? 'AIPlayer.py' : 'AIPlayer.ts');
+    expect(existsSync(entry)).toBe(true);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(manifest.scripts.check).toBe(`referee check src --game ${game}`);
+    expect(manifest.scripts.grade).toBe(`referee grade src --game ${game} --out referee-report`);
+    expect(readFileSync(join(dir, '.github', 'workflows', 'grade.yml'), 'utf8')).toContain('npm run --silent grade');
+    if (game !== 'reversi') {
+      expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain(getGame(game).title);
+      expect(existsSync(join(dir, 'RULES.md'))).toBe(true);
+    }
+    if (python) expect(existsSync(join(dir, 'src', 'board.py'))).toBe(true);
+    const result = await checkSubmission(join(dir, 'src'), { ...defaultCheckLimits(game), typeCheck: !python });
+    expect(result.steps.filter((step) => step.status === 'fail' || step.status === 'warn')).toEqual([]);
+    expect(result.ok).toBe(true);
+  }, 60_000);
 
   test('the workflow uploads the report, writes a step summary and fails under MIN_SCORE', () => {
     const workflow = readFileSync(join(packageRoot(), 'student-template', '.github', 'workflows', 'grade.yml'), 'utf8');
     expect(workflow).toContain('actions/upload-artifact');
     expect(workflow).toContain('referee-report/report.html');
     expect(workflow).toContain('$GITHUB_STEP_SUMMARY');
-    expect(workflow).toContain('--min-score "$MIN_SCORE"');
+    expect(workflow).toContain('MIN_SCORE');
   });
 
   test('a scaffolded project passes `npm run check` and grades with `npm run grade`', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'referee-template-')), 'ai');
     scaffold(dir, `file:${packageRoot()}`);
+    process.exitCode = undefined;
     writeFileSync(join(dir, 'small.json'), JSON.stringify(SMALL_ASSIGNMENT_JSON));
     const scripts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     const argv = (script: string): string[] => {
@@ -66,11 +94,10 @@ describe('student template', () => {
     };
 
     await referee(argv('check'), dir);
-    const checked = readGradeResult(join(dir, 'referee-report', 'grade.json'));
-    expect(checked.interfaceCheck.passed).toBe(true);
-    expect(checked.games).toEqual([]);
+    expect(process.exitCode ?? 0).toBe(0);
 
-    await referee([...argv('grade'), '--config', 'small.json'], dir);
+    // As the README says a course does: --config in place of --game.
+  await referee([...argv('grade').join(' ').replace(/--game \S+ ?/, '').trim().split(' '), '--config', 'small.json'], dir);
     const graded = readGradeResult(join(dir, 'referee-report', 'grade.json'));
     expect(graded.interfaceCheck.passed).toBe(true);
     expect(graded.games).toHaveLength(4);

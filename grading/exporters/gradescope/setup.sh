@@ -15,6 +15,6 @@ if [ "$(node_major)" -lt 20 ]; then
   apt-get install -y -qq nodejs >/dev/null
 fi
 
-tarball=$(ls /autograder/source/referee-*.tgz | head -n 1)
+tarball=$(ls /autograder/source/board-referee-*.tgz | head -n 1)
 npm install -g --no-audit --no-fund "$tarball"
 referee --version

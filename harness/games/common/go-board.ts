@@ -36,7 +36,9 @@ export function goBoardText(spec: GoBoardSpec, cells: ArrayLike<number>): string
 export function goBoardSvg(spec: GoBoardSpec, cells: ArrayLike<number>, marked: number, options: SvgOptions = {}): string {
   const { size: lines, files, stars, unit, label } = spec;
   const size = options.size ?? 320;
-  const margin = 24;
+  // Room for the coordinates outside the outermost stones (a stone's radius is 0.45 of a unit): row-1 stones
+  // must not cover the column letters, nor column-A stones the row numbers.
+  const margin = Math.max(24, Math.ceil(unit * 0.45) + 16);
   const extent = margin * 2 + unit * (lines - 1);
   const x = (col: number) => margin + col * unit;
   const y = (row: number) => margin + (lines - 1 - row) * unit;

@@ -103,7 +103,7 @@ function load(id: number): void {
   // Every run-time door to node's built-ins closes before student code runs (boundary.ts).
   const guardedRequire = installBoundary(new Set(config.allow));
   // Module#_compile (rather than vm.compileFunction) so --enable-source-maps maps stacks to the student's files.
-  mod.require = ((name: string) => (name === 'referee' ? refereeModule : guardedRequire(name))) as NodeJS.Require;
+  mod.require = ((name: string) => (name === 'referee' || name === 'board-referee' ? refereeModule : guardedRequire(name))) as NodeJS.Require;
   (mod as unknown as { _compile(code: string, file: string): void })._compile(source, bundle);
   const exported = mod.exports as Record<string, unknown> | ((...args: unknown[]) => unknown);
   let names: string[] = [];

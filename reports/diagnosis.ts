@@ -1,0 +1,130 @@
+/**
+ * Advice per opponent, computed from the game records only (nothing here knows a game's rules): how much of the
+ * time budget the submission used, how it lost (by the board or by a rule), how it did with each colour, and in
+ * which phase of the game its losses were decided. Each line is a finding and what to do about it.
+ */
+import type { AnyGame } from '../harness/games/game.js';
+import { LOSS_VERDICTS } from '../harness/referee/verdict.js';
+import type { GameEntry, GradeResult, ItemResult } from '../grading/grade-result.js';
+
+export interface Diagnosis {
+  /** One sentence each: a finding, then the advice. */
+  lines: string[];
+}
+
+const { max, round } = Math;
+
+const ms = (value: number): string => (value >= 1000 ? `${Number((value / 1000).toFixed(1))} s` : `${value < 10 ? value.toFixed(1) : round(value)} ms`);
+
+function percentile(sorted: number[], share: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))];
+}
+
+/** Discs or stones of each side in every position of a game, counted from its own SVG (`data-disc` symbols). */
+export function discCounts(game: AnyGame, svgs: string[]): [number, number][] {
+  const [first, second] = game.symbols.map((symbol) => `data-disc="${symbol}"`);
+  return svgs.map((svg) => [svg.split(first).length - 1, svg.split(second).length - 1]);
+}
+
+const PHASES = ['the opening', 'the middle game', 'the endgame'] as const;
+
+/**
+ * The ply at which a lost game was decided: the failing ask of a forced loss; otherwise the last position in
+ * which the submission still had at least as many discs as the opponent (when the counts say anything), else
+ * the end of the game.
+ */
+function decidedAt(entry: GameEntry, counts: [number, number][] | null): number {
+  const { record, studentSide } = entry;
+  if (record.end.loser) return record.turns.length + 1;
+  if (counts && counts.some(([a, b]) => a !== b)) {
+    for (let ply = counts.length - 1; ply >= 0; ply--) {
+      if (counts[ply][studentSide] >= counts[ply][1 - studentSide]) return ply + 1;
+    }
+    return 1;
+  }
+  return record.turns.length;
+}
+
+export function diagnose(
+  result: GradeResult,
+  itemIndex: number,
+  counts: ReadonlyMap<GameEntry, [number, number][]>,
+  sideNames: readonly [string, string],
+): Diagnosis {
+  const item: ItemResult = result.items[itemIndex];
+  const entries = result.games.filter((entry) => entry.item === itemIndex);
+  if (item.status === 'skipped' || entries.length === 0) return { lines: ['Not played: the interface check failed.'] };
+  const limit = result.assignment.config.referee.moveTimeoutMs;
+  const lines: string[] = [];
+
+  // Time: what the submission used of its budget, per move.
+  const times: number[] = [];
+  for (const entry of entries) {
+    for (const turn of entry.record.turns) if (turn.side === entry.studentSide && turn.wallMs !== undefined) times.push(turn.wallMs);
+  }
+  times.sort((a, b) => a - b);
+  const timeouts = item.verdicts.timeout;
+  const memory = item.verdicts.memory;
+  if (times.length > 0) {
+    const median = percentile(times, 0.5);
+    const slowest = times[times.length - 1];
+    const share = slowest / limit;
+    if (timeouts > 0) {
+      lines.push(`Time: ${timeouts} game(s) lost on time; the slowest answered move took ${ms(slowest)} of ${ms(limit)}. Stop the search by the clock (info.timeLimitMs), with a margin of 10–20%.`);
+    } else if (share < 0.1) {
+      lines.push(`Time: a move took ${ms(median)} typically and ${ms(slowest)} at most of the ${ms(limit)} allowed (${(100 * share).toFixed(1)}%). Search deeper: you have about ${max(2, Math.floor(0.7 / max(share, 0.001)))}× the time you use.`);
+    } else if (share > 0.8) {
+      lines.push(`Time: the slowest move took ${ms(slowest)} of ${ms(limit)} (${round(100 * share)}%): close to the limit, where a busy machine loses on time. Keep a margin.`);
+    } else {
+      lines.push(`Time: a move took ${ms(median)} typically and ${ms(slowest)} at most of the ${ms(limit)} allowed.`);
+    }
+  }
+  if (memory > 0) lines.push(`Memory: ${memory} game(s) lost by running out of memory: free search trees between moves, or bound their size.`);
+
+  // How the losses came.
+  const forced = LOSS_VERDICTS.filter((verdict) => verdict !== 'timeout' && verdict !== 'memory' && item.verdicts[verdict] > 0);
+  if (forced.length > 0) {
+    lines.push(`Rules: lost by ${forced.map((verdict) => `${verdict} × ${item.verdicts[verdict]}`).join(', ')}: these games were lost whatever the position; the report's replay shows each at its ply.`);
+  }
+  const byBoard = entries.filter((entry) => entry.result === 'loss' && !entry.record.end.loser).length;
+  if (byBoard > 0) lines.push(`Board: ${byBoard} game(s) lost on the board.`);
+
+  // Colour split.
+  const [first, second] = item.bySide;
+  const rate = (side: { wins: number; draws: number; losses: number }): number => {
+    const games = side.wins + side.draws + side.losses;
+    return games === 0 ? NaN : (side.wins + side.draws / 2) / games;
+  };
+  const rates = [rate(first), rate(second)];
+  if (rates.every((value) => !Number.isNaN(value))) {
+    const text = `${sideNames[0]} ${first.wins}-${first.draws}-${first.losses}, ${sideNames[1]} ${second.wins}-${second.draws}-${second.losses}`;
+    const gap = rates[0] - rates[1];
+    lines.push(
+      Math.abs(gap) >= 0.3
+        ? `Colours: ${text}: much weaker as ${sideNames[gap > 0 ? 1 : 0]}; test that colour (npm run play -- --black/--white).`
+        : `Colours: ${text}.`,
+    );
+  }
+
+  // Where the lost games were decided.
+  const lost = entries.filter((entry) => entry.result === 'loss');
+  if (lost.length > 0) {
+    // Phases are thirds of a full game: the longest game of the grade that ended on the board (a forced loss
+    // cuts its game short, and would otherwise always look like an endgame).
+    const finished = result.games.filter((entry) => !entry.record.end.loser).map((entry) => entry.record.turns.length);
+    const fullLength = max(1, ...(finished.length > 0 ? finished : result.games.map((entry) => entry.record.turns.length + 1)));
+    const phases = [0, 0, 0];
+    for (const entry of lost) {
+      const total = max(fullLength, entry.record.turns.length + (entry.record.end.loser ? 1 : 0));
+      const ply = decidedAt(entry, counts.get(entry) ?? null);
+      phases[Math.min(2, Math.floor((3 * (ply - 1)) / total))] += 1;
+    }
+    const worst = phases.indexOf(max(...phases));
+    const advice = ['replay those openings: a few prepared first moves go a long way', 'look deeper in the middle of the game, where the opponent outplays you', 'search the end of the game exactly: with few moves left a full search is cheap'];
+    lines.push(`Losses decided in ${PHASES[worst]} (${phases[worst]} of ${lost.length}): ${advice[worst]}.`);
+  } else if (item.wins === item.played) {
+    lines.push('Every game won: the next opponent is the test.');
+  }
+  return { lines };
+}
