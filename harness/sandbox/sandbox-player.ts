@@ -372,7 +372,7 @@ export class SandboxPlayer implements Player {
         return changed;
       }
       case 'error': {
-        const stack = answer.stack && studentStack(answer.stack, dirname(this.options.bundlePath));
+        const stack = answer.stack && studentStack(answer.stack, this.child?.staged.dir ?? null);
         if (answer.between) {
           // Thrown after an earlier answer, while no request was outstanding: the process is in a broken state.
           this.kill();
