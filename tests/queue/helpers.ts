@@ -29,16 +29,19 @@ export class RedisServer {
   private process: ChildProcess | null = null;
   readonly dir = tempDir('redis');
 
+  /** A password is required (as README asks of any Redis reachable from other machines). */
+  readonly password = `pw-${process.pid}-${Date.now()}`;
+
   constructor(readonly port: number) {}
 
   get url(): string {
-    return `redis://127.0.0.1:${this.port}/0`;
+    return `redis://:${this.password}@127.0.0.1:${this.port}/0`;
   }
 
   async start(): Promise<void> {
     const child = spawn(
       'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no'],
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--requirepass', this.password],
       { stdio: 'ignore' },
     );
     this.process = child;

@@ -160,7 +160,7 @@ describe('referee batch --queue with two referee workers', () => {
     expect(logs().join('')).toMatch(/Redis is back/);
   }, 240_000);
 
-  test('Redis unreachable at start: one line naming the fix, exit 2 (batch, grade and worker)', async () => {
+  test('Redis unreachable or refusing the password at start: one line naming the fix, exit 2 (batch, grade and worker)', async () => {
     const dead = `redis://:secret@127.0.0.1:${await freePort()}/0`;
     const classDir = makeQueueClass(['q5ann']);
     const runs = [
@@ -168,13 +168,14 @@ describe('referee batch --queue with two referee workers', () => {
       new Cli(['grade', join(classDir, 'q5ann', 'AIPlayer.ts'), '--out', join(tempDir('q5g'), 'out'), '--queue', dead]),
       new Cli(['worker', '--queue', dead]),
       new Cli(['worker', '--queue', 'http://127.0.0.1:6379/0']),
+      new Cli(['worker', '--queue', redis.url.replace(redis.password, 'secret')]),
     ];
     for (const run of runs) {
       const exit = await run.exited;
       expect(exit.code).toBe(2);
       const lines = run.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^referee: (cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0 \(ECONNREFUSED\): start redis-server|--queue must be a redis:\/\/ or rediss:\/\/ URL)/);
+      expect(lines[0]).toMatch(/^referee: (cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0 \((ECONNREFUSED|WRONGPASS[^)]*)\): start redis-server|--queue must be a redis:\/\/ or rediss:\/\/ URL)/);
       expect(run.stderr).not.toContain('secret');
     }
   }, 60_000);
