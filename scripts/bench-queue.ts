@@ -48,24 +48,29 @@ async function makeArtefacts(): Promise<Artefact[]> {
   return artefacts;
 }
 
-/** `games` jobs over the students, against random and greedy, alternating colours; keys unique to the run. */
+/** Games per student, in a row as a batch queues them (the workers' players stay warm). */
+const PER_STUDENT = 8;
+
+/** `games` jobs, a student's games in a row, against random and greedy, alternating colours; keys unique to the run. */
 function jobs(artefacts: Artefact[], games: number, run: string): GameJob[] {
   return Array.from({ length: games }, (_, index) => {
-    const artefact = artefacts[index % artefacts.length];
+    const student = Math.floor(index / PER_STUDENT) % artefacts.length;
+    const artefact = artefacts[student];
     const opponent = { kind: 'reference' as const, name: index % 4 < 2 ? 'random' : 'greedy', ai: index % 4 < 2 ? 'random' : 'greedy', openingMoves: 0 };
-    const student = artefactSpec(artefact, `s${index % artefacts.length}`);
+    const spec = artefactSpec(artefact, `s${student}`);
     return {
       key: `bench-${run}-${index}`,
       harness: harnessVersion(),
       game: 'reversi',
       config,
       seed: deriveSeed(7, index),
-      players: index % 2 === 0 ? [student, opponent] : [opponent, student],
+      players: index % 2 === 0 ? [spec, opponent] : [opponent, spec],
       label: `bench #${index}`,
     } satisfies GameJob;
   });
 }
 
+/** Wall time, and the sum of the games' own times (the rest of lanes × wall is the pool's overhead). */
 async function timed(pool: GamePool, list: GameJob[]): Promise<{ seconds: number; gameMs: number }> {
   const started = performance.now();
   const played = await Promise.all(list.map(async (job) => {
@@ -90,18 +95,23 @@ async function main(): Promise<void> {
   const games = Number(argv[argv.indexOf('--games') + 1] ?? 48) || 48;
   const artefacts = await makeArtefacts();
   console.log(`Queue benchmark: ${games} Reversi games (a sandboxed first-legal-move student vs random/greedy), ${availableParallelism()} core(s), load ${(await import('node:os')).loadavg()[0].toFixed(1)}`);
-  const rows: { name: string; seconds: number; rate: number }[] = [];
-  const report = (name: string, result: { seconds: number; gameMs: number }): void => {
+  const rows: { name: string; seconds: number; rate: number; overheadMs: number }[] = [];
+  const report = (name: string, lanes: number, result: { seconds: number; gameMs: number }): void => {
     const rate = games / result.seconds;
-    rows.push({ name, seconds: result.seconds, rate });
-    console.log(`${name.padEnd(28)} ${result.seconds.toFixed(2).padStart(6)} s  ${rate.toFixed(1).padStart(6)} games/s  (${(rate / PLATFORM_GAMES_PER_S).toFixed(1)}x the platform's game.py)  mean game ${(result.gameMs / games).toFixed(1)} ms`);
+    // Per game, the lane time not spent inside a game: dispatch, IPC or Redis round trips, waiting.
+    const overheadMs = (result.seconds * 1000 * lanes - result.gameMs) / games;
+    rows.push({ name, seconds: result.seconds, rate, overheadMs });
+    console.log(
+      `${name.padEnd(28)} ${result.seconds.toFixed(2).padStart(6)} s  ${rate.toFixed(1).padStart(6)} games/s  (${(rate / PLATFORM_GAMES_PER_S).toFixed(1)}x the platform's game.py)  ` +
+        `mean game ${(result.gameMs / games).toFixed(1)} ms, outside games ${overheadMs.toFixed(1)} ms/game/lane`,
+    );
   };
 
   for (const size of [1, 2]) {
     const pool = new ForkPool(defaultGameWorker(), size);
     for (const artefact of artefacts) await pool.publish(artefact);
     await timed(pool, jobs(artefacts, size * 2 * STUDENTS, `warm-fork${size}`));
-    report(`local fork pool, ${size} process${size > 1 ? 'es' : ''}`, await timed(pool, jobs(artefacts, games, `fork${size}-${Date.now()}`)));
+    report(`local fork pool, ${size} process${size > 1 ? 'es' : ''}`, size, await timed(pool, jobs(artefacts, games, `fork${size}-${Date.now()}`)));
     await pool.close();
   }
 
@@ -117,7 +127,7 @@ async function main(): Promise<void> {
     for (const count of [1, 2]) {
       while (workers.length < count) workers.push(await startWorker(url, `bench${workers.length + 1}`));
       await timed(pool, jobs(artefacts, count * 2 * STUDENTS, `warm-queue${count}`));
-      report(`queue, ${count} worker${count > 1 ? 's' : ''}`, await timed(pool, jobs(artefacts, games, `queue${count}-${Date.now()}`)));
+      report(`queue, ${count} worker${count > 1 ? 's' : ''}`, count, await timed(pool, jobs(artefacts, games, `queue${count}-${Date.now()}`)));
     }
     await pool.close();
   } finally {
@@ -130,8 +140,12 @@ async function main(): Promise<void> {
   const fork1 = rows.find((row) => row.name.startsWith('local fork pool, 1'))!;
   const queue1 = rows.find((row) => row.name === 'queue, 1 worker')!;
   const queue2 = rows.find((row) => row.name === 'queue, 2 workers')!;
-  const overhead = ((queue1.seconds - fork1.seconds) * 1000) / games;
-  console.log(`queue overhead per game: ${overhead.toFixed(1)} ms (1 worker vs 1 fork process); 2 workers / 1 worker: ${(queue2.rate / queue1.rate).toFixed(2)}x`);
+  const fork2 = rows.find((row) => row.name.startsWith('local fork pool, 2'))!;
+  console.log(
+    `queue overhead per game: ${(queue1.overheadMs - fork1.overheadMs).toFixed(1)} ms (time outside games, 1 worker vs 1 fork process; ` +
+      `wall-time difference ${(((queue1.seconds - fork1.seconds) * 1000) / games).toFixed(1)} ms); ` +
+      `queue/local: ${(queue1.rate / fork1.rate).toFixed(2)}x with 1, ${(queue2.rate / fork2.rate).toFixed(2)}x with 2; 2 workers / 1: ${(queue2.rate / queue1.rate).toFixed(2)}x`,
+  );
 }
 
 await main();
