@@ -57,7 +57,10 @@ export async function checkReachable(url: string, timeoutMs = 5000): Promise<voi
   } catch (error) {
     const seen = (first ?? error) as Error & { code?: string };
     const cause = seen.code ?? seen.message;
-    throw new QueueUsageError(`cannot reach Redis at ${redactUrl(url)} (${cause}): start redis-server there, or fix --queue (password: redis://:PASSWORD@host:6379/0)`);
+    const fix = /CERT|SSL|TLS|SELF_SIGNED/i.test(cause)
+      ? "Redis's TLS certificate is not trusted here: point NODE_EXTRA_CA_CERTS at its CA file (PEM)"
+      : 'start redis-server there, or fix --queue (password: redis://:PASSWORD@host:6379/0)';
+    throw new QueueUsageError(`cannot reach Redis at ${redactUrl(url)} (${cause}): ${fix}`);
   } finally {
     probe.disconnect();
   }
