@@ -122,6 +122,32 @@ describe('referee batch --queue with two referee workers', () => {
     await replacement.waitFor(/waiting for games/);
   }, 240_000);
 
+  test('SIGTERM mid-game: the worker hands its game back (exit 0) and another plays it from the start, once', async () => {
+    const classDir = makeQueueClass(['q8slow'], 80);
+    const out = join(tempDir('q8'), 'out');
+    const coordinator = batch(classDir, writeQueueConfig(800), out, ['--queue', redis.url, '--jobs', '2']);
+    let leaving: Cli | undefined;
+    let label = '';
+    for (let waited = 0; !leaving && waited < 120_000; waited += 10) {
+      for (const worker of workers) {
+        const match = /\] playing (q8\S+ vs \S+ #\d+)/.exec(worker.stdout);
+        if (match) [leaving, label] = [worker, match[1]];
+      }
+      if (!leaving) await sleep(10);
+    }
+    leaving!.process.kill('SIGTERM');
+    expect((await leaving!.exited).code).toBe(0);
+    expect(leaving!.stdout).toContain(`handed back ${label}`);
+    const exit = await coordinator.exited;
+    expect({ exit, stderr: coordinator.stderr }).toMatchObject({ exit: { code: 0 }, stderr: '' });
+    const other = workers.find((worker) => worker !== leaving)!;
+    expect(other.stdout).toContain(`played ${label} `);
+    expect(journalStats(out)).toEqual({ games: 4, maxPlays: 1, grades: 1 });
+    const replacement = startWorker(redis.url, 'wd');
+    workers[workers.indexOf(leaving!)] = replacement;
+    await replacement.waitFor(/waiting for games/);
+  }, 240_000);
+
   test('the coordinator killed mid-run and resumed with --resume: no finished game is played again', async () => {
     const ids = ['q3ann', 'q3ben', 'q3cat'];
     const classDir = makeQueueClass(ids, 25);
