@@ -79,7 +79,11 @@ export class ForkPool implements GamePool {
         },
         { once: true },
       );
-      this.pending.push(task);
+      // Lower orders first, first come first served within an order.
+      const order = options.order ?? 0;
+      const at = this.pending.findIndex((other) => (other.options.order ?? 0) > order);
+      if (at < 0) this.pending.push(task);
+      else this.pending.splice(at, 0, task);
       this.wake.shift()?.();
       if (this.lanes < this.size && this.lanes - this.busy < this.pending.length) {
         this.lanes += 1;
