@@ -276,9 +276,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
         if (stopping) return;
         if (isDiskFull(error)) return stop(new DiskFullError(outDir, (error as Error).message));
         if (error instanceof WorkerStartError) return stop(error);
-        if (error instanceof PoolAbortError) return;
+        // Withdrawn without a stop: the grader's doing (a pool gone), never silence — the student gets an error.
         const message = (error as Error).message;
-        const text = error instanceof PoolWorkerError ? `${message}: run again with --resume to retry` : `grading failed: ${message}`;
+        const text = error instanceof PoolWorkerError || error instanceof PoolAbortError ? `${message}: run again with --resume to retry` : `grading failed: ${message}`;
         return record(errorSummary(task.student, text, context(task.hash)), null);
       }
       letNextQueue();
