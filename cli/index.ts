@@ -20,6 +20,7 @@ import { register as registerPerft } from './perft.js';
 import { register as registerPlay } from './play.js';
 import { register as registerReplay } from './replay.js';
 import { register as registerServe } from './serve.js';
+import { register as registerWorker } from './worker.js';
 
 const version = harnessVersion();
 
@@ -33,7 +34,7 @@ const program = new Command()
 
 for (const register of [
   registerGrade, registerCheck, registerBatch, registerExport, registerGradescope, registerPlay, registerReplay,
-  registerInit, registerDoctor, registerCache, registerPerft, registerServe,
+  registerInit, registerDoctor, registerCache, registerPerft, registerServe, registerWorker,
 ]) {
   register(program);
 }
