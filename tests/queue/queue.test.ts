@@ -27,8 +27,9 @@ afterAll(async () => {
   await redis.stop();
 }, 60_000);
 
+// --quiet: progress lines go to stderr, which these tests keep for warnings and errors only.
 const batch = (classDir: string, config: string, out: string, extra: string[] = []): Cli =>
-  new Cli(['batch', classDir, '--config', config, '--out', out, ...extra]);
+  new Cli(['batch', classDir, '--config', config, '--out', out, '--quiet', ...extra]);
 
 /** A grade without what differs between runs (timings, paths of the output folder). */
 function comparable(outDir: string, student: string): unknown {
@@ -191,8 +192,8 @@ describe('referee batch --queue with two referee workers', () => {
     const config = writeQueueConfig(600);
     const outs = tempDir('q6');
     const submission = join(classDir, 'q6ann', 'AIPlayer.ts');
-    const local = new Cli(['grade', submission, '--config', config, '--out', join(outs, 'local')]);
-    const queued = new Cli(['grade', submission, '--config', config, '--out', join(outs, 'queued'), '--queue', redis.url]);
+    const local = new Cli(['grade', submission, '--config', config, '--out', join(outs, 'local'), '--quiet']);
+    const queued = new Cli(['grade', submission, '--config', config, '--out', join(outs, 'queued'), '--queue', redis.url, '--quiet']);
     for (const run of [local, queued]) expect({ exit: await run.exited, stderr: run.stderr }).toMatchObject({ exit: { code: 0 }, stderr: '' });
     const pick = (out: string) => {
       const result = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8')) as { games: { record: { turns: { move?: string }[]; end: unknown; players: unknown } }[]; score: number };

@@ -37,7 +37,7 @@ afterAll(async () => {
   worker = startWorker(redis.url, 'tls', trust);
   await worker.waitFor(/waiting for games/);
   const classDir = makeQueueClass(['q7ann']);
-  const graded = new Cli(['grade', join(classDir, 'q7ann', 'AIPlayer.ts'), '--config', writeQueueConfig(700), '--out', join(tempDir('q7'), 'out'), '--queue', redis.url, '--json'], trust);
+  const graded = new Cli(['grade', join(classDir, 'q7ann', 'AIPlayer.ts'), '--config', writeQueueConfig(700), '--out', join(tempDir('q7'), 'out'), '--queue', redis.url, '--json', '--quiet'], trust);
   expect({ exit: await graded.exited, stderr: graded.stderr }).toMatchObject({ exit: { code: 0 }, stderr: '' });
   expect(worker.stdout.match(/\] played \S+q7ann\S* vs/g)).toHaveLength(4);
 }, 120_000);
