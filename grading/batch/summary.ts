@@ -81,7 +81,7 @@ export function summarizeGrade(id: string, result: GradeResult, submissionHash: 
     id,
     // A grader error is no grade: the class pages show "not graded: grader error" and the next run grades again.
     status: graderError ? 'error' : 'graded',
-    error: graderError ? `not graded: grader error: ${result.graderError ?? 'unknown'}` : null,
+    error: graderError ? `not graded: grader error: ${result.graderError ?? 'unknown'} (finished games are kept: run again with --resume)` : null,
     hardened: result.isolation ? result.isolation.hardened : null,
     score: result.score,
     maxScore: result.maxScore,
