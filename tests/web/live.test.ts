@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import WebSocket from 'ws';
-import { makeClass, writeConfig } from '../batch/helpers.js';
+import { SOURCES, writeConfig } from '../batch/helpers.js';
 import {
   CLI, launchBrowser, playToEnd, referee, requireBuild, settle, startCli, stop, tempDir, type Started,
 } from './serve-helpers.js';
@@ -28,9 +28,21 @@ afterAll(async () => {
 
 describe('referee serve --watch', () => {
   test('a batch in progress: students and games appear, the newest game plays move by move', async () => {
-    const students: Record<string, 'weak' | 'fair'> = {};
-    for (let i = 0; i < 6; i++) students[`student${i}`] = i % 2 ? 'weak' : 'fair';
-    const classDir = makeClass(students);
+    // Six different students (identical code would share its games) that think ~10 ms a move, so the batch is
+    // still running while the page shows its first games.
+    const classDir = tempDir('referee-watch-class-');
+    for (let i = 0; i < 6; i++) {
+      const dir = join(classDir, `student${i}`);
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'base.ts'), SOURCES[i % 2 ? 'weak' : 'fair']());
+      writeFileSync(
+        join(dir, 'AIPlayer.ts'),
+        "import type { Board } from 'referee';\nimport { AIPlayer as Base } from './base';\n" +
+          `export const student = ${i};\n` +
+          'export class AIPlayer extends Base {\n' +
+          '  getMove(board: Board): string {\n    const until = Date.now() + 10;\n    while (Date.now() < until);\n    return super.getMove(board);\n  }\n}\n',
+      );
+    }
     const out = tempDir('referee-watch-');
     const server = await startCli(['serve', '--port', '0', '--watch', out]);
     started.push(server);
