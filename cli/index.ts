@@ -17,6 +17,7 @@ import { register as registerInit } from './init.js';
 import { register as registerPerft } from './perft.js';
 import { register as registerPlay } from './play.js';
 import { register as registerReplay } from './replay.js';
+import { register as registerTournament } from './tournament.js';
 
 const version = harnessVersion();
 
@@ -30,7 +31,7 @@ const program = new Command()
 
 for (const register of [
   registerGrade, registerCheck, registerBatch, registerExport, registerGradescope, registerPlay, registerReplay,
-  registerInit, registerDoctor, registerPerft,
+  registerInit, registerDoctor, registerPerft, registerTournament,
 ]) {
   register(program);
 }
