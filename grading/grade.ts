@@ -8,19 +8,17 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Side } from '../harness/games/game.js';
 import { getGame } from '../harness/games/registry.js';
-import { InProcessPlayer } from '../harness/referee/in-process.js';
-import { playGame } from '../harness/referee/match.js';
-import type { Player } from '../harness/referee/player.js';
 import type { GameRecord } from '../harness/referee/record.js';
 import { deriveSeed } from '../harness/referee/seed.js';
 import { LOSS_VERDICTS, VERDICT_DESCRIPTIONS } from '../harness/referee/verdict.js';
-import { referenceAgent } from '../reference-ai/index.js';
 import { assignmentHash, type Assignment } from './assignment.js';
 import type { Contestant } from './contestant.js';
 import { GRADE_FORMAT, type GameEntry, type GradeResult, type ItemResult, type VerdictCounts } from './grade-result.js';
 import { gameKey, Journal, JOURNAL_FILE, readJournal, type JournalEntry } from './journal.js';
-import { withRandomOpening } from './opening.js';
 import { harnessVersion } from './package-root.js';
+import { InProcessPool } from './pool/in-process.js';
+import type { GameJob, GamePool, PlayerSpec, WorkerInfo } from './pool/job.js';
+import { cachedPlayers } from './pool/play.js';
 import { describeRule, itemPoints, roundPoints } from './scoring.js';
 import { wilsonInterval } from './stats.js';
 
@@ -43,8 +41,17 @@ export interface GradeOptions {
   onGame?: (entry: GameEntry, finished: number, total: number) => void;
   /** Keeps finished games instead of outDir's games.jsonl (the batch runner's SQLite journal); resumes from it. */
   store?: GameStore;
-  /** Games played at once, replacing the assignment's parallelGames (the batch runner plays one per process). */
+  /** Games played at once, replacing the assignment's parallelGames (ignored with `pool`). */
   parallelGames?: number;
+  /**
+   * Where the games are played (forked workers, a queue). Without it they are played in this process with the
+   * contestant's own players. The interface check and the scoring always happen here.
+   */
+  pool?: GamePool;
+  /** The contestant as the pool's workers will build it (required with `pool`: a compiled artefact). */
+  contestantSpec?: PlayerSpec;
+  /** Called when a worker starts one of this grade's games. */
+  onGameStart?: (slot: GameSlot, worker: WorkerInfo) => void;
 }
 
 /** One game of the grade: its rubric item, its number within the item, its seed and its games.jsonl key. */
@@ -61,6 +68,8 @@ export interface GameStore {
   find(slot: GameSlot): JournalEntry | undefined;
   /** Keep a finished game; it must be durable when this returns. */
   save(entry: JournalEntry): void;
+  /** The store's key for a slot's game (everything that decides it): also the pool job's idempotency key. */
+  keyOf?(slot: GameSlot): string;
 }
 
 const resultFor = (record: GameRecord, side: Side): GameEntry['result'] =>
@@ -211,42 +220,53 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
   }
 
   const gamesStarted = performance.now();
-  const players: Player[] = [];
-  const lane = async (): Promise<void> => {
-    const student = await contestant.createPlayer();
-    players.push(student);
-    const opponents = new Map<string, Player>();
-    for (let slot = toPlay.shift(); slot !== undefined; slot = toPlay.shift()) {
-      const item = assignment.opponents[slot.item];
-      let opponent = opponents.get(item.name);
-      if (!opponent) {
-        opponent = new InProcessPlayer(item.name, withRandomOpening(referenceAgent(game.id, item.name), item.openingMoves), getGame);
-        opponents.set(item.name, opponent);
-        players.push(opponent);
-      }
-      const side = (slot.index % 2) as Side;
-      const gameStarted = performance.now();
-      const record = await playGame({
-        game,
-        black: side === 0 ? student : opponent,
-        white: side === 0 ? opponent : student,
-        seed: slot.seed,
-        config: assignment.referee,
-      });
-      const wallMs = Math.round(performance.now() - gameStarted);
-      const kept = { key: slot.key, item: slot.item, index: slot.index, wallMs, record };
-      if (store) store.save(kept);
-      else journal?.append(kept);
-      finish({ item: slot.item, index: slot.index, seed: slot.seed, studentSide: side, result: resultFor(record, side), wallMs, resumed: false, record });
-    }
+  if (options.pool && !options.contestantSpec && toPlay.length > 0) throw new TypeError('grade: a pool needs the contestant as a spec (contestantSpec)');
+  // Without a pool, the contestant's own Player factory stands in for a worker's artefact cache.
+  const localId = `local:${contestant.submission.hash}`;
+  const pool =
+    options.pool ??
+    new InProcessPool(Math.max(1, Math.min(options.parallelGames ?? assignment.parallelGames, toPlay.length)), (spec, gameId) =>
+      spec.kind === 'artefact' && spec.artefact === localId ? contestant.createPlayer() : cachedPlayers()(spec, gameId),
+    );
+  const contestantSpec: PlayerSpec = options.contestantSpec ?? { kind: 'artefact', name: contestant.submission.name, artefact: localId, runtime: 'node', entry: '' };
+  const jobFor = (slot: GameSlot): GameJob => {
+    const item = assignment.opponents[slot.item];
+    const opponent: PlayerSpec = { kind: 'reference', name: item.name, ai: item.name, openingMoves: item.openingMoves };
+    const side = (slot.index % 2) as Side;
+    return {
+      key: store?.keyOf?.(slot) ?? slot.key,
+      harness: version,
+      game: game.id,
+      config: assignment.referee,
+      seed: slot.seed,
+      players: side === 0 ? [contestantSpec, opponent] : [opponent, contestantSpec],
+      label: `${contestant.submission.name} vs ${item.name} #${slot.index + 1}`,
+    };
   };
+  // The first failure withdraws this grade's games not yet started; games already playing finish and are kept.
+  const withdraw = new AbortController();
+  let failure: { error: unknown } | null = null;
   try {
-    const lanes = Math.min(options.parallelGames ?? assignment.parallelGames, toPlay.length);
-    await Promise.all(Array.from({ length: lanes }, lane));
+    await Promise.all(
+      toPlay.map(async (slot) => {
+        try {
+          const played = await pool.play(jobFor(slot), { signal: withdraw.signal, onStart: (worker) => options.onGameStart?.(slot, worker) });
+          const side = (slot.index % 2) as Side;
+          const kept = { key: slot.key, item: slot.item, index: slot.index, wallMs: played.wallMs, record: played.record };
+          if (store) store.save(kept);
+          else journal?.append(kept);
+          finish({ item: slot.item, index: slot.index, seed: slot.seed, studentSide: side, result: resultFor(played.record, side), wallMs: played.wallMs, resumed: false, record: played.record });
+        } catch (error) {
+          failure ??= { error };
+          withdraw.abort();
+        }
+      }),
+    );
   } finally {
     journal?.close();
-    await Promise.allSettled(players.map((player) => player.close()));
+    if (!options.pool) await pool.close();
   }
+  if (failure) throw (failure as { error: unknown }).error;
   const gamesMs = performance.now() - gamesStarted;
 
   entries.sort((a, b) => a.item - b.item || a.index - b.index);

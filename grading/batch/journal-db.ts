@@ -1,8 +1,8 @@
 /**
  * The batch journal: one SQLite file (better-sqlite3, WAL, synchronous=FULL) under out/. Every finished game
  * and every finished grade is its own committed transaction, so a batch killed at any moment — kill -9, a
- * reboot — loses only the games in flight. The grading workers write their games here themselves (WAL lets
- * several processes share the file); the batch runner writes the grades.
+ * reboot — loses only the games in flight. The batch runner (the coordinator) writes every game and grade as
+ * its pool reports it; WAL lets readers (a report, a test) look while it does.
  */
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
@@ -128,6 +128,9 @@ export class BatchJournal {
         }
         if (record.seed !== slot.seed || !replayRecord(record, getGame).ok) return undefined;
         return { key: slot.key, item: slot.item, index: slot.index, wallMs: row.wall_ms, record };
+      },
+      keyOf(slot): string {
+        return keyOf(slot.item, slot.index, slot.seed);
       },
       save(entry) {
         upsert.run({

@@ -1,97 +1,161 @@
 /**
- * The grading workers: up to `size` forked processes, each grading one student at a time (and so playing one
- * game at a time). A worker that dies fails only the student it was grading; a fresh one takes its place.
+ * The local game pool: up to `size` forked worker processes, each playing one game at a time (grading/batch/
+ * worker.ts), kept alive between games so their players stay warm. A worker that dies fails only the game it
+ * was playing (PoolWorkerError: the grader's failure, never the student's); a fresh worker takes its place.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Assignment } from '../assignment.js';
+import { storeArtefact, type Artefact } from '../pool/artefact.js';
+import { PoolAbortError, PoolWorkerError, type GameJob, type GamePool, type PlayedGame, type PlayOptions } from '../pool/job.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
-
-export interface PoolTask {
-  student: string;
-  path: string;
-  command: string;
-}
-
-export interface PoolHandlers {
-  onStart(task: PoolTask, pid: number): void;
-  onMessage(task: PoolTask, message: Exclude<FromWorker, { type: 'ready' }>): Promise<void> | void;
-  /** The worker died while grading `task` (exit code or signal, and the end of its stderr). */
-  onDeath(task: PoolTask, reason: string): void;
-  /** Lines a worker wrote to stderr (sandbox warnings, say), each once. */
-  onWarning(line: string): void;
-}
 
 /** The workers could not run at all (missing script, dying at start-up): the batch cannot go on. */
 export class WorkerStartError extends Error {
   override name = 'WorkerStartError';
 }
 
+export interface ForkPoolHandlers {
+  /** Lines a worker wrote to stderr (sandbox warnings, say), each once. */
+  onWarning?(line: string): void;
+}
+
 interface Worker {
   process: ChildProcess;
-  task: PoolTask | null;
   stderr: string;
+}
+
+interface Task {
+  job: GameJob;
+  options: PlayOptions;
+  resolve(played: PlayedGame): void;
+  reject(error: Error): void;
 }
 
 const STDERR_TAIL = 2000;
 /** Workers dying before they say ready, in a row, before we give up. */
 const MAX_START_FAILURES = 3;
 
-export class WorkerPool {
+export class ForkPool implements GamePool {
   private readonly workers = new Set<Worker>();
   private readonly warned = new Set<string>();
-  private stopping = false;
+  private readonly pending: Task[] = [];
+  private readonly inFlight = new Map<string, Promise<PlayedGame>>();
+  private wake: (() => void)[] = [];
+  private lanes = 0;
+  private busy = 0;
+  private closed = false;
   private startFailures = 0;
 
   constructor(
     private readonly script: string,
-    private readonly init: { journalPath: string; assignment: Assignment; assignmentSource: string },
-    private readonly handlers: PoolHandlers,
+    readonly size: number,
+    private readonly handlers: ForkPoolHandlers = {},
   ) {
     if (!existsSync(script)) throw new WorkerStartError(`the grading worker ${script} is missing: run npm run build first`);
   }
 
-  /** Grade every task with up to `size` workers; resolves when all are done or stop() was called. */
-  async run(tasks: PoolTask[], size: number): Promise<void> {
-    const queue = [...tasks];
-    const lane = async (): Promise<void> => {
-      while (queue.length > 0 && !this.stopping) {
-        const worker = await this.spawn();
-        if (!worker) return;
-        while (queue.length > 0 && !this.stopping) {
-          const task = queue.shift()!;
-          const alive = await this.grade(worker, task);
-          if (!alive) break;
-        }
-        await this.dismiss(worker);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(size, tasks.length) }, lane));
+  /** Workers share this machine's artefact cache. */
+  async publish(artefact: Artefact): Promise<void> {
+    storeArtefact(artefact);
   }
 
-  /** Stop handing out work and kill the workers (their in-flight games are lost; finished ones are journaled). */
-  async stop(): Promise<void> {
-    this.stopping = true;
+  play(job: GameJob, options: PlayOptions = {}): Promise<PlayedGame> {
+    if (this.closed) return Promise.reject(new PoolAbortError(`${job.label}: the pool is closed`));
+    // The same game asked for twice (two students with the same code): played once.
+    const same = this.inFlight.get(job.key);
+    if (same) return same;
+    const promise = new Promise<PlayedGame>((resolve, reject) => {
+      const task: Task = { job, options, resolve, reject };
+      if (options.signal?.aborted) return reject(new PoolAbortError(`${job.label} was withdrawn`));
+      options.signal?.addEventListener(
+        'abort',
+        () => {
+          const at = this.pending.indexOf(task);
+          if (at >= 0) {
+            this.pending.splice(at, 1);
+            reject(new PoolAbortError(`${job.label} was withdrawn`));
+          }
+        },
+        { once: true },
+      );
+      this.pending.push(task);
+      this.wake.shift()?.();
+      if (this.lanes < this.size && this.lanes - this.busy < this.pending.length) {
+        this.lanes += 1;
+        void this.lane();
+      }
+    });
+    this.inFlight.set(job.key, promise);
+    const forget = (): void => {
+      this.inFlight.delete(job.key);
+    };
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  /** Stop: queued jobs reject with PoolAbortError, workers are killed (their games are dropped). */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.pending.splice(0)) task.reject(new PoolAbortError(`${task.job.label}: the pool was closed`));
+    for (const wake of this.wake.splice(0)) wake();
     await Promise.all([...this.workers].map((worker) => this.kill(worker)));
+  }
+
+  private async next(): Promise<Task | null> {
+    while (!this.closed) {
+      const task = this.pending.shift();
+      if (task) return task;
+      await new Promise<void>((resolve) => this.wake.push(resolve));
+    }
+    return null;
+  }
+
+  /** One worker's life: take the next job, play it, repeat; a dead worker is replaced at the next job. */
+  private async lane(): Promise<void> {
+    let worker: Worker | null = null;
+    try {
+      for (let task = await this.next(); task; task = await this.next()) {
+        if (!worker) {
+          try {
+            worker = await this.spawn();
+          } catch (error) {
+            task.reject(error as Error);
+            for (const other of this.pending.splice(0)) other.reject(error as Error);
+            continue;
+          }
+          if (!worker) {
+            task.reject(new PoolAbortError(`${task.job.label}: the pool was closed`));
+            break;
+          }
+        }
+        this.busy += 1;
+        const alive = await this.run(worker, task);
+        this.busy -= 1;
+        if (!alive) worker = null;
+      }
+    } finally {
+      this.lanes -= 1;
+      if (worker) await this.dismiss(worker);
+    }
   }
 
   private spawn(): Promise<Worker | null> {
     return new Promise((resolve, reject) => {
       const child = fork(this.script, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
-      const worker: Worker = { process: child, task: null, stderr: '' };
+      const worker: Worker = { process: child, stderr: '' };
       this.workers.add(worker);
       child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
         worker.stderr = (worker.stderr + chunk).slice(-STDERR_TAIL);
         for (const line of chunk.split('\n').map((each) => each.trim())) {
           if (line && !this.warned.has(line)) {
             this.warned.add(line);
-            this.handlers.onWarning(line);
+            this.handlers.onWarning?.(line);
           }
         }
       });
       const early = (code: number | null, signal: NodeJS.Signals | null): void => {
         this.workers.delete(worker);
-        if (this.stopping) return resolve(null);
+        if (this.closed) return resolve(null);
         if (++this.startFailures >= MAX_START_FAILURES) {
           return reject(new WorkerStartError(`grading workers die as they start (${describeExit(code, signal)}): ${worker.stderr.trim() || 'no output'}`));
         }
@@ -104,42 +168,42 @@ export class WorkerPool {
         this.startFailures = 0;
         resolve(worker);
       });
-      child.send({ type: 'init', ...this.init } satisfies ToWorker);
     });
   }
 
-  /** Grade one task; false when the worker died doing it. */
-  private grade(worker: Worker, task: PoolTask): Promise<boolean> {
-    worker.task = task;
+  /** Play one task on a worker; false when the worker died doing it. */
+  private run(worker: Worker, task: Task): Promise<boolean> {
+    const { job } = task;
     return new Promise((resolve) => {
       const onMessage = (message: FromWorker): void => {
-        if (message.type === 'ready') return;
-        if (message.type === 'graded' || message.type === 'failed') cleanUp();
-        Promise.resolve(this.handlers.onMessage(task, message)).then(
-          () => {
-            if (message.type === 'graded' || message.type === 'failed') resolve(true);
-          },
-          () => resolve(true),
-        );
+        if (message.type === 'ready' || message.key !== job.key) return;
+        cleanUp();
+        if (message.type === 'played') {
+          task.resolve({ key: job.key, record: message.record, wallMs: message.wallMs, worker: `local ${worker.process.pid}` });
+        } else {
+          task.reject(new PoolWorkerError(message.message));
+        }
+        resolve(true);
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
         cleanUp();
         this.workers.delete(worker);
-        if (!this.stopping) {
+        if (this.closed) {
+          task.reject(new PoolAbortError(`${job.label}: the pool was closed`));
+        } else {
           const tail = worker.stderr.trim().split('\n').slice(-2).join(' ');
-          this.handlers.onDeath(task, `${describeExit(code, signal)}${tail ? `: ${tail}` : ''}`);
+          task.reject(new PoolWorkerError(`the grading worker died (${describeExit(code, signal)}${tail ? `: ${tail}` : ''})`));
         }
         resolve(false);
       };
       const cleanUp = (): void => {
-        worker.task = null;
         worker.process.off('message', onMessage);
         worker.process.off('exit', onExit);
       };
       worker.process.on('message', onMessage);
       worker.process.once('exit', onExit);
-      this.handlers.onStart(task, worker.process.pid ?? 0);
-      worker.process.send({ type: 'grade', ...task } satisfies ToWorker);
+      task.options.onStart?.({ name: `local ${worker.process.pid}`, pid: worker.process.pid });
+      worker.process.send({ type: 'play', job } satisfies ToWorker);
     });
   }
 

@@ -1,7 +1,8 @@
 /**
  * Grading a class: snapshot every student's submission, grade the ones not already graded (same submission,
- * config and harness) in forked workers — one student and one game per worker at a time, up to `jobs` at once —
- * and journal every finished game and grade in SQLite as it happens. Per-student trouble (bad input, a compile
+ * config and harness) — the interface check and the scoring here, each game a job for a game pool (forked
+ * workers, one game per worker at a time, up to `jobs` at once; or a Redis queue) — and journal every finished
+ * game and grade in SQLite as it happens. Per-student trouble (bad input, a compile
  * error, a crash, a dead worker) is a result; only a full disk or an interrupt stops the batch, and both leave
  * the journal ready for --resume.
  *
@@ -20,7 +21,11 @@ import { DiskFullError, isDiskFull } from './disk-full.js';
 import type { SubmissionInput } from './input.js';
 import { BATCH_JOURNAL_FILE, BatchJournal } from './journal-db.js';
 import { gradeCacheKey } from './keys.js';
-import { WorkerPool, type PoolTask } from './pool.js';
+import { submissionContestant } from '../contestant.js';
+import { grade } from '../grade.js';
+import { artefactSpec, buildArtefact } from '../pool/artefact.js';
+import { PoolAbortError, PoolWorkerError, type GamePool, type PlayerSpec } from '../pool/job.js';
+import { ForkPool, WorkerStartError } from './pool.js';
 import { pseudonyms } from './pseudonym.js';
 import { DEFAULT_LIMITS, snapshotStudent, type SnapshotLimits } from './snapshot.js';
 import { errorSummary, summarizeGrade, type StudentSummary } from './summary.js';
@@ -35,7 +40,8 @@ export interface GradedStudent {
 export type BatchEvent =
   /** Before any grading: how many students, how many already graded, how many games a student plays. */
   | { type: 'plan'; students: number; cached: number; toGrade: number; gamesPerStudent: number }
-  | { type: 'student-start'; student: string; worker: number }
+  /** A student's first game started on a worker (pid for a local worker; 0 for a queue worker elsewhere). */
+  | { type: 'student-start'; student: string; worker: number; workerName: string }
   | { type: 'game'; student: string; finished: number; total: number; result: 'win' | 'draw' | 'loss'; resumed: boolean }
   /** A student is finished: graded now, taken from the journal (cached), or an error. */
   | { type: 'student-done'; summary: StudentSummary; cached: boolean; done: number; total: number }
@@ -47,14 +53,18 @@ export interface BatchOptions {
   /** The config file, or 'built-in'. */
   assignmentSource: string;
   outDir: string;
-  /** Students graded at once (one worker process each). */
+  /** Games played at once: forked worker processes, one game each (ignored with `pool`). */
   jobs: number;
+  /** Play the games here instead of in forked workers (a queue); the caller closes it. */
+  pool?: GamePool;
+  /** Students checked and graded at once in this process (default: twice the pool's size, at least 2). */
+  studentsAtOnce?: number;
   /** Continue the journal already in outDir; without it an outDir holding a journal is refused. */
   resume?: boolean;
   /** Grade only these student ids. */
   only?: string[];
   limits?: SnapshotLimits;
-  /** The compiled worker (default: worker.js beside this module, i.e. in dist/). */
+  /** The compiled game worker (default: worker.js beside this module, i.e. in dist/). */
   workerScript?: string;
   /** The command that re-grades one student, for the report (default `referee grade <snapshot>`). */
   commandFor?: (student: string, path: string) => string;
@@ -141,7 +151,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     const context = (submissionHash: string | null) => ({ assignment, configHash, harness, submissionHash });
 
     // Snapshot everyone first: cheap, and it tells the plan how much grading there is.
-    const tasks: (PoolTask & { cacheKey: string; hash: string })[] = [];
+    const tasks: { student: string; path: string; command: string; cacheKey: string; hash: string }[] = [];
     const cachedSummaries: StudentSummary[] = [];
     const inputErrors: StudentSummary[] = [];
     for (const student of input.students) {
@@ -175,33 +185,15 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     for (const summary of cachedSummaries) finish(summary, true);
 
     let fatal: Error | null = null;
-    const byStudent = new Map(tasks.map((task) => [task.student, task]));
-    const pool = new WorkerPool(
-      options.workerScript ?? defaultWorker(),
-      { journalPath, assignment, assignmentSource: options.assignmentSource },
-      {
-        onStart: (task, pid) => emit({ type: 'student-start', student: task.student, worker: pid }),
-        onWarning: (line) => emit({ type: 'warning', message: line }),
-        onDeath: (task, reason) => {
-          const summary = errorSummary(task.student, `the grading worker died (${reason}): run again with --resume to retry`, context(byStudent.get(task.student)!.hash));
-          record(summary, null);
-        },
-        onMessage: async (task, message) => {
-          const planned = byStudent.get(task.student)!;
-          if (message.type === 'game') {
-            emit({ type: 'game', student: task.student, finished: message.finished, total: message.total, result: message.result, resumed: message.resumed });
-          } else if (message.type === 'failed') {
-            if (message.diskFull) return stop(new DiskFullError(outDir, message.message));
-            record(errorSummary(task.student, `grading failed: ${message.message}`, context(planned.hash)), null);
-          } else {
-            await writeGraded(task.student, message.result, planned.hash, planned.cacheKey);
-          }
-        },
-      },
-    );
+    let stopping = false;
+    const pool: GamePool =
+      options.pool ??
+      new ForkPool(options.workerScript ?? defaultWorker(), Math.max(1, options.jobs), { onWarning: (line) => emit({ type: 'warning', message: line }) });
     const stop = async (error: Error | null): Promise<void> => {
       fatal ??= error;
-      await pool.stop();
+      if (stopping) return;
+      stopping = true;
+      await pool.close();
     };
     const record = (summary: StudentSummary, cacheKey: string | null): void => {
       try {
@@ -235,6 +227,50 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
       record(summary, cacheKey);
     };
 
+    /** One student: compile and check here, publish the compiled artefact, the games to the pool, score here. */
+    const gradeOne = async (task: (typeof tasks)[number]): Promise<void> => {
+      let result: GradeResult;
+      try {
+        const base = await submissionContestant(task.path, assignment);
+        const contestant = { ...base, submission: { ...base.submission, name: task.student } };
+        let contestantSpec: PlayerSpec | undefined;
+        try {
+          const artefact = await buildArtefact(task.path);
+          await pool.publish(artefact);
+          contestantSpec = artefactSpec(artefact, task.student);
+        } catch (error) {
+          // Code that does not compile fails its interface check and plays no game; anything else is the grader's.
+          if (error instanceof PoolWorkerError) throw error;
+        }
+        let started = false;
+        result = await grade({
+          assignment,
+          assignmentSource: options.assignmentSource,
+          contestant,
+          store: journal.gameStore(task.student, { assignment, submissionHash: contestant.submission.hash, harness }),
+          pool,
+          contestantSpec,
+          command: task.command,
+          onGameStart: (_slot, worker) => {
+            if (started) return;
+            started = true;
+            emit({ type: 'student-start', student: task.student, worker: worker.pid ?? 0, workerName: worker.name });
+          },
+          onGame: (entry, finished, gamesTotal) =>
+            emit({ type: 'game', student: task.student, finished, total: gamesTotal, result: entry.result, resumed: entry.resumed }),
+        });
+      } catch (error) {
+        if (stopping) return;
+        if (isDiskFull(error)) return stop(new DiskFullError(outDir, (error as Error).message));
+        if (error instanceof WorkerStartError) return stop(error);
+        if (error instanceof PoolAbortError) return;
+        const message = (error as Error).message;
+        const text = error instanceof PoolWorkerError ? `${message}: run again with --resume to retry` : `grading failed: ${message}`;
+        return record(errorSummary(task.student, text, context(task.hash)), null);
+      }
+      if (!stopping) await writeGraded(task.student, result, task.hash, task.cacheKey);
+    };
+
     const onAbort = (): void => {
       outcome.interrupted = true;
       void stop(null);
@@ -242,9 +278,15 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      await pool.run(tasks, Math.max(1, options.jobs));
+      const queue = [...tasks];
+      const lane = async (): Promise<void> => {
+        for (let task = queue.shift(); task && !stopping; task = queue.shift()) await gradeOne(task);
+      };
+      const lanes = options.studentsAtOnce ?? Math.max(2, 2 * pool.size);
+      await Promise.all(Array.from({ length: Math.min(lanes, tasks.length) }, lane));
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
+      if (!options.pool) await pool.close();
     }
     if (fatal) throw fatal;
 

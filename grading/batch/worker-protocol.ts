@@ -1,18 +1,15 @@
 /**
- * Messages between the batch runner and its grading workers (child_process.fork IPC). A worker grades one
- * student at a time, one game at a time, so a reference AI computing in the worker never delays another game's
- * sandboxed student (reference AIs run synchronously in the grader's process).
+ * Messages between the forked game pool (pool.ts) and its workers (worker.ts), over child_process.fork IPC.
+ * A worker plays one game at a time, so a reference AI computing in the worker never delays another game's
+ * sandboxed student (reference AIs run synchronously in the worker's process).
  */
-import type { Assignment } from '../assignment.js';
-import type { GradeResult } from '../grade-result.js';
+import type { GameRecord } from '../../harness/referee/record.js';
+import type { GameJob } from '../pool/job.js';
 
-export type ToWorker =
-  | { type: 'init'; journalPath: string; assignment: Assignment; assignmentSource: string }
-  | { type: 'grade'; student: string; path: string; command: string };
+export type ToWorker = { type: 'play'; job: GameJob };
 
 export type FromWorker =
   | { type: 'ready' }
-  | { type: 'game'; student: string; finished: number; total: number; result: 'win' | 'draw' | 'loss'; resumed: boolean }
-  | { type: 'graded'; student: string; result: GradeResult }
-  /** diskFull: the journal could not be written; the batch must stop, not blame the student. */
-  | { type: 'failed'; student: string; message: string; diskFull: boolean };
+  | { type: 'played'; key: string; record: GameRecord; wallMs: number }
+  /** The worker could not play the game (not the student's fault: the game is the grader's to retry). */
+  | { type: 'failed'; key: string; message: string };

@@ -1,20 +1,14 @@
 /**
- * A grading worker (forked by the batch runner): grades the students it is sent, one at a time and one game at a
- * time, writing every finished game to the batch journal itself before the next one starts. It dies with its
- * parent, taking its sandboxes with it, so a batch killed with kill -9 leaves nothing running.
+ * A forked game worker (grading/batch/pool.ts starts them): plays the jobs it is sent, one game at a time,
+ * through the same runner as a queue worker (grading/pool/play.ts), players kept warm between games. It dies
+ * with its parent, taking its sandboxes with it, so a batch killed with kill -9 leaves nothing running.
  */
-import { submissionContestant } from '../contestant.js';
-import { grade } from '../grade.js';
-import { harnessVersion } from '../package-root.js';
-import type { Assignment } from '../assignment.js';
 import { processTree, signalPids } from '../../harness/sandbox/process-tree.js';
-import { isDiskFull } from './disk-full.js';
-import { BatchJournal } from './journal-db.js';
+import { harnessVersion } from '../package-root.js';
+import { cachedPlayers, playJob, PlayerProvider } from '../pool/play.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
 
-let journal: BatchJournal | null = null;
-let assignment: Assignment | null = null;
-let assignmentSource = '';
+const players = new PlayerProvider(cachedPlayers());
 
 const send = (message: FromWorker): void => {
   process.send?.(message);
@@ -23,44 +17,22 @@ const send = (message: FromWorker): void => {
 /** Kill every process this worker started (sandboxes, frozen or not), then exit. */
 function shutDown(code: number): never {
   signalPids(processTree(process.pid).slice(1), 'SIGKILL');
-  journal?.close();
   process.exit(code);
 }
 
-async function gradeStudent(student: string, path: string, command: string): Promise<void> {
-  if (!journal || !assignment) throw new Error('grading worker used before init');
-  const base = await submissionContestant(path, assignment);
-  const contestant = { ...base, submission: { ...base.submission, name: student } };
-  const store = journal.gameStore(student, { assignment, submissionHash: contestant.submission.hash, harness: harnessVersion() });
-  try {
-    const result = await grade({
-      assignment,
-      assignmentSource,
-      contestant,
-      store,
-      parallelGames: 1,
-      command,
-      onGame: (entry, finished, total) => send({ type: 'game', student, finished, total, result: entry.result, resumed: entry.resumed }),
-    });
-    send({ type: 'graded', student, result });
-  } catch (error) {
-    send({ type: 'failed', student, message: (error as Error).message, diskFull: isDiskFull(error) });
-  }
-}
-
 process.on('message', (message: ToWorker) => {
-  if (message.type === 'init') {
-    journal = BatchJournal.open(message.journalPath);
-    assignment = message.assignment;
-    assignmentSource = message.assignmentSource;
-    send({ type: 'ready' });
-  } else {
-    gradeStudent(message.student, message.path, message.command).catch((error: unknown) =>
-      send({ type: 'failed', student: message.student, message: (error as Error).message, diskFull: isDiskFull(error) }),
-    );
+  const { job } = message;
+  if (job.harness !== harnessVersion()) {
+    send({ type: 'failed', key: job.key, message: `this worker runs harness ${harnessVersion()}, the job wants ${job.harness}` });
+    return;
   }
+  playJob(job, players).then(
+    ({ record, wallMs }) => send({ type: 'played', key: job.key, record, wallMs }),
+    (error: unknown) => send({ type: 'failed', key: job.key, message: (error as Error).message }),
+  );
 });
-// Ctrl-C reaches the whole foreground process group: the runner decides what stops, not each worker.
+// Ctrl-C reaches the whole foreground process group: the pool decides what stops, not each worker.
 process.on('SIGINT', () => undefined);
 process.on('SIGTERM', () => shutDown(0));
 process.on('disconnect', () => shutDown(0));
+send({ type: 'ready' });

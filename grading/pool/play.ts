@@ -1,0 +1,79 @@
+/**
+ * The one game runner behind every pool: a job's two player specs become Players (kept warm between jobs: a
+ * sandbox starts once per submission per worker, not once per game) and the referee plays the game. The
+ * in-process pool, the forked workers and the queue workers all call playJob; only where it runs differs.
+ */
+import { performance } from 'node:perf_hooks';
+import { getGame } from '../../harness/games/registry.js';
+import { InProcessPlayer } from '../../harness/referee/in-process.js';
+import { playGame } from '../../harness/referee/match.js';
+import type { Player } from '../../harness/referee/player.js';
+import { SandboxPlayer } from '../../harness/sandbox/sandbox-player.js';
+import { referenceAgent } from '../../reference-ai/index.js';
+import { canonicalJson } from '../assignment.js';
+import { withRandomOpening } from '../opening.js';
+import { cachedArtefact } from './artefact.js';
+import { PoolWorkerError, type GameJob, type PlayerSpec } from './job.js';
+
+/** Makes the Player for a spec; the provider below keeps it warm. */
+export type PlayerFactory = (spec: PlayerSpec, game: string) => Promise<Player>;
+
+/** Players from the local artefact cache (sandboxed) and the reference-AI registry (in-process). */
+export const cachedPlayers =
+  (artefactDir: (hash: string) => string | null = cachedArtefact): PlayerFactory =>
+  async (spec, game) => {
+    if (spec.kind === 'reference') {
+      return new InProcessPlayer(spec.name, withRandomOpening(referenceAgent(game, spec.ai), spec.openingMoves), getGame);
+    }
+    const dir = artefactDir(spec.artefact);
+    if (!dir) throw new PoolWorkerError(`the compiled submission ${spec.artefact.slice(0, 12)} is not in this worker's cache`);
+    return new SandboxPlayer({ name: spec.name, bundlePath: `${dir}/${spec.entry}`, submissionRoot: dir, game, runtime: spec.runtime });
+  };
+
+/** Idle players by spec, most recently used last; at most `keep` idle ones stay alive. */
+export class PlayerProvider {
+  private readonly idle: { key: string; player: Player }[] = [];
+
+  constructor(
+    private readonly factory: PlayerFactory,
+    private readonly keep = 4,
+  ) {}
+
+  async acquire(spec: PlayerSpec, game: string): Promise<{ key: string; player: Player }> {
+    const key = canonicalJson({ game, spec });
+    const found = this.idle.findIndex((entry) => entry.key === key);
+    if (found >= 0) return this.idle.splice(found, 1)[0];
+    return { key, player: await this.factory(spec, game) };
+  }
+
+  release(entry: { key: string; player: Player }): void {
+    this.idle.push(entry);
+    while (this.idle.length > this.keep) void this.idle.shift()!.player.close().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    const players = this.idle.splice(0);
+    await Promise.allSettled(players.map((entry) => entry.player.close()));
+  }
+}
+
+/** Play one job to its record. A failure to build a player from its spec is the grader's (PoolWorkerError). */
+export async function playJob(job: GameJob, players: PlayerProvider): Promise<{ record: Awaited<ReturnType<typeof playGame>>; wallMs: number }> {
+  const game = getGame(job.game);
+  const taken: { key: string; player: Player }[] = [];
+  try {
+    for (const spec of job.players) {
+      try {
+        taken.push(await players.acquire(spec, job.game));
+      } catch (error) {
+        if (error instanceof PoolWorkerError) throw error;
+        throw new PoolWorkerError(`could not set up ${spec.name}: ${(error as Error).message}`);
+      }
+    }
+    const started = performance.now();
+    const record = await playGame({ game, black: taken[0].player, white: taken[1].player, seed: job.seed, config: job.config });
+    return { record, wallMs: Math.round(performance.now() - started) };
+  } finally {
+    for (const entry of taken) players.release(entry);
+  }
+}
