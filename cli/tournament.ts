@@ -16,11 +16,13 @@ import { InputError, openSubmissions } from '../grading/batch/input.js';
 import { LAYOUT_NAMES } from '../grading/batch/layout.js';
 import { DEFAULT_LIMITS, snapshotStudent } from '../grading/batch/snapshot.js';
 import { TOURNAMENT_JOURNAL_FILE, TournamentJournal, TournamentJournalError } from '../grading/tournament/journal.js';
-import { GraderError, LocalGamePool } from '../grading/tournament/local-pool.js';
+import { fileURLToPath } from 'node:url';
+import { ForkPool, WorkerStartError } from '../grading/batch/pool.js';
 import { OpeningsError, readOpenings } from '../grading/tournament/openings.js';
-import { isReferenceName, referenceSpec, submissionSpec, type ParticipantSpec } from '../grading/tournament/participants.js';
+import { referenceParticipant, submissionParticipant, type Participant } from '../grading/tournament/participants.js';
+import { isReferenceName } from '../reference-ai/budget.js';
 import { writeRankingCsv, writeTournamentResult, type TournamentFormat, type TournamentParticipant, type TournamentResult } from '../grading/tournament/result.js';
-import { runTournament, TournamentInterrupted, TournamentUsageError, type TournamentOptions } from '../grading/tournament/runner.js';
+import { GraderError, runTournament, TournamentInterrupted, TournamentUsageError, type TournamentOptions } from '../grading/tournament/runner.js';
 import { writeTournamentReport } from '../reports/tournament/render.js';
 import { nonNegativeInt, positiveInt, UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
@@ -40,8 +42,8 @@ interface TournamentFlags {
   gauntlet?: string[];
 }
 
-/** Where the compiled game worker is, when not beside the pool in dist/ (tests run the sources). */
-export const GAME_WORKER_ENV = 'REFEREE_GAME_WORKER';
+/** The batch's game worker plays tournament games too (REFEREE_BATCH_WORKER overrides it, as for batch). */
+const gameWorker = (): string => process.env.REFEREE_BATCH_WORKER || fileURLToPath(new URL('../grading/batch/worker.js', import.meta.url));
 
 const FORMATS: TournamentFormat[] = ['round-robin', 'gauntlet', 'swiss'];
 
@@ -71,21 +73,22 @@ function isOneSubmission(path: string): boolean {
 }
 
 /** Every participant named on the command line, snapshotting classes into out/submissions/. */
-async function gatherParticipants(args: string[], game: string, outDir: string): Promise<{ players: ParticipantSpec[]; excluded: TournamentParticipant[] }> {
-  const players: ParticipantSpec[] = [];
+async function gatherParticipants(args: string[], game: string, outDir: string): Promise<{ players: Participant[]; excluded: TournamentParticipant[] }> {
+  const players: Participant[] = [];
   const excluded: TournamentParticipant[] = [];
   const seen = new Set<string>();
-  const add = (spec: ParticipantSpec, problem?: string): void => {
-    if (seen.has(spec.id)) throw new UsageError(`two participants are named ${JSON.stringify(spec.id)}: rename one submission (ids come from file, folder or student names)`);
-    seen.add(spec.id);
-    if (problem === undefined) players.push(spec);
-    else excluded.push({ ...spec, excluded: problem });
+  const add = (participant: Participant, problem?: string): void => {
+    if (seen.has(participant.id)) throw new UsageError(`two participants are named ${JSON.stringify(participant.id)}: rename one submission (ids come from file, folder or student names)`);
+    seen.add(participant.id);
+    const { id, kind, source, hash, language } = participant;
+    if (problem === undefined) players.push(participant);
+    else excluded.push({ id, kind, source, hash, language, excluded: problem });
   };
   for (const arg of args) {
     const looksLikePath = /[\\/]/.test(arg) || existsSync(arg);
     if (!looksLikePath && isReferenceName(game, arg)) {
       try {
-        add(referenceSpec(game, arg));
+        add(referenceParticipant(game, arg));
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
@@ -97,8 +100,8 @@ async function gatherParticipants(args: string[], game: string, outDir: string):
     }
     if (isOneSubmission(arg)) {
       const id = basename(resolve(arg)).replace(/\.(ts|js|mjs|cjs|py)$/, '');
-      const outcome = await submissionSpec(id, arg);
-      add(outcome.spec, outcome.problem);
+      const outcome = await submissionParticipant(id, arg);
+      add(outcome.participant, outcome.problem);
       continue;
     }
     let input;
@@ -113,11 +116,12 @@ async function gatherParticipants(args: string[], game: string, outDir: string):
       for (const student of input.students) {
         const snapshot = await snapshotStudent(student, join(outDir, 'submissions'), DEFAULT_LIMITS);
         if (snapshot.problem !== undefined) {
-          add({ id: student.id, kind: 'submission', source: student.origins.join(', '), hash: '0'.repeat(64), language: 'unknown' }, snapshot.problem);
+          const { participant } = await submissionParticipant(student.id, join(outDir, 'submissions', student.id));
+          add({ ...participant, source: student.origins.join(', ') }, snapshot.problem);
           continue;
         }
-        const outcome = await submissionSpec(student.id, snapshot.path);
-        add(outcome.spec, outcome.problem);
+        const outcome = await submissionParticipant(student.id, snapshot.path);
+        add(outcome.participant, outcome.problem);
       }
     } finally {
       input.close();
@@ -175,7 +179,18 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
     if (error instanceof TournamentJournalError) throw new UsageError(error.message);
     throw error;
   }
-  const pool = new LocalGamePool(flags.jobs, process.env[GAME_WORKER_ENV] || undefined, (line) => console.error(`warning: ${line}`));
+  let pool: ForkPool;
+  try {
+    pool = new ForkPool(gameWorker(), flags.jobs, { onWarning: (line) => console.error(`warning: ${line}`) });
+  } catch (error) {
+    journal.close();
+    if (error instanceof WorkerStartError) {
+      console.error(`referee: grader error: ${error.message}`);
+      process.exitCode = 3;
+      return;
+    }
+    throw error;
+  }
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = (): void => {
@@ -190,6 +205,7 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
       throw new UsageError(`${outDir} already holds a tournament journal: add --resume to continue it (finished games are kept), or choose an empty --out`);
     }
     const { players, excluded } = await gatherParticipants(args, game.id, outDir);
+    for (const participant of players) if (participant.artefact) await pool.publish(participant.artefact);
     const references = players.filter((spec) => spec.kind === 'reference').map((spec) => spec.id);
     const anchor = flags.anchor ?? (players.some((spec) => spec.id === 'random') ? 'random' : references[0] ?? players[0]?.id ?? '');
     const tty = process.stderr.isTTY === true;
@@ -209,7 +225,7 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
       anchor,
       anchorElo: 0,
       journal,
-      runner: pool,
+      pool,
       command: resumeCommand(args, flags).replace(/ --resume$/, ''),
       signal: controller.signal,
       onEvent: (event) => {
@@ -235,7 +251,7 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
       return;
     }
     if (error instanceof TournamentUsageError) throw new UsageError(error.message);
-    if (error instanceof GraderError) {
+    if (error instanceof GraderError || error instanceof WorkerStartError) {
       console.error(`referee: grader error: ${error.message}; finished games are journaled — fix the cause and resume with: ${resumeCommand(args, flags)}`);
       process.exitCode = 3;
       return;

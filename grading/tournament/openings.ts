@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { AnyGame } from '../../harness/games/game.js';
-import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../../harness/referee/player.js';
 import { createRng, deriveSeed } from '../../harness/referee/seed.js';
+import { openingBook } from '../opening.js';
 
 /** The file of openings cannot be used: one line naming the fix. */
 export class OpeningsError extends Error {
@@ -30,27 +30,6 @@ export function randomOpening(game: AnyGame, seed: number, plies: number): strin
     state = game.apply(state, move);
   }
   return line;
-}
-
-/**
- * The positions along a line from the start of `seed` → the move to play there. Stops at a move that is not legal
- * (an opening from a file on a seeded layout it does not fit) and reports how far it got.
- */
-export function openingBook(game: AnyGame, seed: number, line: readonly string[]): { book: Map<string, string>; played: number } {
-  let state = game.initial(seed);
-  const book = new Map<string, string>();
-  let played = 0;
-  for (const text of line) {
-    while (!game.isTerminal(state) && game.legalMoves(state).length === 0) state = game.pass(state);
-    const move = game.parseMove(text);
-    if (move === null || game.isTerminal(state)) break;
-    const legal = game.legalMoves(state).some((candidate) => game.formatMove(candidate) === text);
-    if (!legal) break;
-    book.set(game.encode(state), text);
-    state = game.apply(state, move);
-    played += 1;
-  }
-  return { book, played };
 }
 
 /** Read a file of openings: one line per opening, moves separated by spaces or commas; `#` starts a comment. */
@@ -76,21 +55,4 @@ export function readOpenings(path: string, game: AnyGame): string[][] {
   });
   if (lines.length === 0) throw new OpeningsError(`${path} holds no openings: write one line of moves per opening, e.g. ${randomOpening(game, 1, 3).join(' ')}`);
   return lines;
-}
-
-/** `player`, but answering the book's move in the book's positions without asking it. */
-export function withBook(player: Player, book: ReadonlyMap<string, string>): Player {
-  if (book.size === 0) return player;
-  return {
-    name: player.name,
-    trusted: player.trusted,
-    startGame: (start: GameStart) => player.startGame(start),
-    async requestMove(request: MoveRequest): Promise<PlayerAnswer> {
-      const booked = book.get(request.state);
-      return booked === undefined ? player.requestMove(request) : { kind: 'move', value: booked };
-    },
-    abort: (reason: string) => player.abort(reason),
-    endGame: () => player.endGame(),
-    close: () => player.close(),
-  };
 }

@@ -15,10 +15,11 @@ import { deriveSeed } from '../../harness/referee/seed.js';
 import { canonicalJson, sha256 } from '../assignment.js';
 import { harnessVersion } from '../package-root.js';
 import { fitRatings, likelihoodOfSuperiority, type PairResult } from './elo.js';
-import type { GameJob, GameRunner } from './game-job.js';
-import { openingBook, randomOpening } from './openings.js';
+import { openingBook } from '../opening.js';
+import { PoolWorkerError, type GameJob, type GamePool, type PlayedGame } from '../pool/job.js';
+import { randomOpening } from './openings.js';
 import { gauntlet, meetingKey, roundRobin, swissRound, type Round, type SwissStanding } from './pairing.js';
-import type { ParticipantSpec } from './participants.js';
+import type { Participant } from './participants.js';
 import { TOURNAMENT_FORMAT, type CrosstableCell, type RankingRow, type TournamentFormat, type TournamentGame, type TournamentParticipant, type TournamentResult } from './result.js';
 import type { TournamentJournal } from './journal.js';
 
@@ -27,8 +28,8 @@ export interface TournamentOptions {
   game: string;
   referee: RefereeConfig;
   pairing: TournamentFormat;
-  /** Everyone who plays, in seeding order. */
-  players: ParticipantSpec[];
+  /** Everyone who plays, in seeding order (submissions' artefacts already published to the pool). */
+  players: Participant[];
   /** Participants that could not play (shown, not rated). */
   excluded: TournamentParticipant[];
   /** Gauntlet: the ids of the fixed opponents everyone else meets. */
@@ -42,7 +43,7 @@ export interface TournamentOptions {
   anchor: string;
   anchorElo: number;
   journal: TournamentJournal;
-  runner: GameRunner;
+  pool: GamePool;
   command: string;
   onEvent?: (event: TournamentEvent) => void;
   signal?: AbortSignal;
@@ -59,6 +60,25 @@ export class TournamentUsageError extends Error {
 
 export class TournamentInterrupted extends Error {
   override name = 'TournamentInterrupted';
+}
+
+/** A game could not be played because the grader failed (twice): stop with the journal intact, charge nobody. */
+export class GraderError extends Error {
+  override name = 'GraderError';
+}
+
+/** Play a job; a grader failure (a dead worker) is retried once, then stops the tournament. */
+async function playOnce(pool: GamePool, job: GameJob, signal: AbortSignal | undefined): Promise<PlayedGame> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await pool.play(job);
+    } catch (error) {
+      if (signal?.aborted) throw new TournamentInterrupted('interrupted');
+      if (error instanceof PoolWorkerError && attempt < 2) continue;
+      if (error instanceof PoolWorkerError) throw new GraderError(`${job.label} could not be played twice: ${error.message}`);
+      throw error;
+    }
+  }
 }
 
 const scoreOf = (record: GameRecord): 0 | 0.5 | 1 => (record.end.winner === null ? 0.5 : record.end.winner === 0 ? 1 : 0);
@@ -152,8 +172,9 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
         const opening = line.slice(0, played);
         // Even games: `a` is Black; odd games: colours swapped on the same opening.
         const [black, white] = g % 2 === 0 ? [pairing.a, pairing.b] : [pairing.b, pairing.a];
-        const specs: [ParticipantSpec, ParticipantSpec] = [players[black], players[white]];
+        const specs: [Participant, Participant] = [players[black], players[white]];
         const key = tournamentGameKey({ harness, game: game.id, referee: options.referee, players: [specs[0].hash, specs[1].hash], seed, opening });
+        const label = `${specs[0].id} vs ${specs[1].id}, round ${r + 1}`;
         const slot: TournamentGame = {
           index: games.length,
           round: r + 1,
@@ -168,7 +189,7 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
           record: null as unknown as GameRecord,
         };
         games.push(slot);
-        jobs.push({ slot, job: { key, game: game.id, referee: options.referee, seed, players: specs, opening } });
+        jobs.push({ slot, job: { key, harness, game: game.id, config: options.referee, seed, players: [specs[0].player, specs[1].player], label, opening } });
       }
     });
     const toPlay: typeof jobs = [];
@@ -201,7 +222,7 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
     await Promise.race([
       Promise.all(
         toPlay.map(async ({ slot, job }) => {
-          const played = await options.runner.play(job);
+          const played = await playOnce(options.pool, job, options.signal);
           options.journal.save(job.key, played.record, played.wallMs);
           slot.record = played.record;
           slot.wallMs = played.wallMs;
@@ -261,7 +282,10 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
     };
   });
 
-  const participants: TournamentParticipant[] = [...players.map((spec) => ({ ...spec })), ...options.excluded];
+  const participants: TournamentParticipant[] = [
+    ...players.map(({ id, kind, source, hash, language }) => ({ id, kind, source, hash, language })),
+    ...options.excluded,
+  ];
   return {
     format: TOURNAMENT_FORMAT,
     title: options.title,
