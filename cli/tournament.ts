@@ -226,6 +226,7 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
       anchorElo: 0,
       journal,
       pool,
+      rubric: assignment.tournament,
       command: resumeCommand(args, flags).replace(/ --resume$/, ''),
       signal: controller.signal,
       onEvent: (event) => {

@@ -60,6 +60,15 @@ export interface OpponentItem {
   visibility: Visibility;
 }
 
+/** The optional tournament rubric item: a submission's rank or rating in `referee tournament` as points. */
+export interface TournamentItem {
+  title: string;
+  points: number;
+  scoring:
+    | { rule: 'rank'; fullPercentile: number; zeroPercentile: number }
+    | { rule: 'rating'; minElo: number; fullElo: number; use: 'estimate' | 'lower' };
+}
+
 export interface Assignment {
   title: string;
   game: string;
@@ -67,6 +76,7 @@ export interface Assignment {
   parallelGames: number;
   interfaceCheck: { points: number; visibility: Visibility };
   opponents: OpponentItem[];
+  tournament?: TournamentItem;
 }
 
 /** One problem in a config: the JSON pointer of the offending value and what to write instead. */
@@ -173,7 +183,7 @@ function issuesOf(errors: ErrorObject[]): ConfigIssue[] {
         break;
       }
       case 'discriminator': {
-        add(`${error.instancePath}/rule`, 'must be "threshold", "linear" or "sprt"');
+        add(`${error.instancePath}/rule`, error.instancePath.startsWith('/tournament') ? 'must be "rank" or "rating"' : 'must be "threshold", "linear" or "sprt"');
         break;
       }
       default:
@@ -252,7 +262,7 @@ export function resolveAssignment(json: unknown, source = 'the assignment'): Ass
   const game = (raw.game as string | undefined) ?? PLATFORM.game;
   if (!gameIds().includes(game)) issues.push({ pointer: '/game', message: `unknown game "${game}": use one of ${gameIds().join(', ')}` });
   const rawOpponents = (raw.opponents as Record<string, unknown>[] | undefined) ?? [];
-  if (raw.opponents === undefined) issues.push({ pointer: '/opponents', message: 'is required: list at least one reference opponent, e.g. [{ "name": "random", "games": 10, "points": 30 }]' });
+  if (raw.opponents === undefined && raw.tournament === undefined) issues.push({ pointer: '/opponents', message: 'is required: list at least one reference opponent, e.g. [{ "name": "random", "games": 10, "points": 30 }]' });
   const known = issues.length === 0 ? referenceNames(game) : [];
   rawOpponents.forEach((raw, index) => {
     if (raw.name === undefined && raw.ladder === undefined) {
@@ -301,6 +311,13 @@ export function resolveAssignment(json: unknown, source = 'the assignment'): Ass
     const field = /referee config: (\w+)/.exec((error as Error).message)?.[1];
     throw new AssignmentError([{ pointer: `/${field ?? ''}`, message: (error as Error).message.replace(/^referee config: \w+ /, '') }], source);
   }
+  const tournament = resolveTournamentItem(raw.tournament as Record<string, unknown> | undefined);
+  if (tournament?.scoring.rule === 'rating' && !(tournament.scoring.minElo < tournament.scoring.fullElo)) {
+    throw new AssignmentError([{ pointer: '/tournament/scoring/fullElo', message: 'must be greater than minElo, e.g. minElo 0 and fullElo 400' }], source);
+  }
+  if (tournament?.scoring.rule === 'rank' && !(tournament.scoring.fullPercentile < tournament.scoring.zeroPercentile)) {
+    throw new AssignmentError([{ pointer: '/tournament/scoring/zeroPercentile', message: 'must be greater than fullPercentile, e.g. fullPercentile 0.1 and zeroPercentile 0.9' }], source);
+  }
   const interfaceCheck = (raw.interfaceCheck as { points?: number; visibility?: Visibility } | undefined) ?? {};
   return {
     title: (raw.title as string | undefined) ?? PLATFORM.title,
@@ -312,6 +329,20 @@ export function resolveAssignment(json: unknown, source = 'the assignment'): Ass
       visibility: interfaceCheck.visibility ?? PLATFORM.visibility,
     },
     opponents,
+    ...(tournament ? { tournament } : {}),
+  };
+}
+
+function resolveTournamentItem(raw: Record<string, unknown> | undefined): TournamentItem | undefined {
+  if (raw === undefined) return undefined;
+  const scoring = raw.scoring as Record<string, unknown>;
+  return {
+    title: (raw.title as string | undefined) ?? 'Tournament',
+    points: raw.points as number,
+    scoring:
+      scoring.rule === 'rank'
+        ? { rule: 'rank', fullPercentile: (scoring.fullPercentile as number | undefined) ?? 0, zeroPercentile: (scoring.zeroPercentile as number | undefined) ?? 1 }
+        : { rule: 'rating', minElo: scoring.minElo as number, fullElo: scoring.fullElo as number, use: (scoring.use as 'estimate' | 'lower' | undefined) ?? 'estimate' },
   };
 }
 

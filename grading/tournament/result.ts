@@ -88,6 +88,8 @@ export interface TournamentResult {
   crosstable: CrosstableCell[];
   schedule: { round: number; pairings: [string, string][]; bye: string | null }[];
   games: TournamentGame[];
+  /** The assignment's tournament rubric item, when the config has one: points per submission. */
+  rubric?: { title: string; points: number; rule: string; awards: { id: string; points: number; basis: string }[] };
   warnings: string[];
   timings: { startedAt: string; finishedAt: string; totalMs: number; gamesPlayed: number; gamesResumed: number };
 }
@@ -120,6 +122,8 @@ export function writeTournamentResult(path: string, result: TournamentResult): v
 /** ranking.csv: one row per rated participant (csv-stringify; a cell starting = + - @ is defused). */
 export function rankingCsv(result: TournamentResult): string {
   const defuse = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+  const awards = new Map((result.rubric?.awards ?? []).map((award) => [award.id, award.points]));
+  const rubric = result.rubric !== undefined;
   const rows = result.ranking.map((row) => [
     row.rank,
     defuse(row.id),
@@ -133,11 +137,13 @@ export function rankingCsv(result: TournamentResult): string {
     row.points,
     row.byes,
     row.losNext === null ? '' : row.losNext.toFixed(4),
+    ...(rubric ? [awards.get(row.id) ?? ''] : []),
   ]);
   for (const participant of result.participants.filter((each) => each.excluded)) {
-    rows.push(['', defuse(participant.id), '', '', '', 0, 0, 0, 0, 0, 0, '']);
+    rows.push(['', defuse(participant.id), '', '', '', 0, 0, 0, 0, 0, 0, '', ...(rubric ? [0] : [])]);
   }
-  return stringify(rows, { header: true, columns: ['rank', 'id', 'elo', 'elo_low95', 'elo_high95', 'games', 'wins', 'draws', 'losses', 'points', 'byes', 'los_next'] });
+  const columns = ['rank', 'id', 'elo', 'elo_low95', 'elo_high95', 'games', 'wins', 'draws', 'losses', 'points', 'byes', 'los_next', ...(rubric ? ['rubric_points'] : [])];
+  return stringify(rows, { header: true, columns });
 }
 
 export function writeRankingCsv(path: string, result: TournamentResult): void {

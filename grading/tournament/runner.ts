@@ -22,6 +22,8 @@ import { gauntlet, meetingKey, roundRobin, swissRound, type Round, type SwissSta
 import type { Participant } from './participants.js';
 import { TOURNAMENT_FORMAT, type CrosstableCell, type RankingRow, type TournamentFormat, type TournamentGame, type TournamentParticipant, type TournamentResult } from './result.js';
 import type { TournamentJournal } from './journal.js';
+import { describeTournamentRule, tournamentAwards } from './rubric.js';
+import type { TournamentItem } from '../assignment.js';
 
 export interface TournamentOptions {
   title: string;
@@ -44,6 +46,8 @@ export interface TournamentOptions {
   anchorElo: number;
   journal: TournamentJournal;
   pool: GamePool;
+  /** The assignment's tournament rubric item, if any. */
+  rubric?: TournamentItem;
   command: string;
   onEvent?: (event: TournamentEvent) => void;
   signal?: AbortSignal;
@@ -311,6 +315,16 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
     crosstable,
     schedule,
     games,
+    ...(options.rubric
+      ? {
+          rubric: {
+            title: options.rubric.title,
+            points: options.rubric.points,
+            rule: describeTournamentRule(options.rubric),
+            awards: tournamentAwards(options.rubric, ranking, new Set(players.filter((p) => p.kind === 'submission').map((p) => p.id))),
+          },
+        }
+      : {}),
     warnings,
     timings: { startedAt, finishedAt: new Date().toISOString(), totalMs: Math.round(performance.now() - started), gamesPlayed, gamesResumed },
   };

@@ -36,8 +36,11 @@ function viewModel(result: TournamentResult): Record<string, unknown> {
   const hi = Math.max(...finite, 1);
   const span = hi - lo || 1;
   const x = (elo: number): number => Math.round(((elo - lo) / span) * (BAR_WIDTH - 8)) + 4;
+  const awards = new Map((result.rubric?.awards ?? []).map((award) => [award.id, award]));
   const ranking = result.ranking.map((row) => ({
     ...row,
+    award: awards.get(row.id)?.points ?? null,
+    awardBasis: awards.get(row.id)?.basis ?? '',
     eloText: row.elo.toFixed(0),
     intervalText: `${row.low.toFixed(0)} … ${row.high.toFixed(0)}`,
     score: row.games > 0 ? `${((100 * row.points) / row.games).toFixed(1)}%` : '—',
@@ -70,6 +73,7 @@ function viewModel(result: TournamentResult): Record<string, unknown> {
     result,
     gameTitle: game.title,
     isSwiss: result.pairing === 'swiss',
+    rubric: result.rubric ?? null,
     ranking,
     order,
     crossRows,

@@ -120,6 +120,27 @@ describe('referee tournament (CLI)', () => {
     expect(swiss.stderr).toMatch(/--rounds 5 is more than a Swiss of 3 players can pair without repeats: use at most 3/);
   });
 
+  test('hostile inputs: an openings file with an illegal move, a foreign journal, two participants with one id', () => {
+    const dir = tempDir('tournament-hostile');
+    const openings = join(dir, 'openings.txt');
+    writeFileSync(openings, '# two openings\nF5 D6 C3\nF5 F6 A1\n');
+    const bad = cli(['tournament', 'random', 'greedy', '--openings', openings, '--out', join(dir, 'o1')]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/openings\.txt:3: "A1" is not a legal reversi move after 2 move\(s\): write each opening as legal moves from the start/);
+
+    mkdirSync(join(dir, 'o2'));
+    writeFileSync(join(dir, 'o2', 'tournament.sqlite'), 'not a database at all, just text that is long enough to look like a header');
+    const foreign = cli(['tournament', 'random', 'greedy', '--out', join(dir, 'o2')]);
+    expect(foreign.status).toBe(2);
+    expect(foreign.stderr).toMatch(/is not a readable Referee tournament journal .*: move it away or use another --out/);
+
+    writeFileSync(join(dir, 'random.js'), 'export class AIPlayer { getMove(board) { return board.getLegalActions("X")[0]; } }\n');
+    const clash = cli(['tournament', 'random', join(dir, 'random.js'), '--out', join(dir, 'o3')]);
+    expect(clash.status).toBe(2);
+    expect(clash.stderr).toMatch(/two participants are named "random": rename one submission/);
+  });
+
   describe('tournament.html in Chromium', () => {
     let context: BrowserContext;
     beforeAll(async () => {
