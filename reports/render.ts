@@ -47,6 +47,8 @@ function sprtView(test: SprtResult, maxGames: number): Record<string, unknown> {
     decisionText: decision,
     passedText: test.passed ? 'passed' : 'not passed',
     pentanomialText: test.pentanomial.join(' · '),
+    lowerText: test.lower.toFixed(2),
+    upperText: test.upper.toFixed(2),
     width: TRACE_WIDTH,
     height: TRACE_HEIGHT,
     points,

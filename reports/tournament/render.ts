@@ -74,6 +74,7 @@ function viewModel(result: TournamentResult): Record<string, unknown> {
     gameTitle: game.title,
     isSwiss: result.pairing === 'swiss',
     rubric: result.rubric ?? null,
+    dispersionText: result.model.dispersion.toFixed(3),
     ranking,
     order,
     crossRows,
