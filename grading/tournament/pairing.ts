@@ -83,17 +83,13 @@ export function swissRound(standings: readonly SwissStanding[], met: ReadonlySet
     .map((standing, position) => ({ standing, position }))
     .sort((x, y) => y.standing.score - x.standing.score || x.position - y.position)
     .map(({ standing }) => standing);
-  let bye: number | null = null;
-  let field = order;
-  if (order.length % 2 === 1) {
-    const candidates = [...order].reverse();
-    const chosen = candidates.find((s) => !s.hadBye) ?? candidates[0];
-    bye = chosen.player;
-    field = order.filter((s) => s !== chosen);
-  }
+  // With an odd field someone sits out: the lowest-ranked player without a bye first; if the rest cannot be paired
+  // without a repeat, the next candidate (players who had a bye come last).
+  const byeCandidates: (SwissStanding | null)[] =
+    order.length % 2 === 0 ? [null] : [...[...order].reverse().filter((s) => !s.hadBye), ...[...order].reverse().filter((s) => s.hadBye)];
   const clash = (x: SwissStanding, y: SwissStanding): boolean =>
     (x.colourBalance > 0 && y.colourBalance > 0) || (x.colourBalance < 0 && y.colourBalance < 0);
-  let budget = 200_000;
+  let budget = 0;
   const search = (remaining: SwissStanding[], allowClash: boolean): [SwissStanding, SwissStanding][] | null => {
     if (remaining.length === 0) return [];
     if (--budget < 0) return null;
@@ -107,10 +103,18 @@ export function swissRound(standings: readonly SwissStanding[], met: ReadonlySet
     }
     return null;
   };
-  let found = search(field, false);
-  if (!found) {
-    budget = 200_000;
-    found = search(field, true);
+  let found: [SwissStanding, SwissStanding][] | null = null;
+  let bye: number | null = null;
+  for (const allowClash of [false, true]) {
+    for (const candidate of byeCandidates) {
+      budget = 200_000;
+      found = search(order.filter((s) => s !== candidate), allowClash);
+      if (found) {
+        bye = candidate?.player ?? null;
+        break;
+      }
+    }
+    if (found) break;
   }
   if (!found) throw new SwissPairingError('no Swiss pairing avoids a repeat meeting: use fewer --rounds than players');
   const pairings = found.map(([x, y]) => (x.colourBalance <= y.colourBalance ? { a: x.player, b: y.player } : { a: y.player, b: x.player }));

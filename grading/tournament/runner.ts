@@ -18,7 +18,7 @@ import { fitRatings, likelihoodOfSuperiority, type PairResult } from './elo.js';
 import { openingBook } from '../opening.js';
 import { PoolWorkerError, type GameJob, type GamePool, type PlayedGame } from '../pool/job.js';
 import { randomOpening } from './openings.js';
-import { gauntlet, meetingKey, roundRobin, swissRound, type Round, type SwissStanding } from './pairing.js';
+import { gauntlet, meetingKey, roundRobin, swissRound, SwissPairingError, type Round, type SwissStanding } from './pairing.js';
 import type { Participant } from './participants.js';
 import { TOURNAMENT_FORMAT, type CrosstableCell, type RankingRow, type TournamentFormat, type TournamentGame, type TournamentParticipant, type TournamentResult } from './result.js';
 import type { TournamentJournal } from './journal.js';
@@ -154,7 +154,13 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
 
   for (let r = 0; r < totalRounds; r++) {
     if (options.signal?.aborted) throw new TournamentInterrupted('interrupted');
-    const round = fixedRounds ? fixedRounds[r] : swissRound(standings, met);
+    let round: Round;
+    try {
+      round = fixedRounds ? fixedRounds[r] : swissRound(standings, met);
+    } catch (error) {
+      if (error instanceof SwissPairingError) throw new TournamentUsageError(`round ${r + 1}: ${error.message} (the games so far are journaled)`);
+      throw error;
+    }
     schedule.push({ round: r + 1, pairings: round.pairings.map((p) => [players[p.a].id, players[p.b].id]), bye: round.bye === null ? null : players[round.bye].id });
     if (round.bye !== null && options.pairing === 'swiss') {
       byes[round.bye] += 1;

@@ -120,6 +120,30 @@ describe('referee tournament (CLI)', () => {
     expect(swiss.stderr).toMatch(/--rounds 5 is more than a Swiss of 3 players can pair without repeats: use at most 3/);
   });
 
+  test('a gauntlet with openings from a file, and a Swiss of reference AIs with a bye each round (no pair twice, byes rotate)', () => {
+    const dir = tempDir('tournament-formats');
+    const openings = join(dir, 'openings.txt');
+    writeFileSync(openings, 'F5 D6\n# a comment\nF5 F6 E6\n');
+    const out = join(dir, 'gauntlet');
+    const gauntlet = cli(['tournament', 'greedy', 'weighted', 'mcts:30', 'random', '--format', 'gauntlet', '--gauntlet', 'random', '--openings', openings, '--out', out]);
+    expect(gauntlet.status).toBe(0);
+    const result = validateTournamentResult(JSON.parse(readFileSync(join(out, 'tournament.json'), 'utf8')));
+    expect(result.schedule.flatMap((round) => round.pairings).map((pair) => pair.join(' v ')).sort()).toEqual(['greedy v random', 'mcts:30 v random', 'weighted v random']);
+    expect(result.games.map((game) => game.opening.join(' '))).toEqual(['F5 D6', 'F5 D6', 'F5 F6 E6', 'F5 F6 E6', 'F5 D6', 'F5 D6']);
+    expect(result.games[0].record.turns.slice(0, 2).map((turn) => turn.move)).toEqual(['F5', 'D6']);
+    expect(result.openings).toEqual({ kind: 'file', path: openings, lines: 2 });
+
+    const swissOut = join(dir, 'swiss');
+    const swiss = cli(['tournament', 'random', 'greedy', 'weighted', 'mcts:30', 'mobility', '--format', 'swiss', '--rounds', '3', '--games-per-pair', '1', '--out', swissOut]);
+    expect(swiss.status).toBe(0);
+    const rounds = validateTournamentResult(JSON.parse(readFileSync(join(swissOut, 'tournament.json'), 'utf8')));
+    const met = rounds.schedule.flatMap((round) => round.pairings.map((pair) => [...pair].sort().join(' v ')));
+    expect(new Set(met).size).toBe(met.length);
+    const byes = rounds.schedule.map((round) => round.bye);
+    expect(new Set(byes).size).toBe(3);
+    expect(rounds.ranking.reduce((sum, row) => sum + row.byes, 0)).toBe(3);
+  });
+
   test('hostile inputs: an openings file with an illegal move, a foreign journal, two participants with one id', () => {
     const dir = tempDir('tournament-hostile');
     const openings = join(dir, 'openings.txt');

@@ -177,4 +177,20 @@ describe('pairings', () => {
     }
     expect(new Set(byes).size).toBe(byes.length);
   });
+
+  it('Swiss: a small field still pairs without repeats when the bye has to move (5 players, 4 rounds)', () => {
+    const standings: SwissStanding[] = [0, 1, 2, 3, 4].map((player) => ({ player, score: 0, colourBalance: 0, hadBye: false }));
+    const met = new Set<string>();
+    for (let r = 0; r < 4; r++) {
+      const round = swissRound(standings, met);
+      standings[round.bye!].hadBye = true;
+      standings[round.bye!].score += 1;
+      for (const { a, b } of round.pairings) {
+        expect(met.has(meetingKey(a, b))).toBe(false);
+        met.add(meetingKey(a, b));
+        standings[a].score += 1;
+      }
+    }
+    expect(met.size).toBe(8);
+  });
 });
