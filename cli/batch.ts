@@ -18,6 +18,9 @@ import { LAYOUT_NAMES } from '../grading/batch/layout.js';
 import { BatchUsageError, GRADES_CSV, runBatch, type BatchEvent, type BatchOutcome } from '../grading/batch/runner.js';
 import { DEFAULT_LIMITS } from '../grading/batch/snapshot.js';
 import type { StudentSummary } from '../grading/batch/summary.js';
+import type { GamePool } from '../grading/pool/job.js';
+import { QueueUsageError, redactUrl } from '../grading/queue/connection.js';
+import { QueuePool } from '../grading/queue/pool.js';
 import { writeReport } from '../reports/render.js';
 import { writeClassIndex } from '../reports/class/render.js';
 import { positiveInt, UsageError } from './args.js';
@@ -34,7 +37,11 @@ interface BatchFlags {
   anonymize?: boolean;
   maxSubmissionMb: number;
   maxFiles: number;
+  queue?: string;
 }
+
+/** With --queue and no --jobs: how many games the coordinator keeps queued ahead (about half of this). */
+const QUEUE_DEFAULT_JOBS = 64;
 
 /** Where the compiled grading worker is, when not beside the runner in dist/ (tests run the sources). */
 export const WORKER_ENV = 'REFEREE_BATCH_WORKER';
@@ -144,11 +151,23 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
     console.error('\nreferee: stopping — finishing the writes in progress (Ctrl-C again to quit at once)…');
     controller.abort();
   };
+  let pool: GamePool | undefined;
+  if (flags.queue) {
+    try {
+      pool = await QueuePool.open(flags.queue, { size: flags.jobs, onWarning: (message) => console.error(`warning: ${message}`) });
+    } catch (error) {
+      input.close();
+      if (error instanceof QueueUsageError) throw new UsageError(error.message);
+      throw error;
+    }
+    console.log(`Games go to the queue at ${redactUrl(flags.queue)}: start \`referee worker --queue ${redactUrl(flags.queue)}\` on each machine.`);
+  }
   process.on('SIGINT', onSigint);
   const started = performance.now();
   let outcome: BatchOutcome;
   try {
     outcome = await runBatch({
+      pool,
       input,
       assignment,
       assignmentSource: flags.config ?? 'built-in',
@@ -179,6 +198,7 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
   } finally {
     process.off('SIGINT', onSigint);
     input.close();
+    await pool?.close();
   }
   progress.stop();
   for (const warning of progress.warnings) console.error(`warning: ${warning}`);
@@ -215,14 +235,16 @@ export function register(program: Command): void {
     .option('--config <file>', 'assignment JSON (see grading/assignment.schema.json); default: the built-in ladder')
     .option('--game <id>', 'without --config: the game whose built-in assignment to use (default: reversi)')
     .option('--out <dir>', 'output folder (journal, reports, index.html, grades.csv)', 'referee-batch')
-    .option('--jobs <n>', 'games at once, one worker process each (default: the number of cores)', positiveInt, availableParallelism())
+    .option('--jobs <n>', 'games at once, one worker process each (default: the number of cores); with --queue, the games all workers play at once (default 64)', positiveInt, availableParallelism())
+    .option('--queue <url>', 'play the games on `referee worker`s through Redis: redis://[:password@]host:6379/0 (rediss:// for TLS)')
     .option('--resume', 'continue the journal in --out: skip what is done, replay no finished game')
     .option('--only <ids>', 'grade only these students (comma-separated ids)', idList)
     .option('--compare <old-out>', 'list the students whose score changed since an earlier batch output, and why')
     .option('--anonymize', 'also write index-anonymous.html with stable pseudonyms (and a pseudonym column in grades.csv)')
     .option('--max-submission-mb <mb>', 'refuse submissions larger than this', megabytes, DEFAULT_LIMITS.maxBytes / 1024 / 1024)
     .option('--max-files <n>', 'refuse submissions with more files than this', positiveInt, DEFAULT_LIMITS.maxFiles)
-    .action(async (submissions: string | undefined, flags: BatchFlags) => {
+    .action(async (submissions: string | undefined, flags: BatchFlags, command: Command) => {
+      if (flags.queue && command.getOptionValueSource('jobs') === 'default') flags.jobs = QUEUE_DEFAULT_JOBS;
       if (submissions === undefined && flags.compare === undefined) {
         throw new UsageError('batch needs the submissions to grade (a folder or an LMS zip), or --compare old-out/ to compare two outputs');
       }

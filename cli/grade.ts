@@ -13,6 +13,10 @@ import { referenceContestant, submissionContestant, type Contestant } from '../g
 import { grade } from '../grading/grade.js';
 import { writeGradeResult, type GradeResult } from '../grading/grade-result.js';
 import { formatSummary, summaryJson } from '../grading/summary.js';
+import { artefactSpec, buildArtefact } from '../grading/pool/artefact.js';
+import type { GamePool, PlayerSpec } from '../grading/pool/job.js';
+import { QueueUsageError } from '../grading/queue/connection.js';
+import { QueuePool } from '../grading/queue/pool.js';
 import { writeReport } from '../reports/render.js';
 import { UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
@@ -29,6 +33,7 @@ interface GradeFlags {
   resume?: boolean;
   json?: boolean;
   open?: boolean;
+  queue?: string;
 }
 
 function integer(value: string): number {
@@ -93,6 +98,7 @@ export function register(program: Command): void {
     .option('--check-only', 'run the interface check and stop (no games)')
     .option('--resume', 'reuse the finished games of an interrupted grade in --out')
     .option('--json', 'print the summary as JSON')
+    .option('--queue <url>', 'play the games on `referee worker`s through Redis: redis://[:password@]host:6379/0 (rediss:// for TLS)')
     .option('--open', 'open report.html in a browser when done')
     .action(async (submission: string, flags: GradeFlags) => {
       let assignment = assignmentArg(flags.config, flags.game);
@@ -104,9 +110,32 @@ export function register(program: Command): void {
       const outDir = resolve(flags.out);
       const progress = process.stderr.isTTY && !flags.json;
       const game = getGame(assignment.game);
+      let pool: GamePool | undefined;
+      let contestantSpec: PlayerSpec | undefined;
+      if (flags.queue) {
+        try {
+          pool = await QueuePool.open(flags.queue, { size: 16, onWarning: (message) => console.error(`warning: ${message}`) });
+        } catch (error) {
+          if (error instanceof QueueUsageError) throw new UsageError(error.message);
+          throw error;
+        }
+        const { submission: graded } = contestant;
+        if (graded.kind === 'reference') {
+          contestantSpec = { kind: 'reference', name: graded.name, ai: graded.name, openingMoves: 0 };
+        } else {
+          // Code that does not compile fails the interface check and plays no game: no artefact needed.
+          const artefact = await buildArtefact(submission).catch(() => null);
+          if (artefact) {
+            await pool.publish(artefact);
+            contestantSpec = artefactSpec(artefact, graded.name);
+          }
+        }
+      }
       let result: GradeResult;
       try {
         result = await grade({
+          pool,
+          contestantSpec,
           assignment,
           assignmentSource: flags.config ?? 'built-in',
           contestant,
@@ -123,6 +152,8 @@ export function register(program: Command): void {
       } catch (error) {
         if ((error as Error).name === 'SubmissionError' || (error as Error).name === 'CompileError') throw new UsageError((error as Error).message);
         throw error;
+      } finally {
+        await pool?.close();
       }
       const gradePath = join(outDir, 'grade.json');
       const reportPath = join(outDir, 'report.html');

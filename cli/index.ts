@@ -18,6 +18,7 @@ import { register as registerPerft } from './perft.js';
 import { register as registerPlay } from './play.js';
 import { register as registerReplay } from './replay.js';
 import { register as registerTournament } from './tournament.js';
+import { register as registerWorker } from './worker.js';
 
 const version = harnessVersion();
 
@@ -31,7 +32,7 @@ const program = new Command()
 
 for (const register of [
   registerGrade, registerCheck, registerBatch, registerExport, registerGradescope, registerPlay, registerReplay,
-  registerInit, registerDoctor, registerPerft, registerTournament,
+  registerInit, registerDoctor, registerPerft, registerWorker, registerTournament,
 ]) {
   register(program);
 }

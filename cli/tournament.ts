@@ -18,6 +18,9 @@ import { DEFAULT_LIMITS, snapshotStudent } from '../grading/batch/snapshot.js';
 import { TOURNAMENT_JOURNAL_FILE, TournamentJournal, TournamentJournalError } from '../grading/tournament/journal.js';
 import { fileURLToPath } from 'node:url';
 import { ForkPool, WorkerStartError } from '../grading/batch/pool.js';
+import type { GamePool } from '../grading/pool/job.js';
+import { QueueUsageError, redactUrl } from '../grading/queue/connection.js';
+import { QueuePool } from '../grading/queue/pool.js';
 import { OpeningsError, readOpenings } from '../grading/tournament/openings.js';
 import { referenceParticipant, submissionParticipant, type Participant } from '../grading/tournament/participants.js';
 import { isReferenceName } from '../reference-ai/budget.js';
@@ -40,7 +43,11 @@ interface TournamentFlags {
   seed: number;
   anchor?: string;
   gauntlet?: string[];
+  queue?: string;
 }
+
+/** With --queue and no --jobs: games kept queued for all workers at once (as batch). */
+const QUEUE_DEFAULT_JOBS = 64;
 
 /** The batch's game worker plays tournament games too (REFEREE_BATCH_WORKER overrides it, as for batch). */
 const gameWorker = (): string => process.env.REFEREE_BATCH_WORKER || fileURLToPath(new URL('../grading/batch/worker.js', import.meta.url));
@@ -137,6 +144,7 @@ function resumeCommand(args: string[], flags: TournamentFlags): string {
   if (flags.game) words.push('--game', flags.game);
   if (flags.anchor) words.push('--anchor', flags.anchor);
   if (flags.gauntlet) words.push('--gauntlet', flags.gauntlet.join(','));
+  if (flags.queue) words.push('--queue', redactUrl(flags.queue));
   words.push('--jobs', String(flags.jobs), '--resume');
   return words.map(shellWord).join(' ');
 }
@@ -145,11 +153,12 @@ function printRanking(result: TournamentResult): void {
   const width = Math.max(4, ...result.ranking.map((row) => row.id.length));
   console.log(`\n${'rank'.padStart(4)}  ${'player'.padEnd(width)}  ${'Elo'.padStart(6)}  95% interval       W-D-L        score   LOS(next)`);
   for (const row of result.ranking) {
-    const interval = `[${row.low.toFixed(0)}, ${row.high.toFixed(0)}]`.padEnd(17);
+    const whole = (x: number): string => String(Math.round(x) || 0);
+    const interval = `[${whole(row.low)}, ${whole(row.high)}]`.padEnd(17);
     const wdl = `${row.wins}-${row.draws}-${row.losses}`.padEnd(11);
     const score = row.games > 0 ? `${((100 * row.points) / row.games).toFixed(1)}%` : '—';
     const los = row.losNext === null ? '' : `${(100 * row.losNext).toFixed(1)}%`;
-    console.log(`${String(row.rank).padStart(4)}  ${row.id.padEnd(width)}  ${row.elo.toFixed(0).padStart(6)}  ${interval}  ${wdl}  ${score.padStart(6)}   ${los}`);
+    console.log(`${String(row.rank).padStart(4)}  ${row.id.padEnd(width)}  ${whole(row.elo).padStart(6)}  ${interval}  ${wdl}  ${score.padStart(6)}   ${los}`);
   }
 }
 
@@ -179,11 +188,17 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
     if (error instanceof TournamentJournalError) throw new UsageError(error.message);
     throw error;
   }
-  let pool: ForkPool;
+  let pool: GamePool;
   try {
-    pool = new ForkPool(gameWorker(), flags.jobs, { onWarning: (line) => console.error(`warning: ${line}`) });
+    if (flags.queue) {
+      pool = await QueuePool.open(flags.queue, { size: flags.jobs, onWarning: (message) => console.error(`warning: ${message}`) });
+      console.log(`Games go to the queue at ${redactUrl(flags.queue)}: start \`referee worker --queue ${redactUrl(flags.queue)}\` on each machine.`);
+    } else {
+      pool = new ForkPool(gameWorker(), flags.jobs, { onWarning: (line) => console.error(`warning: ${line}`) });
+    }
   } catch (error) {
     journal.close();
+    if (error instanceof QueueUsageError) throw new UsageError(error.message);
     if (error instanceof WorkerStartError) {
       console.error(`referee: grader error: ${error.message}`);
       process.exitCode = 3;
@@ -277,12 +292,14 @@ export function register(program: Command): void {
     .option('--config <file>', 'assignment JSON whose game and rules the games use (moveTimeoutMs …)')
     .option('--game <id>', 'without --config: the game (default reversi)')
     .option('--out <dir>', 'output folder (journal, tournament.json, ranking.csv, tournament.html)', 'referee-tournament')
-    .option('--jobs <n>', 'games at once, one worker process each (default: the number of cores)', positiveInt, availableParallelism())
+    .option('--jobs <n>', 'games at once, one worker process each (default: the number of cores); with --queue, the games all workers play at once (default 64)', positiveInt, availableParallelism())
+    .option('--queue <url>', 'play the games on `referee worker`s through Redis: redis://[:password@]host:6379/0 (rediss:// for TLS)')
     .option('--resume', 'continue the journal in --out: replay no finished game')
     .option('--seed <s>', 'tournament seed: every game seed and opening derives from it', nonNegativeInt, 1)
     .option('--anchor <id>', 'the participant rated 0 (default: random if it plays, else the first reference AI)')
     .option('--gauntlet <ids>', 'gauntlet: the fixed opponents (default: every reference AI named)', idList)
-    .action(async (participants: string[], flags: TournamentFlags) => {
+    .action(async (participants: string[], flags: TournamentFlags, command: Command) => {
+      if (flags.queue && command.getOptionValueSource('jobs') === 'default') flags.jobs = QUEUE_DEFAULT_JOBS;
       await runCommand(participants, flags);
     });
 }

@@ -5,6 +5,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { storeArtefact, type Artefact } from '../pool/artefact.js';
 import { PoolAbortError, PoolWorkerError, type GameJob, type GamePool, type PlayedGame, type PlayOptions } from '../pool/job.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
@@ -236,3 +237,6 @@ export class ForkPool implements GamePool {
 function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
   return signal ? `killed by ${signal}` : `exit code ${code}`;
 }
+
+/** The compiled game worker beside this module (dist/grading/batch/worker.js). */
+export const defaultGameWorker = (): string => fileURLToPath(new URL('./worker.js', import.meta.url));

@@ -57,7 +57,7 @@ export interface BatchOptions {
   jobs: number;
   /** Play the games here instead of in forked workers (a queue); the caller closes it. */
   pool?: GamePool;
-  /** Students checked and graded at once in this process (default: twice the pool's size, at least 2). */
+  /** Students checked and graded at once in this process (default: enough to queue twice the pool's size in games). */
   studentsAtOnce?: number;
   /** Continue the journal already in outDir; without it an outDir holding a journal is refused. */
   resume?: boolean;
@@ -282,7 +282,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
       const lane = async (): Promise<void> => {
         for (let task = queue.shift(); task && !stopping; task = queue.shift()) await gradeOne(task);
       };
-      const lanes = options.studentsAtOnce ?? Math.max(2, 2 * pool.size);
+      // Enough students at once that their queued games keep every worker busy while the next ones are checked.
+      const gamesPerStudent = Math.max(1, assignment.opponents.reduce((sum, item) => sum + item.games, 0));
+      const lanes = options.studentsAtOnce ?? Math.max(2, Math.ceil((2 * pool.size) / gamesPerStudent) + 1);
       await Promise.all(Array.from({ length: Math.min(lanes, tasks.length) }, lane));
     } finally {
       options.signal?.removeEventListener('abort', onAbort);

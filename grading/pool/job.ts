@@ -60,6 +60,8 @@ export interface PlayedGame {
   record: GameRecord;
   wallMs: number;
   worker: string;
+  /** Call once the result is durably recorded: the pool may then forget it (the queue deletes it from Redis). */
+  done?: () => Promise<void>;
 }
 
 export interface PlayOptions {

@@ -234,6 +234,7 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
         toPlay.map(async ({ slot, job }) => {
           const played = await playOnce(options.pool, job, options.signal);
           options.journal.save(job.key, played.record, played.wallMs);
+          await played.done?.();
           slot.record = played.record;
           slot.wallMs = played.wallMs;
           slot.blackScore = scoreOf(played.record);

@@ -18,6 +18,9 @@ let compiled: HandlebarsTemplateDelegate | null = null;
 
 const BAR_WIDTH = 240;
 
+/** A rating to the nearest point, never "-0". */
+const whole = (x: number): string => String(Math.round(x) || 0);
+
 const resultText = (score: number): string => (score === 1 ? '1–0' : score === 0 ? '0–1' : '½–½');
 
 function viewModel(result: TournamentResult): Record<string, unknown> {
@@ -41,8 +44,8 @@ function viewModel(result: TournamentResult): Record<string, unknown> {
     ...row,
     award: awards.get(row.id)?.points ?? null,
     awardBasis: awards.get(row.id)?.basis ?? '',
-    eloText: row.elo.toFixed(0),
-    intervalText: `${row.low.toFixed(0)} … ${row.high.toFixed(0)}`,
+    eloText: whole(row.elo),
+    intervalText: `${whole(row.low)} … ${whole(row.high)}`,
     score: row.games > 0 ? `${((100 * row.points) / row.games).toFixed(1)}%` : '—',
     los: row.losNext === null ? '' : `${(100 * row.losNext).toFixed(1)}%`,
     bar: { x1: x(row.low), x2: x(row.high), cx: x(row.elo), width: BAR_WIDTH },

@@ -1,0 +1,161 @@
+/**
+ * What a queue worker accepts, as JSON Schemas checked with ajv before anything runs: a game job (players only
+ * by reference-AI name or artefact hash; no path, no command, no extra field) and an artefact fetched from
+ * Redis (relative paths only, base64 content, capped). Whatever else is in Redis is refused, not interpreted.
+ */
+import { Ajv, type ErrorObject } from 'ajv';
+import { getGame } from '../../harness/games/registry.js';
+import { resolveConfig } from '../../harness/referee/config.js';
+import { isReferenceName, referenceAgentByName } from '../../reference-ai/budget.js';
+import { ARTEFACT_LIMITS, safeArtefactPath, type Artefact } from '../pool/artefact.js';
+import type { GameJob } from '../pool/job.js';
+
+const NAME = { type: 'string', minLength: 1, maxLength: 200 } as const;
+/** Relative, '/'-separated, no '.', '..' or empty segment, no backslash or NUL (safeArtefactPath checks again). */
+const RELATIVE_PATH = { type: 'string', minLength: 1, maxLength: 300, pattern: '^(?!/)(?!.*(^|/)\\.{1,2}(/|$))(?!.*//)[^\\\\\\u0000]+$' } as const;
+
+const PLAYER = {
+  oneOf: [
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['kind', 'name', 'ai', 'openingMoves'],
+      properties: {
+        kind: { const: 'reference' },
+        name: NAME,
+        ai: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,63}(:[0-9]{1,7})?$' },
+        openingMoves: { type: 'integer', minimum: 0, maximum: 1000 },
+      },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['kind', 'name', 'artefact', 'runtime', 'entry'],
+      properties: {
+        kind: { const: 'artefact' },
+        name: NAME,
+        artefact: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        runtime: { enum: ['node', 'python'] },
+        entry: RELATIVE_PATH,
+      },
+    },
+  ],
+} as const;
+
+export const GAME_JOB_SCHEMA = {
+  $id: 'referee.game-job/1',
+  type: 'object',
+  additionalProperties: false,
+  required: ['key', 'harness', 'game', 'config', 'seed', 'players', 'label'],
+  properties: {
+    key: { type: 'string', pattern: '^[A-Za-z0-9:_-]{1,128}$' },
+    harness: { type: 'string', pattern: '^[0-9A-Za-z.+-]{1,64}$' },
+    game: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,63}$' },
+    config: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['moveTimeoutMs', 'illegalMoveLimit', 'constructTimeoutMs', 'tamperLoses', 'forcedLossDiff'],
+      properties: {
+        moveTimeoutMs: { type: 'integer', minimum: 1 },
+        illegalMoveLimit: { type: 'integer', minimum: 1 },
+        constructTimeoutMs: { type: 'integer', minimum: 1 },
+        tamperLoses: { type: 'boolean' },
+        forcedLossDiff: { type: 'number' },
+      },
+    },
+    seed: { type: 'integer', minimum: -2147483648, maximum: 4294967295 },
+    players: { type: 'array', minItems: 2, maxItems: 2, items: PLAYER },
+    label: { type: 'string', maxLength: 400 },
+    opening: { type: 'array', maxItems: 400, items: { type: 'string', minLength: 1, maxLength: 16 } },
+  },
+} as const;
+
+export const ARTEFACT_SCHEMA = {
+  $id: 'referee.artefact/1',
+  type: 'object',
+  additionalProperties: false,
+  required: ['format', 'hash', 'runtime', 'entry', 'files'],
+  properties: {
+    format: { const: 'referee.artefact/1' },
+    hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    runtime: { enum: ['node', 'python'] },
+    entry: RELATIVE_PATH,
+    files: {
+      type: 'array',
+      minItems: 1,
+      maxItems: ARTEFACT_LIMITS.maxFiles,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['path', 'base64'],
+        properties: { path: RELATIVE_PATH, base64: { type: 'string', contentEncoding: 'base64' } },
+      },
+    },
+  },
+} as const;
+
+const ajv = new Ajv({ allErrors: false, strict: true });
+const checkJob = ajv.compile(GAME_JOB_SCHEMA);
+const checkArtefact = ajv.compile(ARTEFACT_SCHEMA);
+
+/** A job or artefact a worker refuses (never played, never retried). */
+export class InvalidJobError extends Error {
+  override name = 'InvalidJobError';
+}
+
+const describe = (errors: ErrorObject[] | null | undefined): string =>
+  (errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`).join('; ');
+
+/** The job, checked against the schema and against this worker's games and reference AIs. */
+export function validateJob(data: unknown): GameJob {
+  if (!checkJob(data)) throw new InvalidJobError(`job refused: ${describe(checkJob.errors)}`);
+  const job = data as unknown as GameJob;
+  try {
+    getGame(job.game);
+    resolveConfig(job.config);
+  } catch (error) {
+    throw new InvalidJobError(`job refused: ${(error as Error).message}`);
+  }
+  for (const player of job.players) {
+    if (player.kind === 'reference' && !isReferenceName(job.game, player.ai)) {
+      throw new InvalidJobError(`job refused: ${job.game} has no reference AI '${player.ai}'`);
+    }
+    if (player.kind === 'reference') {
+      try {
+        referenceAgentByName(job.game, player.ai);
+      } catch (error) {
+        throw new InvalidJobError(`job refused: ${(error as Error).message}`);
+      }
+    }
+    if (player.kind === 'artefact' && !safeArtefactPath(player.entry)) throw new InvalidJobError(`job refused: entry ${JSON.stringify(player.entry)}`);
+  }
+  return job;
+}
+
+/** Serialised form in Redis (JSON, files base64). */
+export function encodeArtefact(artefact: Artefact): string {
+  return JSON.stringify({
+    format: 'referee.artefact/1',
+    hash: artefact.hash,
+    runtime: artefact.runtime,
+    entry: artefact.entry,
+    files: artefact.files.map((file) => ({ path: file.path, base64: file.bytes.toString('base64') })),
+  });
+}
+
+/** An artefact read from Redis, shape-checked and capped; storeArtefact then checks its hash. */
+export function decodeArtefact(text: string, expectedHash: string): Artefact {
+  if (text.length > ARTEFACT_LIMITS.maxBytes * 1.4 + 65536) throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} is over the size cap: refused`);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} is not JSON: refused`);
+  }
+  if (!checkArtefact(data)) throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} refused: ${describe(checkArtefact.errors)}`);
+  const shaped = data as { hash: string; runtime: 'node' | 'python'; entry: string; files: { path: string; base64: string }[] };
+  if (shaped.hash !== expectedHash) throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} holds another artefact: refused`);
+  const files = shaped.files.map((file) => ({ path: file.path, bytes: Buffer.from(file.base64, 'base64') }));
+  if (files.reduce((sum, file) => sum + file.bytes.length, 0) > ARTEFACT_LIMITS.maxBytes) throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} is over the size cap: refused`);
+  return { hash: shaped.hash, runtime: shaped.runtime, entry: shaped.entry, files };
+}

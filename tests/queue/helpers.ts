@@ -1,0 +1,180 @@
+/**
+ * A real redis-server for the queue tests (its own free port and temp dir, stopped afterwards), the CLI as
+ * subprocesses (coordinator and workers), and small classes of fast students.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { BATCH_JOURNAL_FILE, BatchJournal } from '../../grading/batch/journal-db.js';
+import { packageFile } from '../../grading/package-root.js';
+import { tempDir, TINY_ASSIGNMENT_JSON } from '../batch/helpers.js';
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** redis-server with the persistence README recommends (appendonly, fsync on every write). */
+export class RedisServer {
+  private process: ChildProcess | null = null;
+  readonly dir = tempDir('redis');
+
+  constructor(readonly port: number) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}/0`;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no'],
+      { stdio: 'ignore' },
+    );
+    this.process = child;
+    for (let waited = 0; waited < 10_000; waited += 100) {
+      const probe = new Redis(this.url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+      probe.on('error', () => undefined);
+      try {
+        await probe.connect();
+        await probe.ping();
+        return;
+      } catch {
+        await sleep(100);
+      } finally {
+        probe.disconnect();
+      }
+    }
+    throw new Error(`redis-server on port ${this.port} did not start`);
+  }
+
+  /** SIGTERM (Redis syncs its append-only file and exits) and wait for the exit. */
+  async stop(): Promise<void> {
+    const child = this.process;
+    this.process = null;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  }
+}
+
+/** A CLI subprocess with its output collected. */
+export class Cli {
+  readonly process: ChildProcess;
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(args: string[], env: Record<string, string> = {}) {
+    this.process = spawn(process.execPath, [packageFile('dist', 'cli', 'index.js'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
+    this.process.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
+    this.process.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
+    this.exited = new Promise((resolve) => this.process.once('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  get pid(): number {
+    return this.process.pid!;
+  }
+
+  async waitFor(pattern: RegExp, timeoutMs = 120_000): Promise<RegExpMatchArray> {
+    for (let waited = 0; waited < timeoutMs; waited += 25) {
+      const match = this.stdout.match(pattern);
+      if (match) return match;
+      await sleep(25);
+    }
+    throw new Error(`no ${pattern} in ${this.stdout}`);
+  }
+
+  async stop(): Promise<void> {
+    if (this.process.exitCode !== null || this.process.signalCode !== null) return;
+    this.process.kill('SIGTERM');
+    await this.exited;
+  }
+}
+
+/** Workers renew their locks every second, so a killed worker's game is taken over within ~2 s. */
+export const LOCK_ENV = { REFEREE_QUEUE_LOCK_MS: '2000' };
+
+export function startWorker(url: string, name: string): Cli {
+  return new Cli(['worker', '--queue', url, '--concurrency', '1', '--name', name, '--grace-seconds', '1'], LOCK_ENV);
+}
+
+const WEAK = (tag: string, msPerMove: number): string => `import type { Board } from 'referee';
+// The tag makes each student's compiled code (and so its games' keys) its own.
+const TAG = '${tag}';
+export class AIPlayer {
+  constructor(private readonly color: 'X' | 'O') {}
+  getMove(board: Board): string {
+    const until = Date.now() + ${msPerMove};
+    while (Date.now() < until) { /* think */ }
+    const moves = board.getLegalActions(this.color);
+    return moves[TAG.charCodeAt(TAG.length - 1) % moves.length];
+  }
+}
+`;
+
+/** A class folder: each student a folder with its own AIPlayer.ts (distinct code, so distinct games). */
+export function makeQueueClass(ids: string[], msPerMove = 0): string {
+  const dir = tempDir('qclass');
+  for (const id of ids) {
+    mkdirSync(join(dir, id));
+    writeFileSync(join(dir, id, 'AIPlayer.ts'), WEAK(id, msPerMove));
+  }
+  return dir;
+}
+
+/** The tiny assignment with its own seeds (distinct game keys per test). */
+export function writeQueueConfig(seed: number): string {
+  const path = join(tempDir('qconfig'), 'assignment.json');
+  const opponents = TINY_ASSIGNMENT_JSON.opponents.map((item, index) => ({ ...item, seed: seed + index }));
+  writeFileSync(path, JSON.stringify({ ...TINY_ASSIGNMENT_JSON, opponents }));
+  return path;
+}
+
+export function journalStats(outDir: string): { games: number; maxPlays: number; grades: number } {
+  const journal = BatchJournal.open(join(outDir, BATCH_JOURNAL_FILE), { readonly: true });
+  try {
+    return { ...journal.gameStats(), grades: journal.grades().length };
+  } finally {
+    journal.close();
+  }
+}
+
+export async function waitForGames(outDir: string, count: number, timeoutMs = 120_000): Promise<void> {
+  for (let waited = 0; waited < timeoutMs; waited += 50) {
+    try {
+      if (journalStats(outDir).games >= count) return;
+    } catch {
+      // no journal yet
+    }
+    await sleep(50);
+  }
+  throw new Error(`the journal in ${outDir} never reached ${count} games`);
+}
+
+/** How many times each game label was started across worker logs. */
+export function playsByLabel(logs: string[], prefix: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const log of logs) {
+    for (const match of log.matchAll(/\] playing (\S+ vs \S+ #\d+)/g)) {
+      if (!match[1].startsWith(prefix)) continue;
+      counts.set(match[1], (counts.get(match[1]) ?? 0) + 1);
+    }
+  }
+  return counts;
+}

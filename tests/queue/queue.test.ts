@@ -1,0 +1,187 @@
+/**
+ * The queue end to end: a real redis-server, `referee batch --queue` as the coordinator and two `referee worker`
+ * processes, all separate processes. Kills are real (kill -9, redis-server stopped and started again).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { Job, Queue } from 'bullmq';
+import { isAlive } from '../../harness/sandbox/process-tree.js';
+import { harnessVersion } from '../../grading/package-root.js';
+import { tempDir } from '../batch/helpers.js';
+import { Cli, freePort, journalStats, makeQueueClass, playsByLabel, RedisServer, sleep, startWorker, waitForGames, writeQueueConfig } from './helpers.js';
+
+let redis: RedisServer;
+const workers: Cli[] = [];
+const logs = (): string[] => workers.map((worker) => worker.stdout);
+
+beforeAll(async () => {
+  redis = new RedisServer(await freePort());
+  await redis.start();
+  workers.push(startWorker(redis.url, 'wa'), startWorker(redis.url, 'wb'));
+  await Promise.all(workers.map((worker) => worker.waitFor(/waiting for games/)));
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(workers.map((worker) => worker.stop()));
+  await redis.stop();
+}, 60_000);
+
+const batch = (classDir: string, config: string, out: string, extra: string[] = []): Cli =>
+  new Cli(['batch', classDir, '--config', config, '--out', out, ...extra]);
+
+/** A grade without what differs between runs (timings, paths of the output folder). */
+function comparable(outDir: string, student: string): unknown {
+  const result = JSON.parse(readFileSync(join(outDir, 'students', student, 'grade.json'), 'utf8')) as { games: unknown; items: unknown; score: number };
+  const strip = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(strip)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'wallMs' && key !== 'cpuMs').map(([key, inner]) => [key, strip(inner)]))
+        : value;
+  return strip({ games: result.games, items: result.items, score: result.score });
+}
+
+describe('referee batch --queue with two referee workers', () => {
+  test('a 6-student batch equals the local batch for the same seed; hostile jobs are refused, not run', async () => {
+    const ids = ['q1ann', 'q1ben', 'q1cat', 'q1dan', 'q1eve', 'q1fay'];
+    const classDir = makeQueueClass(ids);
+    const config = writeQueueConfig(100);
+    const outs = tempDir('q1');
+    // Two jobs a worker must refuse: a command and a path outside its cache.
+    const queue = new Queue('games', { connection: { url: redis.url }, prefix: 'referee' });
+    queue.on('error', () => undefined);
+    try {
+    const rules = { moveTimeoutMs: 1000, illegalMoveLimit: 3, constructTimeoutMs: 1000, tamperLoses: true, forcedLossDiff: 0 };
+    const evil = { key: 'evil-path', harness: harnessVersion(), game: 'reversi', config: rules, seed: 1, label: 'evil', players: [{ kind: 'artefact', name: 'x', artefact: 'a'.repeat(64), runtime: 'node', entry: '../../../etc/passwd' }, { kind: 'reference', name: 'r', ai: 'random', openingMoves: 0 }] };
+    await queue.add('game', evil, { jobId: 'evil-path', attempts: 3 });
+    await queue.add('game', { ...evil, key: 'evil-command', players: [{ kind: 'command', name: 'x', command: 'touch /tmp/referee-pwned' }, evil.players[1]] }, { jobId: 'evil-command', attempts: 3 });
+
+    const local = batch(classDir, config, join(outs, 'local'), ['--jobs', '2']);
+    expect((await local.exited).code).toBe(0);
+    const queued = batch(classDir, config, join(outs, 'queued'), ['--queue', redis.url, '--jobs', '2']);
+    const exit = await queued.exited;
+    expect({ exit, stderr: queued.stderr }).toMatchObject({ exit: { code: 0 }, stderr: '' });
+    expect(queued.stdout).toMatch(/Graded 6 student\(s\).*6 graded now.*24 games played/);
+    for (const id of ids) expect(comparable(join(outs, 'queued'), id)).toEqual(comparable(join(outs, 'local'), id));
+    expect(readFileSync(join(outs, 'queued', 'grades.csv'), 'utf8')).toBe(readFileSync(join(outs, 'local', 'grades.csv'), 'utf8'));
+    expect(journalStats(join(outs, 'queued'))).toEqual({ games: 24, maxPlays: 1, grades: 6 });
+    // Both workers took part, and every game was played once.
+    expect(workers.every((worker) => /playing q1/.test(worker.stdout))).toBe(true);
+    expect([...playsByLabel(logs(), 'q1').values()]).toEqual(Array(24).fill(1));
+
+    for (const id of ['evil-path', 'evil-command']) {
+      const job = await Job.fromId(queue, id);
+      expect(await job!.getState()).toBe('failed');
+      expect(job!.failedReason).toMatch(/job refused/);
+      expect(job!.attemptsMade).toBe(1);
+      await job!.remove();
+    }
+    expect(logs().join('')).toMatch(/refused job evil-comma/);
+    } finally {
+      await queue.close();
+    }
+  }, 240_000);
+
+  test('a worker killed with kill -9 mid-game: another replays that game from its start; it is recorded once', async () => {
+    const classDir = makeQueueClass(['q2slow', 'q2also'], 40);
+    const config = writeQueueConfig(200);
+    const out = join(tempDir('q2'), 'out');
+    const coordinator = batch(classDir, config, out, ['--queue', redis.url, '--jobs', '2']);
+    // The first worker to start a game of the class dies with it.
+    let victim: Cli | undefined;
+    let label = '';
+    for (let waited = 0; !victim && waited < 120_000; waited += 10) {
+      for (const worker of workers) {
+        const match = /\] playing (q2\S+ vs \S+ #\d+)/.exec(worker.stdout);
+        if (match) {
+          victim = worker;
+          label = match[1];
+          break;
+        }
+      }
+      if (!victim) await sleep(10);
+    }
+    expect(victim).toBeDefined();
+    const beforeKill = victim!.stdout;
+    victim!.process.kill('SIGKILL');
+    await victim!.exited;
+    expect(beforeKill).not.toContain(`played ${label} `);
+    const survivor = workers.find((worker) => worker !== victim)!;
+    const exit = await coordinator.exited;
+    expect({ exit, stderr: coordinator.stderr }).toMatchObject({ exit: { code: 0 }, stderr: '' });
+    expect(coordinator.stdout).toMatch(/Graded 2 student\(s\).*2 graded now/);
+    expect(survivor.stdout).toContain(`playing ${label} `);
+    expect(survivor.stdout).toContain(`played ${label} `);
+    expect(journalStats(out)).toEqual({ games: 8, maxPlays: 1, grades: 2 });
+    const grades = readFileSync(join(out, 'grades.csv'), 'utf8');
+    expect(grades).not.toMatch(/error|not graded/);
+    // A fresh worker takes its place for the next tests.
+    const replacement = startWorker(redis.url, 'wc');
+    workers[workers.indexOf(victim!)] = replacement;
+    await replacement.waitFor(/waiting for games/);
+  }, 240_000);
+
+  test('the coordinator killed mid-run and resumed with --resume: no finished game is played again', async () => {
+    const ids = ['q3ann', 'q3ben', 'q3cat'];
+    const classDir = makeQueueClass(ids, 25);
+    const config = writeQueueConfig(300);
+    const out = join(tempDir('q3'), 'out');
+    const first = batch(classDir, config, out, ['--queue', redis.url, '--jobs', '2']);
+    await waitForGames(out, 3);
+    first.process.kill('SIGKILL');
+    expect((await first.exited).signal).toBe('SIGKILL');
+    const before = journalStats(out).games;
+    expect(before).toBeLessThan(12);
+    const resumed = batch(classDir, config, out, ['--queue', redis.url, '--jobs', '2', '--resume']);
+    const exit = await resumed.exited;
+    expect({ exit, stderr: resumed.stderr }).toMatchObject({ exit: { code: 0 }, stderr: '' });
+    expect(journalStats(out)).toEqual({ games: 12, maxPlays: 1, grades: 3 });
+    // Across all workers each game of the class was started exactly once: none replayed.
+    const plays = playsByLabel(logs(), 'q3');
+    expect(plays.size).toBe(12);
+    expect([...plays.values()].every((count) => count === 1)).toBe(true);
+  }, 240_000);
+
+  test('redis-server stopped and started again mid-run: the batch completes, every game once', async () => {
+    const classDir = makeQueueClass(['q4ann', 'q4ben'], 25);
+    const config = writeQueueConfig(400);
+    const out = join(tempDir('q4'), 'out');
+    const coordinator = batch(classDir, config, out, ['--queue', redis.url, '--jobs', '2']);
+    await waitForGames(out, 2);
+    await redis.stop();
+    await sleep(1500);
+    await redis.start();
+    const exit = await coordinator.exited;
+    expect({ exit }).toMatchObject({ exit: { code: 0 } });
+    expect(coordinator.stdout).toMatch(/Graded 2 student\(s\).*2 graded now/);
+    expect(coordinator.stderr).toMatch(/lost Redis/);
+    expect(journalStats(out)).toEqual({ games: 8, maxPlays: 1, grades: 2 });
+    expect(logs().join('')).toMatch(/Redis is back/);
+  }, 240_000);
+
+  test('Redis unreachable at start: one line naming the fix, exit 2 (batch, grade and worker)', async () => {
+    const dead = `redis://:secret@127.0.0.1:${await freePort()}/0`;
+    const classDir = makeQueueClass(['q5ann']);
+    const runs = [
+      batch(classDir, writeQueueConfig(500), join(tempDir('q5'), 'out'), ['--queue', dead]),
+      new Cli(['grade', join(classDir, 'q5ann', 'AIPlayer.ts'), '--out', join(tempDir('q5g'), 'out'), '--queue', dead]),
+      new Cli(['worker', '--queue', dead]),
+      new Cli(['worker', '--queue', 'http://127.0.0.1:6379/0']),
+    ];
+    for (const run of runs) {
+      const exit = await run.exited;
+      expect(exit.code).toBe(2);
+      const lines = run.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^referee: (cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0 \(ECONNREFUSED\): start redis-server|--queue must be a redis:\/\/ or rediss:\/\/ URL)/);
+      expect(run.stderr).not.toContain('secret');
+    }
+  }, 60_000);
+});
+
+test('no worker process outlives the tests', async () => {
+  await Promise.all(workers.map((worker) => worker.stop()));
+  for (let waited = 0; waited < 5000 && workers.some((worker) => isAlive(worker.pid)); waited += 50) await sleep(50);
+  expect(workers.filter((worker) => isAlive(worker.pid))).toEqual([]);
+});
