@@ -87,8 +87,11 @@ async function playOnce(pool: GamePool, job: GameJob, signal: AbortSignal | unde
 
 const scoreOf = (record: GameRecord): 0 | 0.5 | 1 => (record.end.winner === null ? 0.5 : record.end.winner === 0 ? 1 : 0);
 
-/** What decides one game: the harness, the rules, both players' code, the seed and the opening. */
-export function tournamentGameKey(parts: { harness: string; game: string; referee: RefereeConfig; players: [string, string]; seed: number; opening: string[] }): string {
+/**
+ * What decides one game — the harness, the rules, both players' code, the seed and the opening — and who played it
+ * (two students with identical code play their own games, each recorded under their own names).
+ */
+export function tournamentGameKey(parts: { harness: string; game: string; referee: RefereeConfig; players: [string, string]; ids: [string, string]; seed: number; opening: string[] }): string {
   return sha256(canonicalJson({ kind: 'tournament-game', ...parts }));
 }
 
@@ -183,7 +186,7 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
         // Even games: `a` is Black; odd games: colours swapped on the same opening.
         const [black, white] = g % 2 === 0 ? [pairing.a, pairing.b] : [pairing.b, pairing.a];
         const specs: [Participant, Participant] = [players[black], players[white]];
-        const key = tournamentGameKey({ harness, game: game.id, referee: options.referee, players: [specs[0].hash, specs[1].hash], seed, opening });
+        const key = tournamentGameKey({ harness, game: game.id, referee: options.referee, players: [specs[0].hash, specs[1].hash], ids: [specs[0].id, specs[1].id], seed, opening });
         const label = `${specs[0].id} vs ${specs[1].id}, round ${r + 1}`;
         const slot: TournamentGame = {
           index: games.length,
