@@ -87,34 +87,59 @@ export function mlExists(players: number, pairs: readonly PairResult[]): boolean
   return reaches(forward) && reaches(backward);
 }
 
-/** Solve A·x = b in place (Gaussian elimination with partial pivoting); A symmetric positive definite here. */
-function solve(matrix: number[][], rhs: number[]): number[] {
-  const n = rhs.length;
-  const a = matrix.map((row, i) => [...row, rhs[i]]);
-  for (let col = 0; col < n; col++) {
-    let pivot = col;
-    for (let row = col + 1; row < n; row++) if (abs(a[row][col]) > abs(a[pivot][col])) pivot = row;
-    [a[col], a[pivot]] = [a[pivot], a[col]];
-    const diag = a[col][col];
-    if (abs(diag) < 1e-300) throw new Error('rating fit: the players are not connected by games');
-    for (let row = col + 1; row < n; row++) {
-      const factor = a[row][col] / diag;
-      if (factor === 0) continue;
-      for (let k = col; k <= n; k++) a[row][k] -= factor * a[col][k];
+/**
+ * Cholesky factor L (row-major, lower triangle) of a symmetric positive definite matrix: the Fisher information
+ * of a connected set of players is one. O(n³/3), so a Swiss of hundreds of students fits in well under a second.
+ */
+function cholesky(matrix: number[][]): Float64Array {
+  const n = matrix.length;
+  const l = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      let sum = matrix[i][j];
+      for (let k = 0; k < j; k++) sum -= l[i * n + k] * l[j * n + k];
+      if (i === j) {
+        if (!(sum > 1e-300)) throw new Error('rating fit: the players are not connected by games');
+        l[i * n + i] = sqrt(sum);
+      } else {
+        l[i * n + j] = sum / l[j * n + j];
+      }
     }
   }
-  const x = new Array<number>(n).fill(0);
-  for (let row = n - 1; row >= 0; row--) {
-    let sum = a[row][n];
-    for (let k = row + 1; k < n; k++) sum -= a[row][k] * x[k];
-    x[row] = sum / a[row][row];
+  return l;
+}
+
+/** Solve L·Lᵀ·x = b. */
+function choleskySolve(l: Float64Array, n: number, rhs: ArrayLike<number>): number[] {
+  const y = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    let sum = rhs[i];
+    for (let k = 0; k < i; k++) sum -= l[i * n + k] * y[k];
+    y[i] = sum / l[i * n + i];
+  }
+  const x = new Array<number>(n);
+  for (let i = n - 1; i >= 0; i--) {
+    let sum = y[i];
+    for (let k = i + 1; k < n; k++) sum -= l[k * n + i] * x[k];
+    x[i] = sum / l[i * n + i];
   }
   return x;
 }
 
+function solve(matrix: number[][], rhs: number[]): number[] {
+  return choleskySolve(cholesky(matrix), rhs.length, rhs);
+}
+
+/** The inverse through one factorisation (n back-substitutions of O(n²) each). */
 function invert(matrix: number[][]): number[][] {
   const n = matrix.length;
-  const columns = Array.from({ length: n }, (_, j) => solve(matrix, Array.from({ length: n }, (_, i) => (i === j ? 1 : 0))));
+  const l = cholesky(matrix);
+  const unit = new Float64Array(n);
+  const columns = Array.from({ length: n }, (_, j) => {
+    unit.fill(0);
+    unit[j] = 1;
+    return choleskySolve(l, n, unit);
+  });
   return Array.from({ length: n }, (_, i) => columns.map((column) => column[i]));
 }
 
