@@ -5,6 +5,8 @@
  * nominal error rates (normal approximation, N = ((z_α σ0 + z_β σ1) / (s1 − s0))²), checked by simulation too.
  */
 import { createRng } from '../harness/referee/seed.js';
+import { fitRatings, type PairResult } from '../grading/tournament/elo.js';
+import { meetingKey, swissRound } from '../grading/tournament/pairing.js';
 import {
   bayesEloForScore,
   bayesEloProbabilities,
@@ -85,4 +87,38 @@ export function benchSprt(): void {
     );
     console.log(`  SPRT needs ${((100 * (at0.games + at1.games)) / 2 / fixed.games).toFixed(0)}% of the fixed-N games on average (${((2 * fixed.games) / (at0.games + at1.games)).toFixed(1)}x fewer)`);
   });
+}
+
+/** `npm run bench -- ratings`: a Swiss of 301 players (11 rounds) paired and rated, the large-class case. */
+export function benchRatings(): void {
+  console.log('## Swiss pairing and rating fit for a large class');
+  const players = 301;
+  const standings = Array.from({ length: players }, (_, player) => ({ player, score: 0, colourBalance: 0, hadBye: false }));
+  const met = new Set<string>();
+  const pairs: PairResult[] = [];
+  const rng = createRng(5);
+  const strength = standings.map(() => rng.next() * 800);
+  let started = performance.now();
+  for (let round = 0; round < 11; round++) {
+    const paired = swissRound(standings, met);
+    standings[paired.bye!].hadBye = true;
+    standings[paired.bye!].score += 2;
+    for (const { a, b } of paired.pairings) {
+      met.add(meetingKey(a, b));
+      const expected = scoreOfElo(strength[a] - strength[b]);
+      const wins = (rng.next() < expected ? 1 : 0) + (rng.next() < expected ? 1 : 0);
+      standings[a].score += wins;
+      standings[b].score += 2 - wins;
+      pairs.push({ a, b, wins, draws: 0, losses: 2 - wins });
+    }
+  }
+  const pairingMs = performance.now() - started;
+  started = performance.now();
+  const fit = fitRatings(players, pairs, 0, 0);
+  const fitMs = performance.now() - started;
+  const widths = fit.error.filter((error) => error > 0).sort((a, b) => a - b);
+  console.log(
+    `${players} players, 11 rounds (${pairs.length * 2} games): pairing ${pairingMs.toFixed(0)} ms, maximum-likelihood fit ${fitMs.toFixed(0)} ms ` +
+      `(${fit.iterations} Newton steps${fit.prior ? ', with the prior' : ''}); median 95% interval ±${widths[Math.floor(widths.length / 2)].toFixed(0)} Elo`,
+  );
 }

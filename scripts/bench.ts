@@ -11,7 +11,7 @@ import { deriveSeed } from '../harness/referee/seed.js';
 import { randomAgent } from '../reference-ai/generic/random.js';
 import { benchPython } from './bench-python.js';
 import { benchSandbox } from './bench-sandbox.js';
-import { benchSprt } from './bench-sprt.js';
+import { benchRatings, benchSprt } from './bench-sprt.js';
 
 const EDAX_LEAVES_PER_S = 328e6; // Edax 4.6, C, one thread, this kind of machine
 const FIRST_CUT_JS_LEAVES_PER_S = 15e6; // a first-cut JS bitboard with 32-bit halves
@@ -78,7 +78,7 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
-  // `npm run bench -- perft games` runs only those sections (perft, games, sandbox, python, sprt).
+  // `npm run bench -- perft games` runs only those sections (perft, games, sandbox, python, sprt, ratings).
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})`);
   if (want('perft')) benchPerft([10, 11]);
   if (want('games')) {
@@ -97,6 +97,10 @@ async function main(): Promise<void> {
   if (want('sprt')) {
     console.log('');
     benchSprt();
+  }
+  if (want('ratings')) {
+    console.log('');
+    benchRatings();
   }
 }
 
