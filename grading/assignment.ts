@@ -245,7 +245,8 @@ function resolveItem(raw: Record<string, unknown>): OpponentItem {
     points: ladder ? Math.max(...ladder.map((level) => level.points)) : points,
     scoring,
     seed: (raw.seed as number | undefined) ?? PLATFORM.seed,
-    openingMoves: (raw.openingMoves as number | undefined) ?? 0,
+    // Paired (SPRT) games open with a random line for both sides: 4 plies unless the config says otherwise.
+    openingMoves: (raw.openingMoves as number | undefined) ?? (scoring.rule === 'sprt' ? 4 : 0),
     visibility: (raw.visibility as Visibility | undefined) ?? PLATFORM.visibility,
   };
 }

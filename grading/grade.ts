@@ -20,6 +20,7 @@ import { InProcessPool } from './pool/in-process.js';
 import type { GameJob, GamePool, PlayerSpec, WorkerInfo } from './pool/job.js';
 import { cachedPlayers } from './pool/play.js';
 import { describeRule, itemPoints, roundPoints, sprtPoints, sprtResult, type SprtResult } from './scoring.js';
+import { randomOpening } from './tournament/openings.js';
 import type { GameScore } from './tournament/sprt.js';
 import { wilsonInterval } from './stats.js';
 
@@ -83,6 +84,17 @@ function diffFor(record: GameRecord, side: Side): number {
   const { score, winner, diff } = record.end;
   if (score !== null) return score[side] - score[1 - side];
   return winner === null ? 0 : winner === side ? diff : -diff;
+}
+
+/** Tags the seeds of paired (SPRT) games, so they never coincide with a fixed-N item's and share no journal key. */
+const PAIRED_SEED_TAG = 0x5052;
+
+/**
+ * A game's seed. A sequential (SPRT) item's games come in colour-swapped pairs that share their seed — and so their
+ * opening — as fastchess pairs them; every other item's games each have their own.
+ */
+export function slotSeed(item: OpponentItem, itemSeed: number, index: number): number {
+  return isSequential(item) ? deriveSeed(deriveSeed(itemSeed, PAIRED_SEED_TAG), Math.floor(index / 2)) : deriveSeed(itemSeed, index);
 }
 
 const scoreOf = (entry: GameEntry): GameScore => (entry.result === 'win' ? 1 : entry.result === 'draw' ? 0.5 : 0);
@@ -225,7 +237,7 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
     assignment.opponents.forEach((item, itemIndex) => {
       for (let index = 0; index < slotCount(item); index++) {
         if (only && (only.item !== itemIndex || only.index !== index)) continue;
-        const seed = deriveSeed(itemSeeds[itemIndex], index);
+        const seed = slotSeed(item, itemSeeds[itemIndex], index);
         const key = gameKey({
           assignmentHash: configHash,
           submissionHash: contestant.submission.hash,
@@ -278,7 +290,9 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
   const jobFor = (slot: GameSlot): GameJob => {
     const item = assignment.opponents[slot.item];
     const name = opponentAt(item, slot.index);
-    const opponent: PlayerSpec = { kind: 'reference', name, ai: name, openingMoves: item.openingMoves };
+    // A paired item opens both games of a pair with the same random line, played for both sides (a book).
+    const paired = isSequential(item);
+    const opponent: PlayerSpec = { kind: 'reference', name, ai: name, openingMoves: paired ? 0 : item.openingMoves };
     const side = (slot.index % 2) as Side;
     return {
       key: store?.keyOf?.(slot) ?? slot.key,
@@ -288,6 +302,7 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
       seed: slot.seed,
       players: side === 0 ? [contestantSpec, opponent] : [opponent, contestantSpec],
       label: `${contestant.submission.name} vs ${name} #${slot.index + 1}`,
+      ...(paired && item.openingMoves > 0 ? { opening: randomOpening(game, slot.seed, item.openingMoves) } : {}),
     };
   };
   // The first failure withdraws this grade's games not yet started; games already playing finish and are kept.
