@@ -315,7 +315,7 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
       const kept = { key: slot.key, item: slot.item, index: slot.index, wallMs: played.wallMs, record: played.record };
       if (store) store.save(kept);
       else journal?.append(kept);
-      await played.done?.();
+      if (played.done) await played.done();
       finish({ item: slot.item, index: slot.index, seed: slot.seed, studentSide: side, result: resultFor(played.record, side), wallMs: played.wallMs, resumed: false, record: played.record });
     } catch (error) {
       failure ??= { error };
