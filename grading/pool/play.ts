@@ -36,7 +36,7 @@ export class PlayerProvider {
 
   constructor(
     private readonly factory: PlayerFactory,
-    private readonly keep = 4,
+    private readonly keep = 6,
   ) {}
 
   async acquire(spec: PlayerSpec, game: string): Promise<{ key: string; player: Player }> {

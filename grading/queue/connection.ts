@@ -46,13 +46,21 @@ export function redisConnection(url: string, name: string, extra: RedisOptions =
 export async function checkReachable(url: string, timeoutMs = 5000): Promise<void> {
   checkQueueUrl(url);
   const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs, enableOfflineQueue: false });
-  probe.on('error', () => undefined);
+  // The socket's own error (ECONNREFUSED, ENOTFOUND, a TLS failure) says more than ioredis's 'Connection is closed'.
+  let first: Error | null = null;
+  probe.on('error', (error: Error) => {
+    first ??= error;
+  });
   try {
     await probe.connect();
     await probe.ping();
   } catch (error) {
-    const cause = (error as { code?: string }).code ?? (error as Error).message;
-    throw new QueueUsageError(`cannot reach Redis at ${redactUrl(url)} (${cause}): start redis-server there, or fix --queue (password: redis://:PASSWORD@host:6379/0)`);
+    const seen = (first ?? error) as Error & { code?: string };
+    const cause = seen.code ?? seen.message;
+    const fix = /CERT|SSL|TLS|SELF_SIGNED/i.test(cause)
+      ? "Redis's TLS certificate is not trusted here: point NODE_EXTRA_CA_CERTS at its CA file (PEM)"
+      : 'start redis-server there, or fix --queue (password: redis://:PASSWORD@host:6379/0)';
+    throw new QueueUsageError(`cannot reach Redis at ${redactUrl(url)} (${cause}): ${fix}`);
   } finally {
     probe.disconnect();
   }

@@ -23,7 +23,8 @@ const PLAYER = {
       properties: {
         kind: { const: 'reference' },
         name: NAME,
-        ai: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,63}(:[0-9]{1,7})?$' },
+        // A registry name, optionally with a node/playout budget (a tournament's 'mcts:2000').
+        ai: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,63}(:[0-9]{1,9})?$' },
         openingMoves: { type: 'integer', minimum: 0, maximum: 1000 },
       },
     },
@@ -66,7 +67,8 @@ export const GAME_JOB_SCHEMA = {
     seed: { type: 'integer', minimum: -2147483648, maximum: 4294967295 },
     players: { type: 'array', minItems: 2, maxItems: 2, items: PLAYER },
     label: { type: 'string', maxLength: 400 },
-    opening: { type: 'array', maxItems: 400, items: { type: 'string', minLength: 1, maxLength: 16 } },
+    // A tournament's paired opening: book moves in the game's notation (the referee checks each is legal).
+    opening: { type: 'array', maxItems: 400, items: { type: 'string', pattern: '^[A-Za-z0-9]{1,8}$' } },
   },
 } as const;
 

@@ -3,7 +3,7 @@
  * subprocesses (coordinator and workers), and small classes of fast students.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -29,21 +29,31 @@ export class RedisServer {
   private process: ChildProcess | null = null;
   readonly dir = tempDir('redis');
 
-  constructor(readonly port: number) {}
+  /** A password is required (as README asks of any Redis reachable from other machines). */
+  readonly password = `pw-${process.pid}-${Date.now()}`;
+
+  /** With `tls`, Redis speaks only TLS (rediss://) with this certificate and key (PEM files). */
+  constructor(
+    readonly port: number,
+    private readonly tls?: { cert: string; key: string },
+  ) {}
 
   get url(): string {
-    return `redis://127.0.0.1:${this.port}/0`;
+    return `${this.tls ? 'rediss' : 'redis'}://:${this.password}@127.0.0.1:${this.port}/0`;
   }
 
   async start(): Promise<void> {
+    const listen = this.tls
+      ? ['--port', '0', '--tls-port', String(this.port), '--tls-cert-file', this.tls.cert, '--tls-key-file', this.tls.key, '--tls-ca-cert-file', this.tls.cert, '--tls-auth-clients', 'no']
+      : ['--port', String(this.port)];
     const child = spawn(
       'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no'],
+      [...listen, '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--requirepass', this.password],
       { stdio: 'ignore' },
     );
     this.process = child;
     for (let waited = 0; waited < 10_000; waited += 100) {
-      const probe = new Redis(this.url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+      const probe = new Redis(this.url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, ...(this.tls ? { tls: { ca: readFileSync(this.tls.cert) } } : {}) });
       probe.on('error', () => undefined);
       try {
         await probe.connect();
@@ -77,7 +87,7 @@ export class Cli {
   stderr = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(args: string[], env: Record<string, string> = {}) {
+  constructor(args: string[], env: Record<string, string | undefined> = {}) {
     this.process = spawn(process.execPath, [packageFile('dist', 'cli', 'index.js'), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...env },
@@ -110,8 +120,8 @@ export class Cli {
 /** Workers renew their locks every second, so a killed worker's game is taken over within ~2 s. */
 export const LOCK_ENV = { REFEREE_QUEUE_LOCK_MS: '2000' };
 
-export function startWorker(url: string, name: string): Cli {
-  return new Cli(['worker', '--queue', url, '--concurrency', '1', '--name', name, '--grace-seconds', '1'], LOCK_ENV);
+export function startWorker(url: string, name: string, env: Record<string, string> = {}): Cli {
+  return new Cli(['worker', '--queue', url, '--concurrency', '1', '--name', name, '--grace-seconds', '1'], { ...LOCK_ENV, ...env });
 }
 
 const WEAK = (tag: string, msPerMove: number): string => `import type { Board } from 'referee';

@@ -52,32 +52,32 @@ describe('referee batch --queue with two referee workers', () => {
     const queue = new Queue('games', { connection: { url: redis.url }, prefix: 'referee' });
     queue.on('error', () => undefined);
     try {
-    const rules = { moveTimeoutMs: 1000, illegalMoveLimit: 3, constructTimeoutMs: 1000, tamperLoses: true, forcedLossDiff: 0 };
-    const evil = { key: 'evil-path', harness: harnessVersion(), game: 'reversi', config: rules, seed: 1, label: 'evil', players: [{ kind: 'artefact', name: 'x', artefact: 'a'.repeat(64), runtime: 'node', entry: '../../../etc/passwd' }, { kind: 'reference', name: 'r', ai: 'random', openingMoves: 0 }] };
-    await queue.add('game', evil, { jobId: 'evil-path', attempts: 3 });
-    await queue.add('game', { ...evil, key: 'evil-command', players: [{ kind: 'command', name: 'x', command: 'touch /tmp/referee-pwned' }, evil.players[1]] }, { jobId: 'evil-command', attempts: 3 });
+      const rules = { moveTimeoutMs: 1000, illegalMoveLimit: 3, constructTimeoutMs: 1000, tamperLoses: true, forcedLossDiff: 0 };
+      const evil = { key: 'evil-path', harness: harnessVersion(), game: 'reversi', config: rules, seed: 1, label: 'evil', players: [{ kind: 'artefact', name: 'x', artefact: 'a'.repeat(64), runtime: 'node', entry: '../../../etc/passwd' }, { kind: 'reference', name: 'r', ai: 'random', openingMoves: 0 }] };
+      await queue.add('game', evil, { jobId: 'evil-path', attempts: 3 });
+      await queue.add('game', { ...evil, key: 'evil-command', players: [{ kind: 'command', name: 'x', command: 'touch /tmp/referee-pwned' }, evil.players[1]] }, { jobId: 'evil-command', attempts: 3 });
 
-    const local = batch(classDir, config, join(outs, 'local'), ['--jobs', '2']);
-    expect((await local.exited).code).toBe(0);
-    const queued = batch(classDir, config, join(outs, 'queued'), ['--queue', redis.url, '--jobs', '2']);
-    const exit = await queued.exited;
-    expect({ exit, stderr: queued.stderr }).toMatchObject({ exit: { code: 0 }, stderr: '' });
-    expect(queued.stdout).toMatch(/Graded 6 student\(s\).*6 graded now.*24 games played/);
-    for (const id of ids) expect(comparable(join(outs, 'queued'), id)).toEqual(comparable(join(outs, 'local'), id));
-    expect(readFileSync(join(outs, 'queued', 'grades.csv'), 'utf8')).toBe(readFileSync(join(outs, 'local', 'grades.csv'), 'utf8'));
-    expect(journalStats(join(outs, 'queued'))).toEqual({ games: 24, maxPlays: 1, grades: 6 });
-    // Both workers took part, and every game was played once.
-    expect(workers.every((worker) => /playing q1/.test(worker.stdout))).toBe(true);
-    expect([...playsByLabel(logs(), 'q1').values()]).toEqual(Array(24).fill(1));
+      const local = batch(classDir, config, join(outs, 'local'), ['--jobs', '2']);
+      expect((await local.exited).code).toBe(0);
+      const queued = batch(classDir, config, join(outs, 'queued'), ['--queue', redis.url, '--jobs', '2']);
+      const exit = await queued.exited;
+      expect({ exit, stderr: queued.stderr }).toMatchObject({ exit: { code: 0 }, stderr: '' });
+      expect(queued.stdout).toMatch(/Graded 6 student\(s\).*6 graded now.*24 games played/);
+      for (const id of ids) expect(comparable(join(outs, 'queued'), id)).toEqual(comparable(join(outs, 'local'), id));
+      expect(readFileSync(join(outs, 'queued', 'grades.csv'), 'utf8')).toBe(readFileSync(join(outs, 'local', 'grades.csv'), 'utf8'));
+      expect(journalStats(join(outs, 'queued'))).toEqual({ games: 24, maxPlays: 1, grades: 6 });
+      // Both workers took part, and every game was played once.
+      expect(workers.every((worker) => /playing q1/.test(worker.stdout))).toBe(true);
+      expect([...playsByLabel(logs(), 'q1').values()]).toEqual(Array(24).fill(1));
 
-    for (const id of ['evil-path', 'evil-command']) {
-      const job = await Job.fromId(queue, id);
-      expect(await job!.getState()).toBe('failed');
-      expect(job!.failedReason).toMatch(/job refused/);
-      expect(job!.attemptsMade).toBe(1);
-      await job!.remove();
-    }
-    expect(logs().join('')).toMatch(/refused job evil-comma/);
+      for (const id of ['evil-path', 'evil-command']) {
+        const job = await Job.fromId(queue, id);
+        expect(await job!.getState()).toBe('failed');
+        expect(job!.failedReason).toMatch(/job refused/);
+        expect(job!.attemptsMade).toBe(1);
+        await job!.remove();
+      }
+      expect(logs().join('')).toMatch(/refused job evil-comma/);
     } finally {
       await queue.close();
     }
@@ -122,6 +122,32 @@ describe('referee batch --queue with two referee workers', () => {
     await replacement.waitFor(/waiting for games/);
   }, 240_000);
 
+  test('SIGTERM mid-game: the worker hands its game back (exit 0) and another plays it from the start, once', async () => {
+    const classDir = makeQueueClass(['q8slow'], 80);
+    const out = join(tempDir('q8'), 'out');
+    const coordinator = batch(classDir, writeQueueConfig(800), out, ['--queue', redis.url, '--jobs', '2']);
+    let leaving: Cli | undefined;
+    let label = '';
+    for (let waited = 0; !leaving && waited < 120_000; waited += 10) {
+      for (const worker of workers) {
+        const match = /\] playing (q8\S+ vs \S+ #\d+)/.exec(worker.stdout);
+        if (match) [leaving, label] = [worker, match[1]];
+      }
+      if (!leaving) await sleep(10);
+    }
+    leaving!.process.kill('SIGTERM');
+    expect((await leaving!.exited).code).toBe(0);
+    expect(leaving!.stdout).toContain(`handed back ${label}`);
+    const exit = await coordinator.exited;
+    expect({ exit, stderr: coordinator.stderr }).toMatchObject({ exit: { code: 0 }, stderr: '' });
+    const other = workers.find((worker) => worker !== leaving)!;
+    expect(other.stdout).toContain(`played ${label} `);
+    expect(journalStats(out)).toEqual({ games: 4, maxPlays: 1, grades: 1 });
+    const replacement = startWorker(redis.url, 'wd');
+    workers[workers.indexOf(leaving!)] = replacement;
+    await replacement.waitFor(/waiting for games/);
+  }, 240_000);
+
   test('the coordinator killed mid-run and resumed with --resume: no finished game is played again', async () => {
     const ids = ['q3ann', 'q3ben', 'q3cat'];
     const classDir = makeQueueClass(ids, 25);
@@ -160,7 +186,23 @@ describe('referee batch --queue with two referee workers', () => {
     expect(logs().join('')).toMatch(/Redis is back/);
   }, 240_000);
 
-  test('Redis unreachable at start: one line naming the fix, exit 2 (batch, grade and worker)', async () => {
+  test('referee grade --queue gives the grade a local referee grade gives', async () => {
+    const classDir = makeQueueClass(['q6ann']);
+    const config = writeQueueConfig(600);
+    const outs = tempDir('q6');
+    const submission = join(classDir, 'q6ann', 'AIPlayer.ts');
+    const local = new Cli(['grade', submission, '--config', config, '--out', join(outs, 'local')]);
+    const queued = new Cli(['grade', submission, '--config', config, '--out', join(outs, 'queued'), '--queue', redis.url]);
+    for (const run of [local, queued]) expect({ exit: await run.exited, stderr: run.stderr }).toMatchObject({ exit: { code: 0 }, stderr: '' });
+    const pick = (out: string) => {
+      const result = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8')) as { games: { record: { turns: { move?: string }[]; end: unknown; players: unknown } }[]; score: number };
+      return { score: result.score, games: result.games.map((game) => ({ moves: game.record.turns.map((turn) => turn.move), end: game.record.end, players: game.record.players })) };
+    };
+    expect(pick(join(outs, 'queued'))).toEqual(pick(join(outs, 'local')));
+    expect(playsByLabel(logs(), submission).size).toBe(4);
+  }, 120_000);
+
+  test('Redis unreachable or refusing the password at start: one line naming the fix, exit 2 (batch, grade and worker)', async () => {
     const dead = `redis://:secret@127.0.0.1:${await freePort()}/0`;
     const classDir = makeQueueClass(['q5ann']);
     const runs = [
@@ -168,20 +210,25 @@ describe('referee batch --queue with two referee workers', () => {
       new Cli(['grade', join(classDir, 'q5ann', 'AIPlayer.ts'), '--out', join(tempDir('q5g'), 'out'), '--queue', dead]),
       new Cli(['worker', '--queue', dead]),
       new Cli(['worker', '--queue', 'http://127.0.0.1:6379/0']),
+      new Cli(['worker', '--queue', redis.url.replace(redis.password, 'secret')]),
     ];
     for (const run of runs) {
       const exit = await run.exited;
       expect(exit.code).toBe(2);
       const lines = run.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^referee: (cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0 \(ECONNREFUSED\): start redis-server|--queue must be a redis:\/\/ or rediss:\/\/ URL)/);
+      expect(lines[0]).toMatch(/^referee: (cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0 \((ECONNREFUSED|WRONGPASS[^)]*)\): start redis-server|--queue must be a redis:\/\/ or rediss:\/\/ URL)/);
       expect(run.stderr).not.toContain('secret');
     }
   }, 60_000);
 });
 
-test('no worker process outlives the tests', async () => {
+test('SIGTERM stops a worker cleanly (exit 0); no worker process outlives the tests', async () => {
   await Promise.all(workers.map((worker) => worker.stop()));
+  for (const worker of workers) {
+    expect((await worker.exited).code).toBe(0);
+    expect(worker.stdout).toMatch(/\] stopping/);
+  }
   for (let waited = 0; waited < 5000 && workers.some((worker) => isAlive(worker.pid)); waited += 50) await sleep(50);
   expect(workers.filter((worker) => isAlive(worker.pid))).toEqual([]);
 });

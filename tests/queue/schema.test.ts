@@ -24,8 +24,10 @@ const good: GameJob = {
 const withPlayer = (player: unknown): unknown => ({ ...good, players: [player, good.players[1]] });
 
 describe('validateJob', () => {
-  test('a well-formed job passes unchanged', () => {
+  test('a well-formed job passes unchanged (also with a paired opening and a budgeted reference AI)', () => {
     expect(validateJob(JSON.parse(JSON.stringify(good)))).toEqual(good);
+    const paired = { ...good, opening: ['d3', 'c5'], players: [good.players[0], { kind: 'reference', name: 'mcts', ai: 'mcts:2000', openingMoves: 0 }] };
+    expect(validateJob(paired)).toEqual(paired);
   });
 
   test.each([
@@ -40,6 +42,7 @@ describe('validateJob', () => {
     ['an extra top-level field', { ...good, shell: 'sh -c id' }],
     ['a bad rule', { ...good, config: { ...rules, moveTimeoutMs: -1 } }],
     ['three players', { ...good, players: [...good.players, good.players[1]] }],
+    ['an opening move that is not notation', { ...good, opening: ['d3; rm -rf /'] }],
     ['not an object', 'rm -rf /'],
   ])('refuses %s', (_what, job) => {
     expect(() => validateJob(job)).toThrow(/^job refused/);
