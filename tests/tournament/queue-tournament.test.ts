@@ -36,7 +36,7 @@ test('referee tournament --queue plays every game on the workers and ranks as a 
   const { code } = await queued.exited;
   expect(queued.stderr.replace(/warning: Some player\(s\) scored nothing.*\n/, '')).toBe('');
   expect(code).toBe(0);
-  expect(queued.stdout).toContain('Games go to the queue at redis://127.0.0.1');
+  expect(queued.stdout).toMatch(/Games go to the queue at redis:\/\/(:\*\*\*@)?127\.0\.0\.1/);
   expect(queued.stdout).toContain('20 games (20 played, 0 from the journal)');
   expect(worker.stdout).toMatch(/played mcts:40 vs qa/);
   const local = new Cli([...args, '--jobs', '1', '--out', join(root, 'local')]);
