@@ -155,86 +155,21 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
   };
   let finished = 0;
 
-  for (let r = 0; r < totalRounds; r++) {
-    if (options.signal?.aborted) throw new TournamentInterrupted('interrupted');
-    let round: Round;
-    try {
-      round = fixedRounds ? fixedRounds[r] : swissRound(standings, met);
-    } catch (error) {
-      if (error instanceof SwissPairingError) throw new TournamentUsageError(`round ${r + 1}: ${error.message} (the games so far are journaled)`);
-      throw error;
-    }
-    schedule.push({ round: r + 1, pairings: round.pairings.map((p) => [players[p.a].id, players[p.b].id]), bye: round.bye === null ? null : players[round.bye].id });
-    if (round.bye !== null && options.pairing === 'swiss') {
-      byes[round.bye] += 1;
-      standings[round.bye].hadBye = true;
-      // A bye scores the meeting as won (Swiss standings only; it is not a game and is not rated).
-      standings[round.bye].score += options.gamesPerPair;
-    }
-    const jobs: { slot: TournamentGame; job: GameJob }[] = [];
-    round.pairings.forEach((pairing, meeting) => {
-      met.add(meetingKey(pairing.a, pairing.b));
-      for (let g = 0; g < options.gamesPerPair; g++) {
-        if (g % 2 === 0) pairSerial += 1;
-        const seed = deriveSeed(options.seed, pairSerial);
-        const line =
-          options.openings.kind === 'random'
-            ? randomOpening(game, seed, options.openings.plies)
-            : options.openings.lines[(pairSerial - 1) % options.openings.lines.length];
-        const { played } = openingBook(game, seed, line);
-        const opening = line.slice(0, played);
-        // Even games: `a` is Black; odd games: colours swapped on the same opening.
-        const [black, white] = g % 2 === 0 ? [pairing.a, pairing.b] : [pairing.b, pairing.a];
-        const specs: [Participant, Participant] = [players[black], players[white]];
-        const key = tournamentGameKey({ harness, game: game.id, referee: options.referee, players: [specs[0].hash, specs[1].hash], ids: [specs[0].id, specs[1].id], seed, opening });
-        const label = `${specs[0].id} vs ${specs[1].id}, round ${r + 1}`;
-        const slot: TournamentGame = {
-          index: games.length,
-          round: r + 1,
-          meeting,
-          game: g,
-          players: [specs[0].id, specs[1].id],
-          seed,
-          opening,
-          blackScore: 0.5,
-          wallMs: 0,
-          resumed: false,
-          record: null as unknown as GameRecord,
-        };
-        games.push(slot);
-        jobs.push({ slot, job: { key, harness, game: game.id, config: options.referee, seed, players: [specs[0].player, specs[1].player], label, opening } });
-      }
-    });
-    const toPlay: typeof jobs = [];
-    let resumedHere = 0;
-    for (const each of jobs) {
-      const stored = options.journal.find(each.job.key, each.job.seed);
-      if (stored) {
-        each.slot.record = stored.record;
-        each.slot.wallMs = stored.wallMs;
-        each.slot.resumed = true;
-        resumedHere += 1;
-      } else {
-        toPlay.push(each);
-      }
-    }
-    emit({ type: 'round', round: r + 1, rounds: totalRounds, games: jobs.length, resumed: resumedHere });
-    for (const each of jobs) {
-      if (each.slot.resumed) {
-        each.slot.blackScore = scoreOf(each.slot.record);
-        gamesResumed += 1;
-        emit({ type: 'game', game: each.slot, finished: ++finished, total: plannedTotal() });
-      }
-    }
-    // Every game of the round at once: the runner queues them on its workers.
-    const abort = new Promise<never>((_, reject) => {
-      if (options.signal?.aborted) reject(new TournamentInterrupted('interrupted'));
-      options.signal?.addEventListener('abort', () => reject(new TournamentInterrupted('interrupted')), { once: true });
-    });
-    abort.catch(() => undefined);
+  // One abort promise for the whole run (a listener per round would pile up on the signal).
+  let onAbort: (() => void) | null = null;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new TournamentInterrupted('interrupted'));
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  /** Games waiting to be played: a Swiss plays each round before pairing the next; fixed schedules play all at once. */
+  const waiting: { slot: TournamentGame; job: GameJob }[] = [];
+  const playWaiting = async (): Promise<void> => {
+    const batch = waiting.splice(0);
     await Promise.race([
       Promise.all(
-        toPlay.map(async ({ slot, job }) => {
+        batch.map(async ({ slot, job }) => {
           const played = await playOnce(options.pool, job, options.signal);
           options.journal.save(job.key, played.record, played.wallMs);
           await played.done?.();
@@ -245,15 +180,97 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
           emit({ type: 'game', game: slot, finished: ++finished, total: plannedTotal() });
         }),
       ),
-      abort,
+      aborted,
     ]);
-    for (const { slot } of jobs) {
-      const [black, white] = slot.players.map((id) => index.get(id)!);
-      standings[black].score += slot.blackScore;
-      standings[white].score += 1 - slot.blackScore;
-      standings[black].colourBalance += 1;
-      standings[white].colourBalance -= 1;
+  };
+
+  try {
+    for (let r = 0; r < totalRounds; r++) {
+      if (options.signal?.aborted) throw new TournamentInterrupted('interrupted');
+      let round: Round;
+      try {
+        round = fixedRounds ? fixedRounds[r] : swissRound(standings, met);
+      } catch (error) {
+        if (error instanceof SwissPairingError) throw new TournamentUsageError(`round ${r + 1}: ${error.message} (the games so far are journaled)`);
+        throw error;
+      }
+      schedule.push({ round: r + 1, pairings: round.pairings.map((p) => [players[p.a].id, players[p.b].id]), bye: round.bye === null ? null : players[round.bye].id });
+      if (round.bye !== null && options.pairing === 'swiss') {
+        byes[round.bye] += 1;
+        standings[round.bye].hadBye = true;
+        // A bye scores the meeting as won (Swiss standings only; it is not a game and is not rated).
+        standings[round.bye].score += options.gamesPerPair;
+      }
+      const jobs: { slot: TournamentGame; job: GameJob }[] = [];
+      round.pairings.forEach((pairing, meeting) => {
+        met.add(meetingKey(pairing.a, pairing.b));
+        for (let g = 0; g < options.gamesPerPair; g++) {
+          if (g % 2 === 0) pairSerial += 1;
+          const seed = deriveSeed(options.seed, pairSerial);
+          const line =
+            options.openings.kind === 'random'
+              ? randomOpening(game, seed, options.openings.plies)
+              : options.openings.lines[(pairSerial - 1) % options.openings.lines.length];
+          const { played } = openingBook(game, seed, line);
+          const opening = line.slice(0, played);
+          // Even games: `a` is Black; odd games: colours swapped on the same opening.
+          const [black, white] = g % 2 === 0 ? [pairing.a, pairing.b] : [pairing.b, pairing.a];
+          const specs: [Participant, Participant] = [players[black], players[white]];
+          const key = tournamentGameKey({ harness, game: game.id, referee: options.referee, players: [specs[0].hash, specs[1].hash], ids: [specs[0].id, specs[1].id], seed, opening });
+          const label = `${specs[0].id} vs ${specs[1].id}, round ${r + 1}`;
+          const slot: TournamentGame = {
+            index: games.length,
+            round: r + 1,
+            meeting,
+            game: g,
+            players: [specs[0].id, specs[1].id],
+            seed,
+            opening,
+            blackScore: 0.5,
+            wallMs: 0,
+            resumed: false,
+            record: null as unknown as GameRecord,
+          };
+          games.push(slot);
+          jobs.push({ slot, job: { key, harness, game: game.id, config: options.referee, seed, players: [specs[0].player, specs[1].player], label, opening } });
+        }
+      });
+      const toPlay: typeof jobs = [];
+      let resumedHere = 0;
+      for (const each of jobs) {
+        const stored = options.journal.find(each.job.key, each.job.seed);
+        if (stored) {
+          each.slot.record = stored.record;
+          each.slot.wallMs = stored.wallMs;
+          each.slot.resumed = true;
+          resumedHere += 1;
+        } else {
+          toPlay.push(each);
+        }
+      }
+      emit({ type: 'round', round: r + 1, rounds: totalRounds, games: jobs.length, resumed: resumedHere });
+      for (const each of jobs) {
+        if (each.slot.resumed) {
+          each.slot.blackScore = scoreOf(each.slot.record);
+          gamesResumed += 1;
+          emit({ type: 'game', game: each.slot, finished: ++finished, total: plannedTotal() });
+        }
+      }
+      waiting.push(...toPlay);
+      if (fixedRounds) continue;
+      // Swiss: the round's games (all at once on the pool's workers), then its standings for the next pairing.
+      await playWaiting();
+      for (const { slot } of jobs) {
+        const [black, white] = slot.players.map((id) => index.get(id)!);
+        standings[black].score += slot.blackScore;
+        standings[white].score += 1 - slot.blackScore;
+        standings[black].colourBalance += 1;
+        standings[white].colourBalance -= 1;
+      }
     }
+    await playWaiting();
+  } finally {
+    if (onAbort) options.signal?.removeEventListener('abort', onAbort);
   }
 
   // Crosstable and ratings.
