@@ -54,6 +54,10 @@ export interface GradeOptions {
   contestantSpec?: PlayerSpec;
   /** Called when a worker starts one of this grade's games. */
   onGameStart?: (slot: GameSlot, worker: WorkerInfo) => void;
+  /** The pool plays lower orders first (a batch passes the student's place, so students finish in order). */
+  order?: number;
+  /** Awaited after the interface check, just before the games go to the pool (a batch queues students in order). */
+  beforeGames?: () => Promise<void>;
 }
 
 /** One game of the grade: its rubric item, its number within the item, its seed and its games.jsonl key. */
@@ -305,16 +309,18 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
       ...(paired && item.openingMoves > 0 ? { opening: randomOpening(game, slot.seed, item.openingMoves) } : {}),
     };
   };
+  if (toPlay.length > 0) await options.beforeGames?.();
   // The first failure withdraws this grade's games not yet started; games already playing finish and are kept.
   const withdraw = new AbortController();
   let failure: { error: unknown } | null = null;
   const playSlot = async (slot: GameSlot): Promise<void> => {
     try {
-      const played = await pool.play(jobFor(slot), { signal: withdraw.signal, onStart: (worker) => options.onGameStart?.(slot, worker) });
+      const played = await pool.play(jobFor(slot), { signal: withdraw.signal, order: options.order, onStart: (worker) => options.onGameStart?.(slot, worker) });
       const side = (slot.index % 2) as Side;
       const kept = { key: slot.key, item: slot.item, index: slot.index, wallMs: played.wallMs, record: played.record };
       if (store) store.save(kept);
       else journal?.append(kept);
+      // Journal and count in one synchronous step (an await between would let another game's result in first).
       if (played.done) await played.done();
       finish({ item: slot.item, index: slot.index, seed: slot.seed, studentSide: side, result: resultFor(played.record, side), wallMs: played.wallMs, resumed: false, record: played.record });
     } catch (error) {

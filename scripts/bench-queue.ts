@@ -3,7 +3,7 @@
  * redis-server by `referee worker`s (1 and 2 workers, one game at a time each) — games/s, and the queue's
  * overhead per game (queue with one worker vs the fork pool with one process, same games).
  *
- *   node dist/scripts/bench-queue.js [--games 48]
+ *   node dist/scripts/bench-queue.js [--games 192]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -92,7 +92,7 @@ function startWorker(url: string, name: string): Promise<ChildProcess> {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const games = Number(argv[argv.indexOf('--games') + 1] ?? 48) || 48;
+  const games = Number(argv[argv.indexOf('--games') + 1] ?? 192) || 192;
   const artefacts = await makeArtefacts();
   console.log(`Queue benchmark: ${games} Reversi games (a sandboxed first-legal-move student vs random/greedy), ${availableParallelism()} core(s), load ${(await import('node:os')).loadavg()[0].toFixed(1)}`);
   const rows: { name: string; seconds: number; rate: number; overheadMs: number }[] = [];

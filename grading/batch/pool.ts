@@ -7,7 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { storeArtefact, type Artefact } from '../pool/artefact.js';
-import { PoolAbortError, PoolWorkerError, type GameJob, type GamePool, type PlayedGame, type PlayOptions } from '../pool/job.js';
+import { PoolAbortError, PoolWorkerError, type GameJob, type GamePool, type PlayedGame, type PlayOptions, type WorkerInfo } from '../pool/job.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
 
 /** The workers could not run at all (missing script, dying at start-up): the batch cannot go on. */
@@ -25,11 +25,52 @@ interface Worker {
   stderr: string;
 }
 
-interface Task {
-  job: GameJob;
-  options: PlayOptions;
+interface Waiter {
   resolve(played: PlayedGame): void;
   reject(error: Error): void;
+  options: PlayOptions;
+}
+
+/** One game and everyone waiting for it. */
+class Task {
+  readonly waiters: Waiter[];
+  private settled = false;
+
+  constructor(
+    readonly job: GameJob,
+    readonly order: number,
+    first: Waiter,
+    readonly forget: () => void,
+  ) {
+    this.waiters = [first];
+  }
+
+  /** Stop one waiter waiting; false if it was not waiting (any more). */
+  drop(waiter: Waiter): boolean {
+    const at = this.waiters.indexOf(waiter);
+    if (this.settled || at < 0) return false;
+    this.waiters.splice(at, 1);
+    return true;
+  }
+
+  started(worker: WorkerInfo): void {
+    for (const waiter of this.waiters) waiter.options.onStart?.(worker);
+  }
+
+  resolve(played: PlayedGame): void {
+    this.settle((waiter) => waiter.resolve(played));
+  }
+
+  reject(error: Error): void {
+    this.settle((waiter) => waiter.reject(error));
+  }
+
+  private settle(each: (waiter: Waiter) => void): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.forget();
+    for (const waiter of this.waiters.splice(0)) each(waiter);
+  }
 }
 
 const STDERR_TAIL = 2000;
@@ -40,7 +81,7 @@ export class ForkPool implements GamePool {
   private readonly workers = new Set<Worker>();
   private readonly warned = new Set<string>();
   private readonly pending: Task[] = [];
-  private readonly inFlight = new Map<string, Promise<PlayedGame>>();
+  private readonly inFlight = new Map<string, Task>();
   private wake: (() => void)[] = [];
   private lanes = 0;
   private busy = 0;
@@ -62,36 +103,43 @@ export class ForkPool implements GamePool {
 
   play(job: GameJob, options: PlayOptions = {}): Promise<PlayedGame> {
     if (this.closed) return Promise.reject(new PoolAbortError(`${job.label}: the pool is closed`));
-    // The same game asked for twice (two students with the same code): played once.
-    const same = this.inFlight.get(job.key);
-    if (same) return same;
-    const promise = new Promise<PlayedGame>((resolve, reject) => {
-      const task: Task = { job, options, resolve, reject };
-      if (options.signal?.aborted) return reject(new PoolAbortError(`${job.label} was withdrawn`));
+    if (options.signal?.aborted) return Promise.reject(new PoolAbortError(`${job.label} was withdrawn`));
+    return new Promise<PlayedGame>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, options };
+      // The same game asked for twice (two students with the same code): played once, for both.
+      let task = this.inFlight.get(job.key);
+      if (task) {
+        task.waiters.push(waiter);
+      } else {
+        task = new Task(job, options.order ?? 0, waiter, () => this.inFlight.delete(job.key));
+        this.inFlight.set(job.key, task);
+        // Lower orders first, first come first served within an order.
+        const at = this.pending.findIndex((other) => other.order > task!.order);
+        if (at < 0) this.pending.push(task);
+        else this.pending.splice(at, 0, task);
+        this.wake.shift()?.();
+        if (this.lanes < this.size && this.lanes - this.busy < this.pending.length) {
+          this.lanes += 1;
+          void this.lane();
+        }
+      }
+      const queued = task;
       options.signal?.addEventListener(
         'abort',
         () => {
-          const at = this.pending.indexOf(task);
-          if (at >= 0) {
+          // Withdrawn before it started: this caller stops waiting, and the game leaves the queue once nobody
+          // waits for it. A game already playing finishes and is delivered (finished work is kept).
+          const at = this.pending.indexOf(queued);
+          if (at < 0 || !queued.drop(waiter)) return;
+          reject(new PoolAbortError(`${job.label} was withdrawn`));
+          if (queued.waiters.length === 0) {
             this.pending.splice(at, 1);
-            reject(new PoolAbortError(`${job.label} was withdrawn`));
+            queued.forget();
           }
         },
         { once: true },
       );
-      this.pending.push(task);
-      this.wake.shift()?.();
-      if (this.lanes < this.size && this.lanes - this.busy < this.pending.length) {
-        this.lanes += 1;
-        void this.lane();
-      }
     });
-    this.inFlight.set(job.key, promise);
-    const forget = (): void => {
-      this.inFlight.delete(job.key);
-    };
-    promise.then(forget, forget);
-    return promise;
   }
 
   /** Stop: queued jobs reject with PoolAbortError, workers are killed (their games are dropped). */
@@ -203,7 +251,7 @@ export class ForkPool implements GamePool {
       };
       worker.process.on('message', onMessage);
       worker.process.once('exit', onExit);
-      task.options.onStart?.({ name: `local ${worker.process.pid}`, pid: worker.process.pid });
+      task.started({ name: `local ${worker.process.pid}`, pid: worker.process.pid });
       worker.process.send({ type: 'play', job } satisfies ToWorker);
     });
   }

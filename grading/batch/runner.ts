@@ -151,7 +151,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     const context = (submissionHash: string | null) => ({ assignment, configHash, harness, submissionHash });
 
     // Snapshot everyone first: cheap, and it tells the plan how much grading there is.
-    const tasks: { student: string; path: string; command: string; cacheKey: string; hash: string }[] = [];
+    const tasks: { student: string; path: string; command: string; cacheKey: string; hash: string; order: number }[] = [];
     const cachedSummaries: StudentSummary[] = [];
     const inputErrors: StudentSummary[] = [];
     for (const student of input.students) {
@@ -169,7 +169,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
         continue;
       }
       const command = options.commandFor?.(student.id, snapshot.path) ?? `referee grade ${snapshot.path}`;
-      tasks.push({ student: student.id, path: snapshot.path, command, cacheKey, hash: snapshot.hash });
+      tasks.push({ student: student.id, path: snapshot.path, command, cacheKey, hash: snapshot.hash, order: tasks.length });
     }
     emit({
       type: 'plan',
@@ -228,7 +228,14 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     };
 
     /** One student: compile and check here, publish the compiled artefact, the games to the pool, score here. */
+    // Students' games go to the pool in student order (the checks run side by side), so students finish in order.
+    let queuedBefore: Promise<void> = Promise.resolve();
     const gradeOne = async (task: (typeof tasks)[number]): Promise<void> => {
+      const previous = queuedBefore;
+      let release!: () => void;
+      queuedBefore = new Promise((resolve) => (release = resolve));
+      // After the grade's synchronous hand-over of every game to the pool (setImmediate runs after its microtasks).
+      const letNextQueue = (): void => void setImmediate(release);
       let result: GradeResult;
       try {
         const base = await submissionContestant(task.path, assignment);
@@ -251,6 +258,11 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
           pool,
           contestantSpec,
           command: task.command,
+          order: task.order,
+          beforeGames: async () => {
+            await previous;
+            letNextQueue();
+          },
           onGameStart: (_slot, worker) => {
             if (started) return;
             started = true;
@@ -260,14 +272,16 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
             emit({ type: 'game', student: task.student, finished, total: gamesTotal, result: entry.result, resumed: entry.resumed }),
         });
       } catch (error) {
+        letNextQueue();
         if (stopping) return;
         if (isDiskFull(error)) return stop(new DiskFullError(outDir, (error as Error).message));
         if (error instanceof WorkerStartError) return stop(error);
-        if (error instanceof PoolAbortError) return;
+        // Withdrawn without a stop: the grader's doing (a pool gone), never silence — the student gets an error.
         const message = (error as Error).message;
-        const text = error instanceof PoolWorkerError ? `${message}: run again with --resume to retry` : `grading failed: ${message}`;
+        const text = error instanceof PoolWorkerError || error instanceof PoolAbortError ? `${message}: run again with --resume to retry` : `grading failed: ${message}`;
         return record(errorSummary(task.student, text, context(task.hash)), null);
       }
+      letNextQueue();
       if (!stopping) await writeGraded(task.student, result, task.hash, task.cacheKey);
     };
 

@@ -69,6 +69,8 @@ export interface PlayOptions {
   signal?: AbortSignal;
   /** Called when a worker starts the game. */
   onStart?: (worker: WorkerInfo) => void;
+  /** Jobs of a lower order are started first (default 0); equal orders in the order they came. */
+  order?: number;
 }
 
 export interface WorkerInfo {

@@ -33,6 +33,10 @@ const KEEP_SECONDS = 7 * 24 * 3600;
 export const JOB_ATTEMPTS = 3;
 /** The safety net under QueueEvents: every outstanding job's state is looked at this often. */
 const POLL_MS = 1000;
+/** BullMQ's lowest priority. */
+const MAX_PRIORITY = 2_097_152;
+/** How often to look whether any worker is connected at all. */
+const WORKER_CHECK_MS = 10_000;
 
 export const artefactKey = (hash: string): string => `${KEY_PREFIX}:artefacts:${hash}`;
 
@@ -47,6 +51,7 @@ interface Outstanding {
   waiters: Waiter[];
   started: boolean;
   settled: boolean;
+  order: number;
 }
 
 export interface QueuePoolOptions {
@@ -64,6 +69,8 @@ export class QueuePool implements GamePool {
   private readonly poller: ReturnType<typeof setInterval>;
   private polling = false;
   private closed = false;
+  private lastWorkerCheck = Date.now();
+  private warnedNoWorkers = false;
 
   private constructor(
     private readonly queue: Queue,
@@ -119,8 +126,8 @@ export class QueuePool implements GamePool {
       if (known) {
         known.waiters.push(waiter);
       } else {
-        this.outstanding.set(job.key, { job, waiters: [waiter], started: false, settled: false });
-        this.enqueue(job).catch((error: unknown) => this.settle(job.key, { error: new PoolWorkerError(`could not enqueue ${job.label}: ${(error as Error).message}`) }));
+        this.outstanding.set(job.key, { job, waiters: [waiter], started: false, settled: false, order: options.order ?? 0 });
+        this.enqueue(job, options.order ?? 0).catch((error: unknown) => this.settle(job.key, { error: new PoolWorkerError(`could not enqueue ${job.label}: ${(error as Error).message}`) }));
       }
       options.signal?.addEventListener('abort', () => void this.withdraw(job.key, waiter), { once: true });
     });
@@ -140,7 +147,7 @@ export class QueuePool implements GamePool {
     this.eventsConnection.disconnect();
   }
 
-  private async enqueue(job: GameJob): Promise<void> {
+  private async enqueue(job: GameJob, order: number): Promise<void> {
     for (const player of job.players) {
       if (player.kind === 'artefact' && this.artefacts.has(player.artefact)) {
         await this.redis.set(artefactKey(player.artefact), this.artefacts.get(player.artefact)!, 'EX', KEEP_SECONDS, 'NX');
@@ -148,6 +155,8 @@ export class QueuePool implements GamePool {
     }
     const added = await this.queue.add('game', job, {
       jobId: job.key,
+      // BullMQ: 1 is the highest priority; a batch's earlier students first.
+      priority: Math.min(MAX_PRIORITY, 1 + Math.max(0, Math.floor(order))),
       attempts: JOB_ATTEMPTS,
       backoff: { type: 'fixed', delay: 1000 },
       removeOnComplete: { age: KEEP_SECONDS },
@@ -176,7 +185,7 @@ export class QueuePool implements GamePool {
     if (!this.outstanding.has(key) || entry.settled) return;
     if (!job) {
       // Redis lost it (restarted without persistence, or flushed): enqueue it again from what we hold.
-      await this.enqueue(entry.job);
+      await this.enqueue(entry.job, entry.order);
       return;
     }
     const state = await job.getState();
@@ -202,12 +211,26 @@ export class QueuePool implements GamePool {
     if (this.polling || this.closed) return;
     this.polling = true;
     try {
+      await this.checkWorkers();
       for (const key of [...this.outstanding.keys()]) {
         if (this.closed) break;
         await this.look(key).catch(() => undefined);
       }
     } finally {
       this.polling = false;
+    }
+  }
+
+  /** Games waiting and nobody to play them: say so (once, until a worker shows up), or the run looks hung. */
+  private async checkWorkers(): Promise<void> {
+    if (this.outstanding.size === 0 || Date.now() - this.lastWorkerCheck < WORKER_CHECK_MS) return;
+    this.lastWorkerCheck = Date.now();
+    const count = await this.queue.getWorkersCount().catch(() => -1);
+    if (count === 0 && !this.warnedNoWorkers) {
+      this.warnedNoWorkers = true;
+      this.options.onWarning?.(`${this.outstanding.size} game(s) are queued and no referee worker is connected: start \`referee worker --queue …\` on a machine that can reach this Redis`);
+    } else if (count > 0) {
+      this.warnedNoWorkers = false;
     }
   }
 
