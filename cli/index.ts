@@ -20,6 +20,7 @@ import { register as registerPerft } from './perft.js';
 import { register as registerPlay } from './play.js';
 import { register as registerReplay } from './replay.js';
 import { register as registerServe } from './serve.js';
+import { register as registerTournament } from './tournament.js';
 import { register as registerWorker } from './worker.js';
 
 const version = harnessVersion();
@@ -34,7 +35,7 @@ const program = new Command()
 
 for (const register of [
   registerGrade, registerCheck, registerBatch, registerExport, registerGradescope, registerPlay, registerReplay,
-  registerInit, registerDoctor, registerCache, registerPerft, registerServe, registerWorker,
+  registerInit, registerDoctor, registerCache, registerPerft, registerServe, registerWorker, registerTournament,
 ]) {
   register(program);
 }

@@ -15,24 +15,58 @@ import { oneLine } from '../harness/referee/verdict.js';
 
 export type Visibility = 'visible' | 'hidden' | 'after_due_date' | 'after_published';
 
-export type ScoringRule =
+/** A fixed-N rule: how a win rate over all the item's games becomes points. */
+export type FixedRule =
   /** Full points at or above winRate, none below. */
   | { rule: 'threshold'; winRate: number }
   /** 0 at minWinRate, full points at fullWinRate, linear between. */
   | { rule: 'linear'; minWinRate: number; fullWinRate: number };
 
+/**
+ * Sequential: game pairs until the SPRT of elo1 against elo0 (the submission's Elo over the opponent's) decides;
+ * H1 → full points, H0 → none; maxGames undecided → the fallback rule on the win rate.
+ */
+export interface SprtRule {
+  rule: 'sprt';
+  elo0: number;
+  elo1: number;
+  alpha: number;
+  beta: number;
+  maxGames: number;
+  fallback: FixedRule;
+}
+
+export type ScoringRule = FixedRule | SprtRule;
+
+/** One level of a ladder item: a reference AI and the points for beating it (and everything below). */
+export interface LadderLevel {
+  name: string;
+  points: number;
+}
+
 export interface OpponentItem {
-  /** Reference AI name. */
+  /** Reference AI name (a ladder item: its levels joined with ' → '). */
   name: string;
   title: string;
-  /** Even: half as each colour. */
+  /** Even: half as each colour. With the sprt rule: the cap per opponent (maxGames). */
   games: number;
+  /** A ranked ladder (weakest first): SPRT per level, points of the highest level beaten, stop at the first not beaten. */
+  ladder?: LadderLevel[];
   points: number;
   scoring: ScoringRule;
   seed: number;
   /** The opponent's first N moves are random (seeded), for variety against deterministic references. */
   openingMoves: number;
   visibility: Visibility;
+}
+
+/** The optional tournament rubric item: a submission's rank or rating in `referee tournament` as points. */
+export interface TournamentItem {
+  title: string;
+  points: number;
+  scoring:
+    | { rule: 'rank'; fullPercentile: number; zeroPercentile: number }
+    | { rule: 'rating'; minElo: number; fullElo: number; use: 'estimate' | 'lower' };
 }
 
 export interface Assignment {
@@ -45,6 +79,7 @@ export interface Assignment {
   maxFiles?: number;
   interfaceCheck: { points: number; visibility: Visibility };
   opponents: OpponentItem[];
+  tournament?: TournamentItem;
 }
 
 /** One problem in a config: the JSON pointer of the offending value and what to write instead. */
@@ -151,7 +186,7 @@ function issuesOf(errors: ErrorObject[]): ConfigIssue[] {
         break;
       }
       case 'discriminator': {
-        add(`${error.instancePath}/rule`, 'must be "threshold" or "linear"');
+        add(`${error.instancePath}/rule`, error.instancePath.startsWith('/tournament') ? 'must be "rank" or "rating"' : 'must be "threshold", "linear" or "sprt"');
         break;
       }
       default:
@@ -161,16 +196,60 @@ function issuesOf(errors: ErrorObject[]): ConfigIssue[] {
   return issues;
 }
 
+/** The sprt rule with its defaults filled in (fallback: threshold at the score halfway between elo0 and elo1). */
+function resolveScoring(raw: Record<string, unknown> | undefined): ScoringRule {
+  if (raw === undefined) return PLATFORM.scoring;
+  if (raw.rule !== 'sprt') return raw as unknown as FixedRule;
+  const elo0 = raw.elo0 as number;
+  const elo1 = raw.elo1 as number;
+  const middle = 1 / (1 + Math.pow(10, -(elo0 + elo1) / 2 / 400));
+  return {
+    rule: 'sprt',
+    elo0,
+    elo1,
+    alpha: (raw.alpha as number | undefined) ?? 0.05,
+    beta: (raw.beta as number | undefined) ?? 0.05,
+    maxGames: (raw.maxGames as number | undefined) ?? 400,
+    fallback: (raw.fallback as FixedRule | undefined) ?? { rule: 'threshold', winRate: Math.round(middle * 10000) / 10000 },
+  };
+}
+
+/** The levels of a ladder item; plain names get points rising evenly to the item's points. */
+function resolveLadder(raw: unknown, points: number): LadderLevel[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  return raw.map((level: unknown, index) =>
+    typeof level === 'string'
+      ? { name: level, points: Math.round(((points * (index + 1)) / raw.length) * 100) / 100 }
+      : { name: (level as LadderLevel).name, points: (level as LadderLevel).points },
+  );
+}
+
+/** The reference AI played in game `index` of an item (a ladder item's levels follow each other, maxGames each). */
+export function opponentAt(item: OpponentItem, index: number): string {
+  return item.ladder ? item.ladder[Math.min(item.ladder.length - 1, Math.floor(index / item.games))].name : item.name;
+}
+
+/** Game slots an item has: its games, times its levels for a ladder. */
+export const slotCount = (item: OpponentItem): number => item.games * (item.ladder?.length ?? 1);
+
+/** Items whose games are played in pairs until a decision, not all at once. */
+export const isSequential = (item: OpponentItem): boolean => item.scoring.rule === 'sprt';
+
 function resolveItem(raw: Record<string, unknown>): OpponentItem {
-  const name = raw.name as string;
+  const points = raw.points as number;
+  const ladder = resolveLadder(raw.ladder, points);
+  const name = ladder ? ladder.map((level) => level.name).join(' → ') : (raw.name as string);
+  const scoring = resolveScoring(raw.scoring as Record<string, unknown> | undefined);
   return {
     name,
-    title: (raw.title as string | undefined) ?? `vs ${name}`,
-    games: (raw.games as number | undefined) ?? PLATFORM.games,
-    points: raw.points as number,
-    scoring: (raw.scoring as ScoringRule | undefined) ?? PLATFORM.scoring,
+    title: (raw.title as string | undefined) ?? (ladder ? `ladder: ${name}` : `vs ${name}`),
+    games: scoring.rule === 'sprt' ? scoring.maxGames : (raw.games as number | undefined) ?? PLATFORM.games,
+    ...(ladder ? { ladder } : {}),
+    points: ladder ? Math.max(...ladder.map((level) => level.points)) : points,
+    scoring,
     seed: (raw.seed as number | undefined) ?? PLATFORM.seed,
-    openingMoves: (raw.openingMoves as number | undefined) ?? 0,
+    // Paired (SPRT) games open with a random line for both sides: 4 plies unless the config says otherwise.
+    openingMoves: (raw.openingMoves as number | undefined) ?? (scoring.rule === 'sprt' ? 4 : 0),
     visibility: (raw.visibility as Visibility | undefined) ?? PLATFORM.visibility,
   };
 }
@@ -187,19 +266,37 @@ export function resolveAssignment(json: unknown, source = 'the assignment'): Ass
   const game = (raw.game as string | undefined) ?? PLATFORM.game;
   if (!gameIds().includes(game)) issues.push({ pointer: '/game', message: `unknown game "${game}": use one of ${gameIds().join(', ')}` });
   const rawOpponents = (raw.opponents as Record<string, unknown>[] | undefined) ?? [];
-  if (raw.opponents === undefined) issues.push({ pointer: '/opponents', message: 'is required: list at least one reference opponent, e.g. [{ "name": "random", "games": 10, "points": 30 }]' });
+  if (raw.opponents === undefined && raw.tournament === undefined) issues.push({ pointer: '/opponents', message: 'is required: list at least one reference opponent, e.g. [{ "name": "random", "games": 10, "points": 30 }]' });
   const known = issues.length === 0 ? referenceNames(game) : [];
+  rawOpponents.forEach((raw, index) => {
+    if (raw.name === undefined && raw.ladder === undefined) {
+      issues.push({ pointer: `/opponents/${index}/name`, message: 'is required: name a reference AI, e.g. "random" (or give a "ladder" of them)' });
+    } else if (raw.name !== undefined && raw.ladder !== undefined) {
+      issues.push({ pointer: `/opponents/${index}/ladder`, message: 'cannot go with "name": a ladder item names its opponents in "ladder"; remove "name"' });
+    } else if (raw.ladder !== undefined && (raw.scoring as { rule?: string } | undefined)?.rule !== 'sprt') {
+      issues.push({ pointer: `/opponents/${index}/scoring`, message: 'a ladder needs the sprt rule (each level is beaten or not by an SPRT), e.g. { "rule": "sprt", "elo0": 0, "elo1": 100 }' });
+    } else if (raw.scoring !== undefined && (raw.scoring as { rule?: string }).rule === 'sprt' && raw.games !== undefined) {
+      issues.push({ pointer: `/opponents/${index}/games`, message: 'does not go with the sprt rule: its "maxGames" caps the games; remove "games"' });
+    }
+  });
+  if (issues.length > 0) throw new AssignmentError(issues, source);
   const opponents = rawOpponents.map(resolveItem);
   opponents.forEach((item, index) => {
-    if (issues.length === 0 && !known.includes(item.name)) {
-      const guess = closest(item.name, known);
+    const names = item.ladder ? item.ladder.map((level) => level.name) : [item.name];
+    names.forEach((name, level) => {
+      if (issues.length > 0 || known.includes(name)) return;
+      const guess = closest(name, known);
       issues.push({
-        pointer: `/opponents/${index}/name`,
-        message: `unknown reference AI "${item.name}"${guess ? ` (did you mean "${guess}"?)` : ''}: use one of ${known.join(', ')}`,
+        pointer: item.ladder ? `/opponents/${index}/ladder/${level}` : `/opponents/${index}/name`,
+        message: `unknown reference AI "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}: use one of ${known.join(', ')}`,
       });
+    });
+    if (item.scoring.rule === 'sprt' && !(item.scoring.elo0 < item.scoring.elo1)) {
+      issues.push({ pointer: `/opponents/${index}/scoring/elo1`, message: 'must be greater than elo0, e.g. elo0 0 and elo1 100' });
     }
-    if (item.scoring.rule === 'linear' && !(item.scoring.minWinRate < item.scoring.fullWinRate)) {
-      issues.push({ pointer: `/opponents/${index}/scoring/fullWinRate`, message: 'must be greater than minWinRate, e.g. minWinRate 0.2 and fullWinRate 0.6' });
+    const fixed = item.scoring.rule === 'sprt' ? item.scoring.fallback : item.scoring;
+    if (fixed.rule === 'linear' && !(fixed.minWinRate < fixed.fullWinRate)) {
+      issues.push({ pointer: `/opponents/${index}/scoring${item.scoring.rule === 'sprt' ? '/fallback' : ''}/fullWinRate`, message: 'must be greater than minWinRate, e.g. minWinRate 0.2 and fullWinRate 0.6' });
     }
   });
   if (issues.length > 0) throw new AssignmentError(issues, source);
@@ -222,6 +319,13 @@ export function resolveAssignment(json: unknown, source = 'the assignment'): Ass
     const pointer = `/${(field ?? '').replace('.', '/')}`;
     throw new AssignmentError([{ pointer, message: (error as Error).message.replace(/^referee config: [\w.]+ /, '') }], source);
   }
+  const tournament = resolveTournamentItem(raw.tournament as Record<string, unknown> | undefined);
+  if (tournament?.scoring.rule === 'rating' && !(tournament.scoring.minElo < tournament.scoring.fullElo)) {
+    throw new AssignmentError([{ pointer: '/tournament/scoring/fullElo', message: 'must be greater than minElo, e.g. minElo 0 and fullElo 400' }], source);
+  }
+  if (tournament?.scoring.rule === 'rank' && !(tournament.scoring.fullPercentile < tournament.scoring.zeroPercentile)) {
+    throw new AssignmentError([{ pointer: '/tournament/scoring/zeroPercentile', message: 'must be greater than fullPercentile, e.g. fullPercentile 0.1 and zeroPercentile 0.9' }], source);
+  }
   const interfaceCheck = (raw.interfaceCheck as { points?: number; visibility?: Visibility } | undefined) ?? {};
   return {
     title: (raw.title as string | undefined) ?? PLATFORM.title,
@@ -235,6 +339,20 @@ export function resolveAssignment(json: unknown, source = 'the assignment'): Ass
       visibility: interfaceCheck.visibility ?? PLATFORM.visibility,
     },
     opponents,
+    ...(tournament ? { tournament } : {}),
+  };
+}
+
+function resolveTournamentItem(raw: Record<string, unknown> | undefined): TournamentItem | undefined {
+  if (raw === undefined) return undefined;
+  const scoring = raw.scoring as Record<string, unknown>;
+  return {
+    title: (raw.title as string | undefined) ?? 'Tournament',
+    points: raw.points as number,
+    scoring:
+      scoring.rule === 'rank'
+        ? { rule: 'rank', fullPercentile: (scoring.fullPercentile as number | undefined) ?? 0, zeroPercentile: (scoring.zeroPercentile as number | undefined) ?? 1 }
+        : { rule: 'rating', minElo: scoring.minElo as number, fullElo: scoring.fullElo as number, use: (scoring.use as 'estimate' | 'lower' | undefined) ?? 'estimate' },
   };
 }
 

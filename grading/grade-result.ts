@@ -11,6 +11,7 @@ import type { WinDrawLoss } from '../harness/referee/series.js';
 import type { LossVerdict } from '../harness/referee/verdict.js';
 import type { Assignment, ScoringRule, Visibility } from './assignment.js';
 import { packageFile } from './package-root.js';
+import type { SprtResult } from './scoring.js';
 
 export const GRADE_FORMAT = 'referee.grade/1';
 
@@ -80,6 +81,8 @@ export interface ItemResult {
   opponentVerdicts: VerdictCounts;
   /** Mean score difference per game, the submission's point of view. */
   averageDiff: number;
+  /** The sprt rule's tests: one per opponent (a ladder: one per level reached, in order). */
+  sprt?: SprtResult[];
 }
 
 export interface GameEntry {

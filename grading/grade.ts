@@ -12,7 +12,7 @@ import type { GameRecord } from '../harness/referee/record.js';
 import { isGraderError } from '../harness/referee/grader-error.js';
 import { deriveSeed } from '../harness/referee/seed.js';
 import { LOSS_VERDICTS, VERDICT_DESCRIPTIONS } from '../harness/referee/verdict.js';
-import { assignmentHash, type Assignment } from './assignment.js';
+import { assignmentHash, isSequential, opponentAt, slotCount, type Assignment, type OpponentItem } from './assignment.js';
 import type { Contestant } from './contestant.js';
 import { GRADE_FORMAT, type GameEntry, type GradeResult, type ItemResult, type VerdictCounts } from './grade-result.js';
 import { gameKey, Journal, JOURNAL_FILE, readJournal, type JournalEntry } from './journal.js';
@@ -20,7 +20,9 @@ import { harnessVersion } from './package-root.js';
 import { InProcessPool } from './pool/in-process.js';
 import { PoolAbortError, PoolWorkerError, type GameJob, type GamePool, type PlayerSpec, type WorkerInfo } from './pool/job.js';
 import { cachedPlayers } from './pool/play.js';
-import { describeRule, itemPoints, roundPoints } from './scoring.js';
+import { describeRule, itemPoints, roundPoints, sprtPoints, sprtResult, type SprtResult } from './scoring.js';
+import { randomOpening } from './tournament/openings.js';
+import type { GameScore } from './tournament/sprt.js';
 import { wilsonInterval } from './stats.js';
 
 export interface GradeOptions {
@@ -89,8 +91,52 @@ function diffFor(record: GameRecord, side: Side): number {
   return winner === null ? 0 : winner === side ? diff : -diff;
 }
 
-function summarizeItem(assignment: Assignment, itemIndex: number, seed: number, entries: GameEntry[], skipped: boolean): ItemResult {
+/** Tags the seeds of paired (SPRT) games, so they never coincide with a fixed-N item's and share no journal key. */
+const PAIRED_SEED_TAG = 0x5052;
+
+/**
+ * A game's seed. A sequential (SPRT) item's games come in colour-swapped pairs that share their seed — and so their
+ * opening — as fastchess pairs them; every other item's games each have their own.
+ */
+export function slotSeed(item: OpponentItem, itemSeed: number, index: number): number {
+  return isSequential(item) ? deriveSeed(deriveSeed(itemSeed, PAIRED_SEED_TAG), Math.floor(index / 2)) : deriveSeed(itemSeed, index);
+}
+
+const scoreOf = (entry: GameEntry): GameScore => (entry.result === 'win' ? 1 : entry.result === 'draw' ? 0.5 : 0);
+
+/**
+ * A sequential item's games that count, and its tests: per opponent (one, or a ladder's levels in order) the SPRT
+ * over that opponent's games in order, stopping at its decision; a ladder stops at the first level not passed.
+ * Games journaled beyond a decision (played in parallel, or by an earlier config) count for nothing.
+ */
+export function sequentialOutcome(item: OpponentItem, entries: GameEntry[]): { counted: GameEntry[]; tests: SprtResult[]; settled: boolean } {
+  if (item.scoring.rule !== 'sprt') throw new TypeError('sequentialOutcome: not an sprt item');
+  const levels = item.ladder?.length ?? 1;
+  const counted: GameEntry[] = [];
+  const tests: SprtResult[] = [];
+  for (let level = 0; level < levels; level++) {
+    const mine = entries
+      .filter((entry) => Math.floor(entry.index / item.games) === level)
+      .sort((a, b) => a.index - b.index);
+    // Only the unbroken run of games from the level's first counts (a gap is a game still to play).
+    const run: GameEntry[] = [];
+    for (const entry of mine) {
+      if (entry.index !== level * item.games + run.length) break;
+      run.push(entry);
+    }
+    const test = sprtResult(item.scoring, opponentAt(item, level * item.games), run.map(scoreOf));
+    tests.push(test);
+    counted.push(...run.slice(0, test.decision === 'unfinished' || test.decision === 'max-games' ? run.length : test.gamesUsed));
+    if (test.decision === 'unfinished') return { counted, tests, settled: false };
+    if (!test.passed) break;
+  }
+  return { counted, tests, settled: true };
+}
+
+function summarizeItem(assignment: Assignment, itemIndex: number, seed: number, allEntries: GameEntry[], skipped: boolean): ItemResult {
   const item = assignment.opponents[itemIndex];
+  const sequential = isSequential(item) && !skipped ? sequentialOutcome(item, allEntries) : null;
+  const entries = sequential ? sequential.counted : allEntries;
   const bySide: ItemResult['bySide'] = [
     { wins: 0, draws: 0, losses: 0 },
     { wins: 0, draws: 0, losses: 0 },
@@ -111,19 +157,31 @@ function summarizeItem(assignment: Assignment, itemIndex: number, seed: number, 
   const played = entries.length;
   const winRate = played === 0 ? 0 : (wins + draws / 2) / played;
   const interval = wilsonInterval(wins + draws / 2, played);
+  let points = 0;
+  if (!skipped && sequential) {
+    if (item.ladder) {
+      const passed = sequential.tests.filter((test) => test.passed).length;
+      points = passed === 0 ? 0 : item.ladder[passed - 1].points;
+    } else {
+      points = sprtPoints(item, sequential.tests[0]);
+    }
+  } else if (!skipped && item.scoring.rule !== 'sprt') {
+    points = itemPoints(item.scoring, winRate, item.points);
+  }
   return {
     opponent: item.name,
     title: item.title,
-    status: skipped ? 'skipped' : played === item.games ? 'played' : 'partial',
-    games: item.games,
+    status: skipped ? 'skipped' : sequential ? (sequential.settled ? 'played' : 'partial') : played === item.games ? 'played' : 'partial',
+    games: slotCount(item),
     played,
     wins,
     draws,
     losses,
     winRate,
     wilson: { low: interval.low, high: interval.high },
-    points: skipped ? 0 : itemPoints(item.scoring, winRate, item.points),
+    points,
     maxPoints: item.points,
+    ...(sequential ? { sprt: sequential.tests } : {}),
     scoring: item.scoring,
     rule: describeRule(item.scoring),
     seed,
@@ -177,7 +235,7 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
   const version = harnessVersion();
   const seedOverride = options.seed ?? null;
   const itemSeeds = assignment.opponents.map((item) => seedOverride ?? item.seed);
-  if (only && (only.item >= assignment.opponents.length || only.index >= assignment.opponents[only.item].games)) {
+  if (only && (only.item >= assignment.opponents.length || only.index >= slotCount(assignment.opponents[only.item]))) {
     throw new RangeError(`--only ${only.item}:${only.index} names no game of this assignment: items are 0..${assignment.opponents.length - 1}`);
   }
 
@@ -202,9 +260,9 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
   const slots: GameSlot[] = [];
   if (check.passed) {
     assignment.opponents.forEach((item, itemIndex) => {
-      for (let index = 0; index < item.games; index++) {
+      for (let index = 0; index < slotCount(item); index++) {
         if (only && (only.item !== itemIndex || only.index !== index)) continue;
-        const seed = deriveSeed(itemSeeds[itemIndex], index);
+        const seed = slotSeed(item, itemSeeds[itemIndex], index);
         const key = gameKey({
           assignmentHash: configHash,
           submissionHash: contestant.submission.hash,
@@ -256,7 +314,10 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
   const contestantSpec: PlayerSpec = options.contestantSpec ?? { kind: 'artefact', name: contestant.submission.name, artefact: localId, runtime: 'node', entry: '' };
   const jobFor = (slot: GameSlot): GameJob => {
     const item = assignment.opponents[slot.item];
-    const opponent: PlayerSpec = { kind: 'reference', name: item.name, ai: item.name, openingMoves: item.openingMoves };
+    const name = opponentAt(item, slot.index);
+    // A paired item opens both games of a pair with the same random line, played for both sides (a book).
+    const paired = isSequential(item);
+    const opponent: PlayerSpec = { kind: 'reference', name, ai: name, openingMoves: paired ? 0 : item.openingMoves };
     const side = (slot.index % 2) as Side;
     return {
       key: store?.keyOf?.(slot) ?? slot.key,
@@ -265,34 +326,58 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
       config: assignment.referee,
       seed: slot.seed,
       players: side === 0 ? [contestantSpec, opponent] : [opponent, contestantSpec],
-      label: `${contestant.submission.name} vs ${item.name} #${slot.index + 1}`,
+      label: `${contestant.submission.name} vs ${name} #${slot.index + 1}`,
+      ...(paired && item.openingMoves > 0 ? { opening: randomOpening(game, slot.seed, item.openingMoves) } : {}),
     };
   };
   if (toPlay.length > 0) await options.beforeGames?.();
   // The first failure withdraws this grade's games not yet started; games already playing finish and are kept.
   const withdraw = new AbortController();
   let failure: { error: unknown } | null = null;
+  const playSlot = async (slot: GameSlot): Promise<void> => {
+    try {
+      const played = await pool.play(jobFor(slot), { signal: withdraw.signal, order: options.order, onStart: (worker) => options.onGameStart?.(slot, worker) });
+      const side = (slot.index % 2) as Side;
+      const kept = { key: slot.key, item: slot.item, index: slot.index, wallMs: played.wallMs, record: played.record };
+      if (store) store.save(kept);
+      else journal?.append(kept);
+      // Journal and count in one synchronous step (an await between would let another game's result in first).
+      if (played.done) await played.done();
+      finish({ item: slot.item, index: slot.index, seed: slot.seed, studentSide: side, result: resultFor(played.record, side), wallMs: played.wallMs, resumed: false, record: played.record });
+    } catch (error) {
+      // The grader's own failure (a sandbox that cannot start, a worker that could not play the game) stops
+      // the grade without a verdict against the submission; the games not yet started are withdrawn.
+      if (isGraderError(error) || error instanceof PoolWorkerError) graderError ??= (error as Error).message;
+      else if (!(error instanceof PoolAbortError && withdraw.signal.aborted)) failure ??= { error };
+      withdraw.abort();
+    }
+  };
+  /**
+   * A sequential (SPRT) item: one colour-swapped pair at a time, until the test decides (or the ladder meets a
+   * level it does not beat). Resumed games count first, so a resume plays on from where the run stopped.
+   */
+  const playSequential = async (itemIndex: number, slots: GameSlot[]): Promise<void> => {
+    const item = assignment.opponents[itemIndex];
+    const bySlot = new Map(slots.map((slot) => [slot.index, slot]));
+    for (;;) {
+      if (failure || graderError !== null) return;
+      const outcome = sequentialOutcome(item, entries.filter((entry) => entry.item === itemIndex));
+      if (outcome.settled) return;
+      const level = outcome.tests.length - 1;
+      const next = level * item.games + outcome.tests[level].gamesUsed - (outcome.tests[level].gamesUsed % 2);
+      const pair = [next, next + 1].map((index) => bySlot.get(index)).filter((slot): slot is GameSlot => slot !== undefined);
+      if (pair.length === 0) return;
+      await Promise.all(pair.map(playSlot));
+    }
+  };
+  const sequentialItems = new Map<number, GameSlot[]>();
+  const fixedSlots: GameSlot[] = [];
+  for (const slot of toPlay) {
+    if (!only && isSequential(assignment.opponents[slot.item])) sequentialItems.set(slot.item, [...(sequentialItems.get(slot.item) ?? []), slot]);
+    else fixedSlots.push(slot);
+  }
   try {
-    await Promise.all(
-      toPlay.map(async (slot) => {
-        try {
-          const played = await pool.play(jobFor(slot), { signal: withdraw.signal, order: options.order, onStart: (worker) => options.onGameStart?.(slot, worker) });
-          const side = (slot.index % 2) as Side;
-          const kept = { key: slot.key, item: slot.item, index: slot.index, wallMs: played.wallMs, record: played.record };
-          if (store) store.save(kept);
-          else journal?.append(kept);
-          // Journal and count in one synchronous step (an await between would let another game's result in first).
-          if (played.done) await played.done();
-          finish({ item: slot.item, index: slot.index, seed: slot.seed, studentSide: side, result: resultFor(played.record, side), wallMs: played.wallMs, resumed: false, record: played.record });
-        } catch (error) {
-          // The grader's own failure (a sandbox that cannot start, a worker that could not play the game) stops
-          // the grade without a verdict against the submission; the games not yet started are withdrawn.
-          if (isGraderError(error) || error instanceof PoolWorkerError) graderError ??= (error as Error).message;
-          else if (!(error instanceof PoolAbortError && withdraw.signal.aborted)) failure ??= { error };
-          withdraw.abort();
-        }
-      }),
-    );
+    await Promise.all([...fixedSlots.map(playSlot), ...[...sequentialItems].map(([itemIndex, slots]) => playSequential(itemIndex, slots))]);
   } finally {
     journal?.close();
     if (!options.pool) await pool.close();
@@ -304,6 +389,14 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
   const items = assignment.opponents.map((_, itemIndex) =>
     summarizeItem(assignment, itemIndex, itemSeeds[itemIndex], entries.filter((entry) => entry.item === itemIndex), !check.passed),
   );
+  // A sequential item keeps only the games its tests counted (the rest were never needed).
+  const countedGames = new Set<GameEntry>();
+  assignment.opponents.forEach((item, itemIndex) => {
+    const mine = entries.filter((entry) => entry.item === itemIndex);
+    const counted = isSequential(item) && check.passed && !only ? sequentialOutcome(item, mine).counted : mine;
+    for (const entry of counted) countedGames.add(entry);
+  });
+  const keptEntries = entries.filter((entry) => countedGames.has(entry));
   const interfacePoints = check.passed && graderError === null ? assignment.interfaceCheck.points : 0;
   // Not graded is not a grade: no points are claimed (exporters and reports read `status`, never this 0).
   const score = graderError !== null ? 0 : roundPoints(interfacePoints + items.reduce((sum, item) => sum + item.points, 0));
@@ -328,14 +421,14 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
     items,
     score,
     maxScore,
-    games: entries,
+    games: keptEntries,
     timings: {
       startedAt,
       finishedAt: new Date().toISOString(),
       totalMs: Math.round(performance.now() - started),
       checkMs: Math.round(checkMs),
       gamesMs: Math.round(gamesMs),
-      resumedGames: entries.filter((entry) => entry.resumed).length,
+      resumedGames: keptEntries.filter((entry) => entry.resumed).length,
     },
   };
   return { ...partial, warnings: warningsFor(partial, assignment, only !== undefined) };

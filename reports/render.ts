@@ -9,6 +9,7 @@ import type { AnyGame } from '../harness/games/game.js';
 import { getGame } from '../harness/games/registry.js';
 import { LOSS_VERDICTS } from '../harness/referee/verdict.js';
 import type { GameEntry, GradeResult, ItemResult } from '../grading/grade-result.js';
+import type { SprtResult } from '../grading/scoring.js';
 import { packageFile } from '../grading/package-root.js';
 import { diagnose } from './diagnosis.js';
 import { gameView, SvgTokens } from './replay-data.js';
@@ -22,6 +23,41 @@ let compiled: HandlebarsTemplateDelegate | null = null;
 const CHECK_MARKS = { pass: '✓', fail: '✗', warn: '!', skip: '–' } as const;
 
 const pct = (rate: number): string => `${(100 * rate).toFixed(1)}%`;
+
+const TRACE_WIDTH = 360;
+const TRACE_HEIGHT = 120;
+
+/** One SPRT test for the report: the decision in words, with its error rate, and the LLR trace as SVG points. */
+function sprtView(test: SprtResult, maxGames: number): Record<string, unknown> {
+  const top = Math.max(test.upper, ...test.trace.map((step) => step.llr)) * 1.1;
+  const bottom = Math.min(test.lower, ...test.trace.map((step) => step.llr)) * 1.1;
+  const y = (llr: number): number => Math.round(((top - llr) / (top - bottom)) * TRACE_HEIGHT * 10) / 10;
+  const x = (games: number): number => Math.round((games / Math.max(maxGames, 1)) * TRACE_WIDTH * 10) / 10;
+  const points = [`0,${y(0)}`, ...test.trace.map((step) => `${x(step.games)},${y(step.llr)}`)].join(' ');
+  const llr = `LLR ${test.llr.toFixed(2)}`;
+  const decision =
+    test.decision === 'H1'
+      ? `H1 accepted after ${test.gamesUsed} games (${llr} ≥ ${test.upper.toFixed(2)}): stronger than Elo ${test.elo0} against ${test.opponent}; an AI at Elo ${test.elo0} passes at most ${pct(test.alpha)} of the time (α).`
+      : test.decision === 'H0'
+        ? `H0 accepted after ${test.gamesUsed} games (${llr} ≤ ${test.lower.toFixed(2)}): not shown to be stronger than Elo ${test.elo0} against ${test.opponent}; an AI at Elo ${test.elo1} fails at most ${pct(test.beta)} of the time (β).`
+        : test.decision === 'max-games'
+          ? `Undecided after ${test.gamesUsed} games (${llr}, bounds ${test.lower.toFixed(2)} / ${test.upper.toFixed(2)}): the fallback rule decided on the win rate ${pct(test.winRate)} — ${test.passed ? 'passed' : 'not passed'}.`
+          : `Unfinished after ${test.gamesUsed} games (${llr}).`;
+  return {
+    ...test,
+    decisionText: decision,
+    passedText: test.passed ? 'passed' : 'not passed',
+    pentanomialText: test.pentanomial.join(' · '),
+    lowerText: test.lower.toFixed(2),
+    upperText: test.upper.toFixed(2),
+    width: TRACE_WIDTH,
+    height: TRACE_HEIGHT,
+    points,
+    upperY: y(test.upper),
+    lowerY: y(test.lower),
+    zeroY: y(0),
+  };
+}
 
 function verdictText(item: ItemResult): string {
   return LOSS_VERDICTS.filter((verdict) => item.verdicts[verdict] > 0)
@@ -77,6 +113,7 @@ function viewModel(result: GradeResult): Record<string, unknown> {
     winRatePct: pct(item.winRate),
     wilsonPct: `${pct(item.wilson.low)} – ${pct(item.wilson.high)}`,
     verdictText: verdictText(item),
+    sprtTests: (item.sprt ?? []).map((test) => sprtView(test, item.scoring.rule === 'sprt' ? item.scoring.maxGames : item.games)),
     games: result.games
       .map((entry, view) => ({ entry, view }))
       .filter(({ entry }) => entry.item === itemIndex)

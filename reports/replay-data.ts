@@ -31,7 +31,8 @@ const capped = (text: string | undefined): string | null =>
 export interface GameView {
   title: string;
   players: [string, string];
-  studentSide: 0 | 1;
+  /** The graded side, or null when no side is (a tournament game between two participants). */
+  studentSide: 0 | 1 | null;
   result: string;
   /** One frame per position: the start, then after each ply. */
   frames: number[][];
@@ -83,7 +84,7 @@ function endingOf(game: AnyGame, record: GameRecord): string {
   return (winnerName === null ? `Draw${score}.` : `${winnerName} won${score}.`) + quit;
 }
 
-export function gameView(game: AnyGame, record: GameRecord, tokens: SvgTokens, meta: { title: string; studentSide: 0 | 1; result: string }): GameView {
+export function gameView(game: AnyGame, record: GameRecord, tokens: SvgTokens, meta: { title: string; studentSide: 0 | 1 | null; result: string }): GameView {
   let state = game.decode(record.initialState);
   const svgs = [game.renderSvg(state)];
   const frames = [tokens.encode(svgs[0])];

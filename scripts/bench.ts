@@ -13,6 +13,7 @@ import { benchPython } from './bench-python.js';
 import { benchFreeze, benchSandbox } from './bench-sandbox.js';
 import { benchWeb } from './bench-web.js';
 import { benchTable } from './bench-table.js';
+import { benchRatings, benchSprt } from './bench-sprt.js';
 
 const EDAX_LEAVES_PER_S = 328e6; // Edax 4.6, C, one thread, this kind of machine
 const FIRST_CUT_JS_LEAVES_PER_S = 15e6; // a first-cut JS bitboard with 32-bit halves
@@ -79,7 +80,7 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
-  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, python, web).
+  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, python, web, sprt, ratings).
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
     `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (a shared machine swings every figure: read the ratios)`);
   if (want('table')) {
@@ -107,6 +108,14 @@ async function main(): Promise<void> {
   if (want('web')) {
     console.log('');
     await benchWeb();
+  }
+  if (want('sprt')) {
+    console.log('');
+    benchSprt();
+  }
+  if (want('ratings')) {
+    console.log('');
+    benchRatings();
   }
 }
 

@@ -10,7 +10,7 @@ import type { Side } from '../../harness/games/game.js';
 import { getGame } from '../../harness/games/registry.js';
 import type { GameRecord } from '../../harness/referee/record.js';
 import { replayRecord } from '../../harness/referee/replay.js';
-import type { Assignment } from '../assignment.js';
+import { opponentAt, type Assignment } from '../assignment.js';
 import type { GameStore } from '../grade.js';
 import type { JournalEntry } from '../journal.js';
 import { playKey } from './keys.js';
@@ -104,7 +104,7 @@ export class BatchJournal {
         submission: submissionHash,
         game: assignment.game,
         referee: assignment.referee,
-        opponent: opponent.name,
+        opponent: opponentAt(opponent, index),
         openingMoves: opponent.openingMoves,
         seed,
         studentSide: (index % 2) as Side,

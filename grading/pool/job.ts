@@ -12,7 +12,7 @@ export interface ReferenceSpec {
   kind: 'reference';
   /** Shown in the record. */
   name: string;
-  /** The reference AI's registry name for the job's game (e.g. 'greedy'). */
+  /** The reference AI's registry name for the job's game (e.g. 'greedy'), or mcts with a budget ('mcts:2000'). */
   ai: string;
   openingMoves: number;
 }
@@ -47,6 +47,11 @@ export interface GameJob {
   players: [PlayerSpec, PlayerSpec];
   /** For progress lines only, e.g. 'alice vs greedy #3'. */
   label: string;
+  /**
+   * Book moves from the start position, played for both sides before either is asked (a tournament's paired
+   * opening: the same line with colours swapped). Absent or empty: none.
+   */
+  opening?: string[];
 }
 
 /** A finished job. `worker` names who played it ('local 12345', or a queue worker's --name). */

@@ -9,9 +9,9 @@ import { InProcessPlayer } from '../../harness/referee/in-process.js';
 import { playGame } from '../../harness/referee/match.js';
 import type { Player } from '../../harness/referee/player.js';
 import { SandboxPlayer } from '../../harness/sandbox/sandbox-player.js';
-import { referenceAgent } from '../../reference-ai/index.js';
+import { referenceAgentByName } from '../../reference-ai/budget.js';
 import { canonicalJson } from '../assignment.js';
-import { withRandomOpening } from '../opening.js';
+import { openingBook, withBook, withRandomOpening } from '../opening.js';
 import { cachedArtefact } from './artefact.js';
 import { PoolWorkerError, type GameJob, type PlayerSpec } from './job.js';
 
@@ -23,7 +23,7 @@ export const cachedPlayers =
   (artefactDir: (hash: string) => string | null = cachedArtefact): PlayerFactory =>
   async (spec, game) => {
     if (spec.kind === 'reference') {
-      return new InProcessPlayer(spec.name, withRandomOpening(referenceAgent(game, spec.ai), spec.openingMoves), getGame);
+      return new InProcessPlayer(spec.name, withRandomOpening(referenceAgentByName(game, spec.ai), spec.openingMoves), getGame);
     }
     const dir = artefactDir(spec.artefact);
     if (!dir) throw new PoolWorkerError(`the compiled submission ${spec.artefact.slice(0, 12)} is not in this worker's cache`);
@@ -71,7 +71,9 @@ export async function playJob(job: GameJob, players: PlayerProvider): Promise<{ 
       }
     }
     const started = performance.now();
-    const record = await playGame({ game, black: taken[0].player, white: taken[1].player, seed: job.seed, config: job.config });
+    const { book } = openingBook(game, job.seed, job.opening ?? []);
+    const [black, white] = taken.map((entry) => withBook(entry.player, book));
+    const record = await playGame({ game, black, white, seed: job.seed, config: job.config });
     return { record, wallMs: Math.round(performance.now() - started) };
   } finally {
     for (const entry of taken) players.release(entry);

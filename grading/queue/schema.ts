@@ -6,7 +6,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { getGame } from '../../harness/games/registry.js';
 import { gameRulesFor, resolveConfig } from '../../harness/referee/config.js';
-import { referenceNames } from '../../reference-ai/index.js';
+import { isReferenceName, referenceAgentByName } from '../../reference-ai/budget.js';
 import { ARTEFACT_LIMITS, safeArtefactPath, type Artefact } from '../pool/artefact.js';
 import type { GameJob } from '../pool/job.js';
 
@@ -128,8 +128,15 @@ export function validateJob(data: unknown): GameJob {
     throw new InvalidJobError(`job refused: ${(error as Error).message}`);
   }
   for (const player of job.players) {
-    if (player.kind === 'reference' && !referenceNames(job.game).includes(player.ai.split(':')[0])) {
+    if (player.kind === 'reference' && !isReferenceName(job.game, player.ai)) {
       throw new InvalidJobError(`job refused: ${job.game} has no reference AI '${player.ai}'`);
+    }
+    if (player.kind === 'reference') {
+      try {
+        referenceAgentByName(job.game, player.ai);
+      } catch (error) {
+        throw new InvalidJobError(`job refused: ${(error as Error).message}`);
+      }
     }
     if (player.kind === 'artefact' && !safeArtefactPath(player.entry)) throw new InvalidJobError(`job refused: entry ${JSON.stringify(player.entry)}`);
   }

@@ -80,7 +80,7 @@ describe('assignment config', () => {
 
   test('scoring rules are checked by their own fields', () => {
     expect(issuesOf({ opponents: [opponent({ scoring: { rule: 'curve' } })] })).toEqual([
-      { pointer: '/opponents/0/scoring/rule', message: 'must be "threshold" or "linear"' },
+      { pointer: '/opponents/0/scoring/rule', message: 'must be "threshold", "linear" or "sprt"' },
     ]);
     expect(issuesOf({ opponents: [opponent({ scoring: { rule: 'threshold', winRate: 1.5 } })] })[0].pointer).toBe('/opponents/0/scoring/winRate');
     expect(issuesOf({ opponents: [opponent({ scoring: { rule: 'linear', minWinRate: 0.6, fullWinRate: 0.4 } })] })).toEqual([

@@ -1,0 +1,204 @@
+/**
+ * `referee tournament` as a user runs it (dist/cli/index.js in a subprocess): a class of 8 submissions plus two
+ * reference levels in a round-robin, killed with SIGKILL half-way and resumed, ranks exactly as an uninterrupted
+ * run with the same seed; tournament.html opens in Chromium and a crosstable cell opens its game.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import Database from 'better-sqlite3';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { packageFile } from '../../grading/package-root.js';
+import { validateTournamentResult, type TournamentResult } from '../../grading/tournament/result.js';
+import { tempDir } from '../batch/helpers.js';
+
+const CLI = packageFile('dist', 'cli', 'index.js');
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'];
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Eight deterministic students: the three samples and five generated JS players (a fixed stride through the moves). */
+function makeClass(): string {
+  const dir = tempDir('tournament-class');
+  for (const kind of ['weak', 'fair', 'strong']) {
+    mkdirSync(join(dir, kind));
+    writeFileSync(join(dir, kind, 'AIPlayer.ts'), readFileSync(packageFile('tests', 'fixtures', 'students', kind, 'AIPlayer.ts')));
+  }
+  for (let k = 1; k <= 5; k++) {
+    writeFileSync(
+      join(dir, `stride${k}.js`),
+      `export class AIPlayer {\n  constructor(color) { this.color = color; this.turn = 0; }\n  getMove(board) {\n    const moves = board.getLegalActions(this.color);\n    this.turn += 1;\n    return moves[(this.turn * ${k}) % moves.length];\n  }\n}\n`,
+    );
+  }
+  return dir;
+}
+
+const journaled = (outDir: string): number => {
+  try {
+    const db = new Database(join(outDir, 'tournament.sqlite'), { readonly: true, fileMustExist: true });
+    try {
+      return (db.prepare('SELECT COUNT(*) AS n FROM games').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0;
+  }
+};
+
+const cli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+const ranking = (outDir: string): string[] => (JSON.parse(readFileSync(join(outDir, 'tournament.json'), 'utf8')) as TournamentResult).ranking.map((row) => `${row.id} ${row.elo.toFixed(3)}`);
+
+describe('referee tournament (CLI)', () => {
+  let classDir: string;
+  let root: string;
+  const args = (out: string): string[] => ['tournament', classDir, 'random', 'greedy', '--format', 'round-robin', '--seed', '5', '--jobs', '2', '--out', out];
+
+  beforeAll(() => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
+    classDir = makeClass();
+    root = tempDir('tournament');
+  });
+
+  test('killed with SIGKILL and resumed: the same ranking as an uninterrupted run, and no finished game replayed', async () => {
+    const straight = join(root, 'straight');
+    const first = cli(args(straight));
+    // The only thing on stderr may be the stated prior (the strong sample can win every game).
+    expect(first.stderr.replace(/warning: Some player\(s\) scored nothing.*\n/, '')).toBe('');
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain('Found 8 student(s)');
+    expect(first.stdout).toContain('10 player(s); round-robin');
+    const result = validateTournamentResult(JSON.parse(readFileSync(join(straight, 'tournament.json'), 'utf8')));
+    expect(result.games).toHaveLength(90);
+    expect(result.ranking).toHaveLength(10);
+    expect(result.ranking.find((row) => row.id === 'random')).toMatchObject({ elo: 0, low: 0, high: 0 });
+    // Every opening is played twice with colours swapped.
+    for (let i = 0; i < result.games.length; i += 2) {
+      expect(result.games[i + 1].players).toEqual([...result.games[i].players].reverse());
+      expect(result.games[i + 1].opening).toEqual(result.games[i].opening);
+      expect(result.games[i].opening).toHaveLength(4);
+    }
+    const csv = readFileSync(join(straight, 'ranking.csv'), 'utf8').trim().split('\n');
+    expect(csv[0]).toBe('rank,id,elo,elo_low95,elo_high95,games,wins,draws,losses,points,byes,los_next');
+    expect(csv).toHaveLength(11);
+
+    const killed = join(root, 'killed');
+    const child = spawn(process.execPath, [CLI, ...args(killed)], { stdio: 'ignore' });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    for (let waited = 0; waited < 60_000 && journaled(killed) < 30; waited += 20) await sleep(20);
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const before = journaled(killed);
+    expect(before).toBeGreaterThanOrEqual(30);
+    expect(before).toBeLessThan(90);
+
+    const refused = cli(args(killed));
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/already holds a tournament journal: add --resume/);
+
+    const resumed = cli([...args(killed), '--resume']);
+    expect(resumed.status).toBe(0);
+    expect(resumed.stdout).toContain(`${90 - before} played, ${before} from the journal`);
+    expect(ranking(killed)).toEqual(ranking(straight));
+    const db = new Database(join(killed, 'tournament.sqlite'), { readonly: true });
+    expect(db.prepare('SELECT COUNT(*) AS games, MAX(plays) AS maxPlays FROM games').get()).toEqual({ games: 90, maxPlays: 1 });
+    db.close();
+  });
+
+  test('one-line usage errors: an unknown participant, a bad budget, too many Swiss rounds', () => {
+    const out = join(root, 'usage');
+    const unknown = cli(['tournament', 'random', 'wieghted', '--out', out]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unknown.stderr).toMatch(/"wieghted" is neither a reference AI of reversi \(random, greedy, weighted/);
+    const budget = cli(['tournament', 'random', 'mcts:lots', '--out', out]);
+    expect(budget.status).toBe(2);
+    const swiss = cli(['tournament', 'random', 'greedy', 'weighted', '--format', 'swiss', '--rounds', '5', '--out', join(root, 'swiss')]);
+    expect(swiss.status).toBe(2);
+    expect(swiss.stderr).toMatch(/--rounds 5 is more than a Swiss of 3 players can pair without repeats: use at most 3/);
+  });
+
+  test('a gauntlet with openings from a file, and a Swiss of reference AIs with a bye each round (no pair twice, byes rotate)', () => {
+    const dir = tempDir('tournament-formats');
+    const openings = join(dir, 'openings.txt');
+    writeFileSync(openings, 'F5 D6\n# a comment\nF5 F6 E6\n');
+    const out = join(dir, 'gauntlet');
+    const gauntlet = cli(['tournament', 'greedy', 'weighted', 'mcts:30', 'random', '--format', 'gauntlet', '--gauntlet', 'random', '--openings', openings, '--out', out]);
+    expect(gauntlet.status).toBe(0);
+    const result = validateTournamentResult(JSON.parse(readFileSync(join(out, 'tournament.json'), 'utf8')));
+    expect(result.schedule.flatMap((round) => round.pairings).map((pair) => pair.join(' v ')).sort()).toEqual(['greedy v random', 'mcts:30 v random', 'weighted v random']);
+    expect(result.games.map((game) => game.opening.join(' '))).toEqual(['F5 D6', 'F5 D6', 'F5 F6 E6', 'F5 F6 E6', 'F5 D6', 'F5 D6']);
+    expect(result.games[0].record.turns.slice(0, 2).map((turn) => turn.move)).toEqual(['F5', 'D6']);
+    expect(result.openings).toEqual({ kind: 'file', path: openings, lines: 2 });
+
+    const swissOut = join(dir, 'swiss');
+    const swiss = cli(['tournament', 'random', 'greedy', 'weighted', 'mcts:30', 'mobility', '--format', 'swiss', '--rounds', '3', '--games-per-pair', '1', '--out', swissOut]);
+    expect(swiss.status).toBe(0);
+    const rounds = validateTournamentResult(JSON.parse(readFileSync(join(swissOut, 'tournament.json'), 'utf8')));
+    const met = rounds.schedule.flatMap((round) => round.pairings.map((pair) => [...pair].sort().join(' v ')));
+    expect(new Set(met).size).toBe(met.length);
+    const byes = rounds.schedule.map((round) => round.bye);
+    expect(new Set(byes).size).toBe(3);
+    expect(rounds.ranking.reduce((sum, row) => sum + row.byes, 0)).toBe(3);
+  });
+
+  test('hostile inputs: an openings file with an illegal move, a foreign journal, two participants with one id', () => {
+    const dir = tempDir('tournament-hostile');
+    const openings = join(dir, 'openings.txt');
+    writeFileSync(openings, '# two openings\nF5 D6 C3\nF5 F6 A1\n');
+    const bad = cli(['tournament', 'random', 'greedy', '--openings', openings, '--out', join(dir, 'o1')]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/openings\.txt:3: "A1" is not a legal reversi move after 2 move\(s\): write each opening as legal moves from the start/);
+
+    mkdirSync(join(dir, 'o2'));
+    writeFileSync(join(dir, 'o2', 'tournament.sqlite'), 'not a database at all, just text that is long enough to look like a header');
+    const foreign = cli(['tournament', 'random', 'greedy', '--out', join(dir, 'o2')]);
+    expect(foreign.status).toBe(2);
+    expect(foreign.stderr).toMatch(/is not a readable Referee tournament journal .*: move it away or use another --out/);
+
+    writeFileSync(join(dir, 'random.js'), 'export class AIPlayer { getMove(board) { return board.getLegalActions("X")[0]; } }\n');
+    const clash = cli(['tournament', 'random', join(dir, 'random.js'), '--out', join(dir, 'o3')]);
+    expect(clash.status).toBe(2);
+    expect(clash.stderr).toMatch(/two participants are named "random": rename one submission/);
+  });
+
+  describe('tournament.html in Chromium', () => {
+    let context: BrowserContext;
+    beforeAll(async () => {
+      context = await chromium.launchPersistentContext(tempDir('tournament-chromium'), { executablePath: CHROMIUM, headless: true, args: ARGS });
+    });
+    afterAll(async () => {
+      await context?.close();
+    });
+
+    test('ranking with interval bars, and a crosstable cell opens its game in the replay viewer', async () => {
+      const out = join(root, 'straight');
+      const result = JSON.parse(readFileSync(join(out, 'tournament.json'), 'utf8')) as TournamentResult;
+      const requests: string[] = [];
+      const page = await context.newPage();
+      page.on('request', (request) => requests.push(request.url()));
+      await page.goto(pathToFileURL(join(out, 'tournament.html')).href);
+      expect(await page.$$eval('.rank-row', (rows) => rows.map((row) => row.getAttribute('data-player')))).toEqual(result.ranking.map((row) => row.id));
+      expect(await page.$$eval('.rank-row svg.bar', (bars) => bars.length)).toBe(10);
+      const cells = await page.$$('button.cell');
+      expect(cells).toHaveLength(90);
+      const target = cells[17];
+      const gameIndex = Number(await target.getAttribute('data-game'));
+      await target.click();
+      const game = result.games[gameIndex];
+      const label = await page.textContent('#ply-label');
+      expect(label).toContain(`${game.players[0]} (Black) vs ${game.players[1]} (White)`);
+      expect(label).toContain(`ply 0 of ${game.record.turns.length}`);
+      await page.click('#last');
+      expect(await page.textContent('#ply-label')).toContain(`ply ${game.record.turns.length} of ${game.record.turns.length}`);
+      if (game.record.end.score) {
+        expect(await page.$$eval('#board [data-disc]', (discs) => discs.length)).toBe(game.record.end.score[0] + game.record.end.score[1]);
+      }
+      expect(requests.every((url) => url.startsWith('file://'))).toBe(true);
+      await page.close();
+    });
+  });
+});
