@@ -1,7 +1,7 @@
 /**
  * Python figures for `npm run bench`: per-move round trip and random-vs-random games/s for a Python player
  * through the full sandbox, next to the same figures for a node player, and next to the course platform's own
- * in-process game.py (≈ 10 random-vs-random games/s on one core), measured here with the Python Board; plus how
+ * in-process game.py (≈ 10 random-vs-random games/s on one core), measured here on board.py as written; plus how
  * far past the deadline a player stuck in C code is stopped, and a cold `referee check` of a Python submission.
  * Prints figures; asserts nothing.
  */
@@ -37,12 +37,15 @@ const PYTHON_C_LOOP = `class AIPlayer:
         return str(sum(range(10 ** 12)))
 `;
 
-/** game.py's loop, in-process: a deepcopy of the board and func_timeout around every get_move, as the platform does. */
-const GAME_PY = `
+/**
+ * game.py's loop, in-process, on board.py as written (PlainBoard): a deepcopy of the board and func_timeout around
+ * every get_move, as the platform does. The anchor of the Python rows here and in bench-table.ts.
+ */
+export const GAME_PY = `
 import random, sys, time
 from copy import deepcopy
 sys.path.insert(0, sys.argv[1])
-from board_reversi import Board
+from board_reversi import PlainBoard as Board
 from func_timeout import func_timeout
 
 class RandomPlayer:
@@ -100,7 +103,7 @@ export async function benchPython(): Promise<void> {
   );
   console.log(
     `random vs random, sandboxed, 2 lanes: Python ${pyRate.toFixed(1)} games/s, node ${nodeRate.toFixed(1)} games/s; ` +
-      `game.py's loop in-process on one core (deepcopy + func_timeout per move, Python Board): ${inProcess.toFixed(1)} games/s ` +
+      `game.py's loop in-process on one core (deepcopy + func_timeout per move, board.py as written): ${inProcess.toFixed(1)} games/s ` +
       `(the platform: ~${PLATFORM_GAMES_PER_S})`,
   );
   const overshoot = await deadlineOvershootMs(await pythonPlayer('c-loop', PYTHON_C_LOOP), 5, 300);

@@ -23,6 +23,7 @@ import { referenceLevels } from '../reference-ai/index.js';
 import { NOGO_MCTS_PLAYOUTS } from '../reference-ai/nogo/index.js';
 import { REVERSI_MCTS_PLAYOUTS } from '../reference-ai/reversi/index.js';
 import { benchPlayer, gamesPerSecond, NODE_RANDOM_PLAYER, percentile, roundTripMicros } from './bench-support.js';
+import { GAME_PY } from './bench-python.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 /** Edax 4.x (C, one thread, no hash) on this kind of machine, in the same run as Referee's 56–59 M/s. */
@@ -81,39 +82,6 @@ function fingerprintNanos(calls: number): number {
   return length > 0 ? ns : NaN;
 }
 
-/** game.py's loop in-process, on board.py as written (PlainBoard): deepcopy + func_timeout around each get_move. */
-const GAME_PY = `
-import random, sys, time
-from copy import deepcopy
-sys.path.insert(0, sys.argv[1])
-from board_reversi import PlainBoard as Board
-from func_timeout import func_timeout
-
-class RandomPlayer:
-    def __init__(self, color):
-        self.color = color
-    def get_move(self, board):
-        actions = list(board.get_legal_actions(self.color))
-        return random.choice(actions) if actions else None
-
-def play():
-    board = Board()
-    players = {'X': RandomPlayer('X'), 'O': RandomPlayer('O')}
-    color = 'X'
-    while True:
-        if not list(board.get_legal_actions('X')) and not list(board.get_legal_actions('O')):
-            return board.get_winner()
-        if list(board.get_legal_actions(color)):
-            action = func_timeout(60, players[color].get_move, kwargs={'board': deepcopy(board)})
-            board._move(action, color)
-        color = 'O' if color == 'X' else 'X'
-
-games, started = 0, time.perf_counter()
-while time.perf_counter() - started < float(sys.argv[2]):
-    play()
-    games += 1
-print(games / (time.perf_counter() - started))
-`;
 
 const PYTHON_RANDOM = `import random
 

@@ -191,6 +191,13 @@
       if (link.getAttribute('href') === location.hash) { stop(); fromHash(); document.getElementById('viewer').scrollIntoView(); }
     });
   });
+  // Replay buttons carrying a game index (tournament.html's crosstable cells and games table) show that game.
+  Array.prototype.forEach.call(document.querySelectorAll('button.replay[data-game]'), function (button) {
+    button.addEventListener('click', byHand(function () {
+      show(Number(button.getAttribute('data-game')), 0);
+      document.getElementById('viewer').scrollIntoView();
+    }));
+  });
   if (!fromHash()) show(0, 0);
   else document.getElementById('viewer').scrollIntoView();
 })();

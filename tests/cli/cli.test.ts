@@ -114,7 +114,7 @@ describe('the smaller things a first-time user trips over', () => {
     expect(play.stdout).not.toMatch(/see `referee play --help`/);
     expect(play.stdout.replace(/\s+/g, ' ')).toMatch(/reversi: random, greedy, weighted, mcts, mobility, alphabeta; connect4: random,/);
     const batch = referee('batch', '--help').stdout.replace(/\s+/g, ' ');
-    expect(batch).toMatch(/--jobs <n> games at once, one worker process each \(default: the number of cores, \d+ here\) --quiet/);
+    expect(batch).toMatch(/--jobs <n> games at once, one worker process each \(default: the number of cores, \d+ here\); with --queue, the games all workers play at once \(default 64\) --quiet/);
   });
 
   test('a config JSON syntax error names line and column; a UTF-8 BOM is accepted', () => {
