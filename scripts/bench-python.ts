@@ -19,7 +19,8 @@ import {
   roundTripMicros,
 } from './bench-support.js';
 
-const PYTHON_RANDOM = `import random
+/** A random Python player, board.py's API: the Python rows of this section and of bench-table.ts. */
+export const PYTHON_RANDOM = `import random
 
 
 class AIPlayer:

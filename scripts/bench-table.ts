@@ -23,7 +23,7 @@ import { referenceLevels } from '../reference-ai/index.js';
 import { NOGO_MCTS_PLAYOUTS } from '../reference-ai/nogo/index.js';
 import { REVERSI_MCTS_PLAYOUTS } from '../reference-ai/reversi/index.js';
 import { benchPlayer, gamesPerSecond, NODE_RANDOM_PLAYER, percentile, roundTripMicros } from './bench-support.js';
-import { GAME_PY } from './bench-python.js';
+import { GAME_PY, PYTHON_RANDOM } from './bench-python.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 /** Edax 4.x (C, one thread, no hash) on this kind of machine, in the same run as Referee's 56–59 M/s. */
@@ -82,17 +82,6 @@ function fingerprintNanos(calls: number): number {
   return length > 0 ? ns : NaN;
 }
 
-
-const PYTHON_RANDOM = `import random
-
-
-class AIPlayer:
-    def __init__(self, color):
-        self.color = color
-
-    def get_move(self, board):
-        return random.choice(list(board.get_legal_actions(self.color)))
-`;
 const TS_PLAYER = `
 import type { Board } from 'referee';
 export class AIPlayer {
