@@ -7,7 +7,7 @@ import type { GradeResult } from '../grade-result.js';
 
 export interface ClassroomTest {
   name: string;
-  status: 'pass' | 'fail';
+  status: 'pass' | 'fail' | 'error';
   score: number;
   message: string;
   line_no: null;
@@ -16,7 +16,7 @@ export interface ClassroomTest {
 
 export interface ClassroomResult {
   version: 1;
-  status: 'pass' | 'fail';
+  status: 'pass' | 'fail' | 'error';
   max_score: number;
   tests: ClassroomTest[];
 }
@@ -24,6 +24,12 @@ export interface ClassroomResult {
 const pct = (rate: number): string => `${(100 * rate).toFixed(1)}%`;
 
 export function toClassroom(result: GradeResult): ClassroomResult {
+  if (result.status === 'grader-error') {
+    // Not graded: the runner's 'error' status and no points claimed, rather than a 0 that reads as the student's.
+    const message = `not graded: grader error: ${result.graderError ?? 'unknown'} (a problem of the grading machine, not of the code)`;
+    const test: ClassroomTest = { name: 'Autograder', status: 'error', score: 0, message, line_no: null, execution_time: `${result.timings.totalMs}ms` };
+    return { version: 1, status: 'error', max_score: result.maxScore, tests: [test] };
+  }
   const check = result.interfaceCheck;
   const failed = check.items.find((item) => item.status === 'fail');
   const tests: ClassroomTest[] = [

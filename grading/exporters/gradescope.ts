@@ -89,6 +89,8 @@ function overallOutput(result: GradeResult, tests: GradescopeTest[]): string {
 }
 
 export function toGradescope(result: GradeResult): GradescopeResults {
+  // Not graded is no score at all (what `referee gradescope` writes too), never a 0 charged to the student.
+  if (result.status === 'grader-error') return gradescopeGraderFailure(result.graderError ?? 'unknown', result.timings.totalMs);
   const check = result.interfaceCheck;
   const tests: GradescopeTest[] = [
     {

@@ -109,6 +109,19 @@ describe('GitHub Classroom runner output', () => {
   });
 });
 
+describe('a grade the grader could not make (status grader-error)', () => {
+  test('Gradescope gets no score and says the autograder failed; Classroom gets the error status and no points', () => {
+    const notGraded: GradeResult = { ...passed, status: 'grader-error', graderError: 'the sandbox did not start' };
+    const gradescope = toGradescope(notGraded);
+    expect(gradescope).not.toHaveProperty('score');
+    expect(gradescope.tests).toEqual([]);
+    expect(gradescope.output).toMatch(/^The autograder failed \(grader error\), so this submission was NOT graded: the sandbox did not start/);
+    const classroom = toClassroom(notGraded);
+    expect(classroom).toMatchObject({ status: 'error', max_score: passed.maxScore, tests: [{ status: 'error', score: 0 }] });
+    expect(classroom.tests[0].message).toMatch(/not graded: grader error: the sandbox did not start/);
+  });
+});
+
 describe('JUnit XML', () => {
   const parse = (xml: string) =>
     new XMLParser({ ignoreAttributes: false, isArray: (name) => ['testcase', 'property', 'failure', 'skipped'].includes(name) }).parse(xml) as {
