@@ -85,7 +85,10 @@
     var width = Number(chart.getAttribute('width'));
     var height = Number(chart.getAttribute('height'));
     var bars = game.plies.map(function (ply, index) { return { ply: ply.ply, side: ply.side, label: ply.label, wallMs: ply.wallMs, index: index }; });
-    if (game.fatal) bars.push({ ply: game.plies.length + 1, side: game.fatal.side, label: game.fatal.verdict, wallMs: game.fatal.wallMs, fatal: true });
+    // A timeout used all the time it had (the turn's limit can end an ask a hair before the per-ask line): its bar
+    // reaches past the line; the true time is in its label and under the board.
+    var fatalMs = game.fatal && game.fatal.verdict === 'timeout' ? Math.max(game.fatal.wallMs, game.timeLimitMs * 1.04) : game.fatal && game.fatal.wallMs;
+    if (game.fatal) bars.push({ ply: game.plies.length + 1, side: game.fatal.side, label: game.fatal.verdict, wallMs: fatalMs, realMs: game.fatal.wallMs, fatal: true });
     if (bars.length === 0) return;
     var top = game.timeLimitMs;
     bars.forEach(function (bar) { if (bar.wallMs !== null && bar.wallMs > top) top = bar.wallMs; });
@@ -100,7 +103,8 @@
       var fill = bar.fatal ? '#e53935' : index === frame - 1 ? '#ff9800' : bar.side === game.studentSide ? '#1565c0' : '#bdbdbd';
       var rect = svgElement('rect', { x: index * barWidth, y: height - h, width: Math.max(1, barWidth - 1), height: h, fill: fill, 'class': classes.join(' '), 'data-ply': bar.ply });
       var title = document.createElementNS(SVG_NS, 'title');
-      title.textContent = 'ply ' + bar.ply + ': ' + bar.label + (bar.wallMs === null ? '' : ', ' + bar.wallMs.toFixed(1) + ' ms');
+      var ms = bar.realMs !== undefined ? bar.realMs : bar.wallMs;
+      title.textContent = 'ply ' + bar.ply + ': ' + bar.label + (ms === null ? '' : ', ' + ms.toFixed(1) + ' ms');
       rect.appendChild(title);
       rect.addEventListener('click', function () { show(current.game, bar.fatal ? Infinity : bar.index + 1); });
       chart.appendChild(rect);
