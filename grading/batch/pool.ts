@@ -252,7 +252,14 @@ export class ForkPool implements GamePool {
       worker.process.on('message', onMessage);
       worker.process.once('exit', onExit);
       task.started({ name: `local ${worker.process.pid}`, pid: worker.process.pid });
-      worker.process.send({ type: 'play', job } satisfies ToWorker);
+      // A worker that died since its last game (kill -9) fails the send (EPIPE) instead of throwing it: its game
+      // goes the way of any worker death, whether its exit is still to come or has already been reported.
+      worker.process.send({ type: 'play', job } satisfies ToWorker, (error) => {
+        if (!error) return;
+        const { exitCode, signalCode } = worker.process;
+        if (exitCode !== null || signalCode !== null) onExit(exitCode, signalCode);
+        else worker.process.kill('SIGKILL');
+      });
     });
   }
 
