@@ -62,13 +62,13 @@ export function register(program: Command): void {
         const result = await grade({ assignment, assignmentSource: config ?? 'built-in', contestant, outDir, command: 'referee gradescope' });
         writeGradeResult(join(outDir, 'grade.json'), result);
         writeReport(join(outDir, 'report.html'), result);
+        // toGradescope writes a grader error as "the autograder failed", with no score.
+        writeResults(resultsPath, toGradescope(result));
         if (result.status === 'grader-error') {
-          writeResults(resultsPath, gradescopeGraderFailure(result.graderError ?? 'unknown', result.timings.totalMs));
           console.error(`referee: grader error, not graded: ${result.graderError}; wrote ${resultsPath}`);
           process.exitCode = 3;
           return;
         }
-        writeResults(resultsPath, toGradescope(result));
         console.log(`Score ${result.score} / ${result.maxScore}; wrote ${resultsPath}`);
       } catch (error) {
         const message = (error as Error).message.split('\n').join(' ');
