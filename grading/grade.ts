@@ -16,6 +16,7 @@ import { assignmentHash, isSequential, opponentAt, slotCount, type Assignment, t
 import type { Contestant } from './contestant.js';
 import { GRADE_FORMAT, type GameEntry, type GradeResult, type ItemResult, type VerdictCounts } from './grade-result.js';
 import { gameKey, Journal, JOURNAL_FILE, readJournal, type JournalEntry } from './journal.js';
+import { LiveFile, LiveGames, LIVE_FILE } from './live.js';
 import { harnessVersion } from './package-root.js';
 import { InProcessPool } from './pool/in-process.js';
 import { PoolAbortError, PoolWorkerError, type GameJob, type GamePool, type PlayerSpec, type WorkerInfo } from './pool/job.js';
@@ -59,6 +60,11 @@ export interface GradeOptions {
   order?: number;
   /** Awaited after the interface check, just before the games go to the pool (a batch queues students in order). */
   beforeGames?: () => Promise<void>;
+  /**
+   * Where games in play are shown to watchers (a batch's journal). Without it, a grade with outDir keeps its own
+   * out/live.json.
+   */
+  live?: LiveGames;
 }
 
 /** One game of the grade: its rubric item, its number within the item, its seed and its games.jsonl key. */
@@ -285,6 +291,9 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
     if (options.resume) previous = readJournal(path);
     journal = new Journal(path, options.resume === true);
   }
+  // A grade of its own (not a batch's) shows its games in play in out/live.json, for `referee serve --watch`.
+  const ownLive = options.live === undefined && store === undefined && options.outDir !== undefined && slots.length > 0 ? new LiveGames(new LiveFile(join(options.outDir, LIVE_FILE))) : null;
+  const live = options.live ?? ownLive;
 
   const entries: GameEntry[] = [];
   const toPlay: GameSlot[] = [];
@@ -336,9 +345,18 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
   let failure: { error: unknown } | null = null;
   const playSlot = async (slot: GameSlot): Promise<void> => {
     try {
-      const played = await pool.play(jobFor(slot), { signal: withdraw.signal, order: options.order, onStart: (worker) => options.onGameStart?.(slot, worker) });
+      const job = jobFor(slot);
+      const played = await pool.play(job, {
+        signal: withdraw.signal,
+        order: options.order,
+        onStart: (worker) => {
+          live?.start(job.key, contestant.submission.name, worker.name);
+          options.onGameStart?.(slot, worker);
+        },
+        onProgress: live ? (progress) => live.progress(job.key, progress) : undefined,
+      }).finally(() => live?.end(job.key));
       const side = (slot.index % 2) as Side;
-      const kept = { key: slot.key, item: slot.item, index: slot.index, wallMs: played.wallMs, record: played.record };
+      const kept: JournalEntry = { key: slot.key, item: slot.item, index: slot.index, wallMs: played.wallMs, record: played.record, worker: played.worker };
       if (store) store.save(kept);
       else journal?.append(kept);
       // Journal and count in one synchronous step (an await between would let another game's result in first).
@@ -380,6 +398,7 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
     await Promise.all([...fixedSlots.map(playSlot), ...[...sequentialItems].map(([itemIndex, slots]) => playSequential(itemIndex, slots))]);
   } finally {
     journal?.close();
+    ownLive?.close(failure || graderError !== null ? 'interrupted' : 'done');
     if (!options.pool) await pool.close();
   }
   if (failure) throw (failure as { error: unknown }).error;

@@ -18,6 +18,8 @@ export interface JournalEntry {
   index: number;
   wallMs: number;
   record: GameRecord;
+  /** Who played it ('local 12345', a queue worker's name); absent in older journals. */
+  worker?: string;
 }
 
 /** What decides one game: the resolved assignment, the submission's content, the harness, the game's slot and seed. */

@@ -13,10 +13,14 @@ import { replayRecord } from '../../harness/referee/replay.js';
 import { opponentAt, type Assignment } from '../assignment.js';
 import type { GameStore } from '../grade.js';
 import type { JournalEntry } from '../journal.js';
+import type { LiveChange, LiveSink, LiveState } from '../live.js';
 import { playKey } from './keys.js';
 import type { StudentSummary } from './summary.js';
 
 export const BATCH_JOURNAL_FILE = 'batch.sqlite';
+/** meta keys of the live view: the last write's time, and 'running' | 'done' | 'interrupted'. */
+export const LIVE_HEARTBEAT_KEY = 'live-heartbeat';
+export const LIVE_STATE_KEY = 'live-state';
 const FORMAT = 'referee.batch/1';
 
 export interface StoredGrade {
@@ -36,6 +40,16 @@ CREATE TABLE IF NOT EXISTS games (
   plays INTEGER NOT NULL DEFAULT 1,
   finished_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS live (
+  key TEXT PRIMARY KEY,
+  student TEXT NOT NULL,
+  worker TEXT NOT NULL,
+  progress TEXT,
+  started_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_by_time ON games (finished_at);
+CREATE INDEX IF NOT EXISTS games_by_student ON games (student);
 CREATE TABLE IF NOT EXISTS grades (
   student TEXT PRIMARY KEY,
   cache_key TEXT,
@@ -61,6 +75,10 @@ export class BatchJournal {
         db.pragma('synchronous = FULL');
         db.exec(SCHEMA);
         db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('format', FORMAT);
+        // Journals from before workers were recorded gain the column (empty for their games).
+        const columns = db.prepare("SELECT name FROM pragma_table_info('games')").all() as { name: string }[];
+        if (!columns.some((column) => column.name === 'worker')) db.exec('ALTER TABLE games ADD COLUMN worker TEXT');
+        db.exec('CREATE INDEX IF NOT EXISTS games_by_worker ON games (worker)');
       }
       const format = (db.prepare('SELECT value FROM meta WHERE key = ?').get('format') as { value: string } | undefined)?.value;
       if (format !== FORMAT) throw new JournalFormatError(`${path} is not a Referee batch journal (format ${format ?? 'missing'}, expected ${FORMAT}): move it away or use another output folder`);
@@ -112,9 +130,9 @@ export class BatchJournal {
     };
     const select = this.db.prepare('SELECT wall_ms, record FROM games WHERE key = ?');
     const upsert = this.db.prepare(
-      `INSERT INTO games (key, student, wall_ms, record, finished_at) VALUES (@key, @student, @wallMs, @record, @finishedAt)
+      `INSERT INTO games (key, student, wall_ms, record, finished_at, worker) VALUES (@key, @student, @wallMs, @record, @finishedAt, @worker)
        ON CONFLICT(key) DO UPDATE SET plays = plays + 1, student = excluded.student, wall_ms = excluded.wall_ms,
-         record = excluded.record, finished_at = excluded.finished_at`,
+         record = excluded.record, finished_at = excluded.finished_at, worker = excluded.worker`,
     );
     return {
       find(slot): JournalEntry | undefined {
@@ -139,9 +157,40 @@ export class BatchJournal {
           wallMs: entry.wallMs,
           record: JSON.stringify(entry.record),
           finishedAt: new Date().toISOString(),
+          worker: entry.worker ?? null,
         });
       },
     };
+  }
+
+  /**
+   * The journal's live table as a LiveSink (grading/live.ts): games in play with their moves so far, and a
+   * heartbeat in meta. Opening it clears what a killed run left; each write is one transaction.
+   */
+  liveSink(): LiveSink {
+    const db = this.db;
+    const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+    const upsert = db.prepare(
+      `INSERT INTO live (key, student, worker, progress, started_at, updated_at) VALUES (@key, @student, @worker, @progress, @startedAt, @updatedAt)
+       ON CONFLICT(key) DO UPDATE SET student = excluded.student, worker = excluded.worker, progress = excluded.progress,
+         started_at = excluded.started_at, updated_at = excluded.updated_at`,
+    );
+    const remove = db.prepare('DELETE FROM live WHERE key = ?');
+    const write = db.transaction((change: LiveChange) => {
+      for (const key of change.deletes) remove.run(key);
+      for (const game of change.upserts) {
+        upsert.run({ ...game, progress: game.progress ? JSON.stringify(game.progress) : null });
+      }
+      setMeta.run(LIVE_HEARTBEAT_KEY, change.heartbeat);
+      setMeta.run(LIVE_STATE_KEY, 'running');
+    });
+    const end = db.transaction((state: LiveState, at: string) => {
+      db.exec('DELETE FROM live');
+      setMeta.run(LIVE_HEARTBEAT_KEY, at);
+      setMeta.run(LIVE_STATE_KEY, state);
+    });
+    db.exec('DELETE FROM live');
+    return { write: (change) => void write(change), end: (state, at) => void end(state, at) };
   }
 
   findGrade(student: string): StoredGrade | undefined {

@@ -7,7 +7,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { storeArtefact, type Artefact } from '../pool/artefact.js';
-import { PoolAbortError, PoolWorkerError, type GameJob, type GamePool, type PlayedGame, type PlayOptions, type WorkerInfo } from '../pool/job.js';
+import {
+  PoolAbortError, PoolWorkerError, type GameJob, type GamePool, type GameProgress, type PlayedGame, type PlayOptions, type WorkerInfo,
+} from '../pool/job.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
 
 /** The workers could not run at all (missing script, dying at start-up): the batch cannot go on. */
@@ -55,6 +57,11 @@ class Task {
 
   started(worker: WorkerInfo): void {
     for (const waiter of this.waiters) waiter.options.onStart?.(worker);
+  }
+
+  progress(progress: GameProgress): void {
+    if (this.settled) return;
+    for (const waiter of this.waiters) waiter.options.onProgress?.(progress);
   }
 
   resolve(played: PlayedGame): void {
@@ -226,6 +233,7 @@ export class ForkPool implements GamePool {
     return new Promise((resolve) => {
       const onMessage = (message: FromWorker): void => {
         if (message.type === 'ready' || message.key !== job.key) return;
+        if (message.type === 'progress') return task.progress(message.progress);
         cleanUp();
         if (message.type === 'played') {
           task.resolve({ key: job.key, record: message.record, wallMs: message.wallMs, worker: `local ${worker.process.pid}` });

@@ -23,6 +23,7 @@ import { BATCH_JOURNAL_FILE, BatchJournal } from './journal-db.js';
 import { gradeCacheKey } from './keys.js';
 import { submissionContestant } from '../contestant.js';
 import { grade } from '../grade.js';
+import { LiveGames } from '../live.js';
 import { artefactSpec, buildArtefact } from '../pool/artefact.js';
 import { PoolAbortError, PoolWorkerError, type GamePool, type PlayerSpec } from '../pool/job.js';
 import { ForkPool, WorkerStartError } from './pool.js';
@@ -189,6 +190,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     const pool: GamePool =
       options.pool ??
       new ForkPool(options.workerScript ?? defaultWorker(), Math.max(1, options.jobs), { onWarning: (line) => emit({ type: 'warning', message: line }) });
+    // Games in play, move by move, for `referee serve --watch` (the journal's live table).
+    const live = new LiveGames(journal.liveSink(), (message) => emit({ type: 'warning', message }));
     const stop = async (error: Error | null): Promise<void> => {
       fatal ??= error;
       if (stopping) return;
@@ -257,6 +260,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
           store: journal.gameStore(task.student, { assignment, submissionHash: contestant.submission.hash, harness }),
           pool,
           contestantSpec,
+          live,
           command: task.command,
           order: task.order,
           beforeGames: async () => {
@@ -303,6 +307,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
       if (!options.pool) await pool.close();
+      live.close(outcome.interrupted || fatal ? 'interrupted' : 'done');
     }
     if (fatal) throw fatal;
 

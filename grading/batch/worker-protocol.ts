@@ -4,12 +4,14 @@
  * sandboxed student (reference AIs run synchronously in the worker's process).
  */
 import type { GameRecord } from '../../harness/referee/record.js';
-import type { GameJob } from '../pool/job.js';
+import type { GameJob, GameProgress } from '../pool/job.js';
 
 export type ToWorker = { type: 'play'; job: GameJob };
 
 export type FromWorker =
   | { type: 'ready' }
+  /** The game so far (at most every PROGRESS_EVERY_MS), for watchers. */
+  | { type: 'progress'; key: string; progress: GameProgress }
   | { type: 'played'; key: string; record: GameRecord; wallMs: number }
   /** The worker could not play the game (not the student's fault: the game is the grader's to retry). */
   | { type: 'failed'; key: string; message: string };

@@ -26,7 +26,7 @@ process.on('message', (message: ToWorker) => {
     send({ type: 'failed', key: job.key, message: `this worker runs harness ${harnessVersion()}, the job wants ${job.harness}` });
     return;
   }
-  playJob(job, players).then(
+  playJob(job, players, { onProgress: (progress) => send({ type: 'progress', key: job.key, progress }) }).then(
     ({ record, wallMs }) => send({ type: 'played', key: job.key, record, wallMs }),
     (error: unknown) => send({ type: 'failed', key: job.key, message: (error as Error).message }),
   );

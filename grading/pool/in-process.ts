@@ -35,7 +35,7 @@ export class InProcessPool implements GamePool {
     this.running += 1;
     try {
       options.onStart?.({ name: `local ${process.pid}`, pid: process.pid });
-      const { record, wallMs } = await playJob(job, this.players);
+      const { record, wallMs } = await playJob(job, this.players, { onProgress: options.onProgress });
       return { key: job.key, record, wallMs, worker: `local ${process.pid}` };
     } finally {
       this.running -= 1;

@@ -71,6 +71,28 @@ export interface PlayOptions {
   onStart?: (worker: WorkerInfo) => void;
   /** Jobs of a lower order are started first (default 0); equal orders in the order they came. */
   order?: number;
+  /**
+   * The game so far, for watchers (`referee serve --watch`): once when it starts, then at most every
+   * PROGRESS_EVERY_MS as moves are played. Each call carries the whole game so far, so a dropped one loses nothing.
+   */
+  onProgress?: (progress: GameProgress) => void;
+}
+
+/** How often a game in play reports its moves (each report is one message, whatever the number of moves). */
+export const PROGRESS_EVERY_MS = 250;
+
+/** A game in play, enough to draw it: the start position and every ply since. */
+export interface GameProgress {
+  game: string;
+  /** Names, indexed by side. */
+  players: [string, string];
+  seed: number;
+  /** game.encode of the start position (it carries the game's rule switches). */
+  initialState: string;
+  /** Every ply so far: the move in notation, or null for a pass. */
+  moves: (string | null)[];
+  /** Wall time of each ply's accepted ask in ms (0 for a pass). */
+  ms: number[];
 }
 
 export interface WorkerInfo {

@@ -13,7 +13,8 @@ import { referenceAgentByName } from '../../reference-ai/budget.js';
 import { canonicalJson } from '../assignment.js';
 import { openingBook, withBook, withRandomOpening } from '../opening.js';
 import { cachedArtefact } from './artefact.js';
-import { PoolWorkerError, type GameJob, type PlayerSpec } from './job.js';
+import { PoolWorkerError, PROGRESS_EVERY_MS, type GameJob, type GameProgress, type PlayerSpec } from './job.js';
+import { ProgressReporter } from './progress.js';
 
 /** Makes the Player for a spec; the provider below keeps it warm. */
 export type PlayerFactory = (spec: PlayerSpec, game: string) => Promise<Player>;
@@ -57,10 +58,22 @@ export class PlayerProvider {
   }
 }
 
+export interface PlayJobOptions {
+  /** The game so far, as it is played (see PlayOptions.onProgress). */
+  onProgress?: (progress: GameProgress) => void;
+  /** Default PROGRESS_EVERY_MS. */
+  progressEveryMs?: number;
+}
+
 /** Play one job to its record. A failure to build a player from its spec is the grader's (PoolWorkerError). */
-export async function playJob(job: GameJob, players: PlayerProvider): Promise<{ record: Awaited<ReturnType<typeof playGame>>; wallMs: number }> {
+export async function playJob(
+  job: GameJob,
+  players: PlayerProvider,
+  options: PlayJobOptions = {},
+): Promise<{ record: Awaited<ReturnType<typeof playGame>>; wallMs: number }> {
   const game = getGame(job.game);
   const taken: { key: string; player: Player }[] = [];
+  let reporter: ProgressReporter | null = null;
   try {
     for (const spec of job.players) {
       try {
@@ -73,9 +86,11 @@ export async function playJob(job: GameJob, players: PlayerProvider): Promise<{ 
     const started = performance.now();
     const { book } = openingBook(game, job.seed, job.opening ?? []);
     const [black, white] = taken.map((entry) => withBook(entry.player, book));
-    const record = await playGame({ game, black, white, seed: job.seed, config: job.config });
+    if (options.onProgress) reporter = new ProgressReporter(job, options.onProgress, options.progressEveryMs ?? PROGRESS_EVERY_MS);
+    const record = await playGame({ game, black, white, seed: job.seed, config: job.config, onTurn: reporter ? (turn) => reporter!.turn(turn) : undefined });
     return { record, wallMs: Math.round(performance.now() - started) };
   } finally {
+    reporter?.stop();
     for (const entry of taken) players.release(entry);
   }
 }

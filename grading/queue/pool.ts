@@ -17,6 +17,7 @@ import type { GameRecord } from '../../harness/referee/record.js';
 import { replayRecord } from '../../harness/referee/replay.js';
 import type { Artefact } from '../pool/artefact.js';
 import { PoolAbortError, PoolWorkerError, type GameJob, type GamePool, type PlayedGame, type PlayOptions } from '../pool/job.js';
+import { validProgress } from '../pool/progress.js';
 import { checkReachable, KEY_PREFIX, QUEUE_NAME, redisConnection } from './connection.js';
 import { encodeArtefact } from './schema.js';
 
@@ -82,6 +83,7 @@ export class QueuePool implements GamePool {
     this.size = options.size;
     events.on('active', ({ jobId }) => void this.started(jobId));
     events.on('completed', ({ jobId }) => void this.look(jobId));
+    events.on('progress', ({ jobId, data }) => this.progress(jobId, data));
     events.on('failed', ({ jobId }) => void this.look(jobId));
     this.poller = setInterval(() => void this.poll(), POLL_MS);
   }
@@ -175,6 +177,16 @@ export class QueuePool implements GamePool {
     const job = await Job.fromId(this.queue, key).catch(() => undefined);
     const name = job?.processedBy ?? 'a queue worker';
     for (const waiter of entry.waiters) waiter.options.onStart?.({ name });
+  }
+
+  /** A worker's report of a game in play: passed to watchers only if it has the shape of one (Redis is not trusted). */
+  private progress(key: string, data: unknown): void {
+    const entry = this.outstanding.get(key);
+    if (!entry || entry.settled) return;
+    const progress = validProgress(data);
+    if (!progress || progress.game !== entry.job.game || progress.seed !== entry.job.seed) return;
+    if (!entry.started) void this.started(key);
+    for (const waiter of entry.waiters) waiter.options.onProgress?.(progress);
   }
 
   /** Look at one outstanding job in Redis and settle it if it is finished (or enqueue it again if it is gone). */

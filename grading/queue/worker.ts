@@ -86,7 +86,8 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
       active.set(String(job.id), { job, token });
       log(`playing ${data.label} (game ${data.key.slice(0, 12)})`);
       try {
-        const played = await games.play(data);
+        // Watchers of the coordinator's journal see the game move by move (progress comes at most every 250 ms).
+        const played = await games.play(data, { onProgress: (progress) => void job.updateProgress(progress as unknown as object).catch(() => undefined) });
         log(`played ${data.label} in ${played.wallMs} ms: ${result(played.record)}`);
         return { record: played.record, wallMs: played.wallMs, worker: name };
       } finally {

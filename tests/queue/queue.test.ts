@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Job, Queue } from 'bullmq';
 import { isAlive } from '../../harness/sandbox/process-tree.js';
 import { harnessVersion } from '../../grading/package-root.js';
+import Database from 'better-sqlite3';
+import { BATCH_JOURNAL_FILE } from '../../grading/batch/journal-db.js';
+import { validProgress } from '../../grading/pool/progress.js';
 import { tempDir } from '../batch/helpers.js';
 import { Cli, freePort, journalStats, makeQueueClass, playsByLabel, RedisServer, sleep, startWorker, waitForGames, writeQueueConfig } from './helpers.js';
 
@@ -201,6 +204,48 @@ describe('referee batch --queue with two referee workers', () => {
     };
     expect(pick(join(outs, 'queued'))).toEqual(pick(join(outs, 'local')));
     expect(playsByLabel(logs(), submission).size).toBe(4);
+  }, 120_000);
+
+  test('games in play reach the journal through Redis move by move, with the worker playing them; workers are journaled', async () => {
+    const classDir = makeQueueClass(['q9live'], 40);
+    const out = join(tempDir('q9'), 'out');
+    const coordinator = batch(classDir, writeQueueConfig(900), out, ['--queue', redis.url, '--jobs', '2']);
+    const path = join(out, BATCH_JOURNAL_FILE);
+    const movesSeen = new Map<string, Set<number>>();
+    const liveWorkers = new Set<string>();
+    let running = true;
+    void coordinator.exited.then(() => (running = false));
+    while (running) {
+      try {
+        const db = new Database(path, { readonly: true, fileMustExist: true });
+        try {
+          for (const row of db.prepare('SELECT key, worker, progress FROM live').all() as { key: string; worker: string; progress: string | null }[]) {
+            liveWorkers.add(row.worker);
+            const progress = validProgress(row.progress === null ? null : JSON.parse(row.progress));
+            if (progress) movesSeen.set(row.key, (movesSeen.get(row.key) ?? new Set()).add(progress.moves.length));
+          }
+        } finally {
+          db.close();
+        }
+      } catch {
+        // not created yet
+      }
+      await sleep(50);
+    }
+    expect({ exit: await coordinator.exited, stderr: coordinator.stderr }).toMatchObject({ exit: { code: 0 }, stderr: '' });
+    // Some game was seen at three or more points of its play, each on a named queue worker.
+    expect(Math.max(...[...movesSeen.values()].map((lengths) => lengths.size))).toBeGreaterThanOrEqual(3);
+    expect([...liveWorkers].every((name) => /^w[a-z]$/.test(name))).toBe(true);
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.prepare('SELECT COUNT(*) AS n FROM live').get()).toEqual({ n: 0 });
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'live-state'").get()).toEqual({ value: 'done' });
+      const playedBy = db.prepare('SELECT worker FROM games').all() as { worker: string }[];
+      expect(playedBy).toHaveLength(4);
+      expect(playedBy.every((row) => /^w[a-z]$/.test(row.worker))).toBe(true);
+    } finally {
+      db.close();
+    }
   }, 120_000);
 
   test('Redis unreachable or refusing the password at start: one line naming the fix, exit 2 (batch, grade and worker)', async () => {

@@ -75,6 +75,9 @@ function onMessage(message: ServerMessage): void {
     case 'watch-game':
       startWatchGame(message.key, message.record as WatchRecord);
       return;
+    case 'watch-live':
+      showLiveGame(message.game as WatchLive);
+      return;
   }
 }
 
@@ -108,6 +111,8 @@ function setUpWelcome(message: Welcome): void {
   if (message.watch) {
     $('watch-view').hidden = false;
     send({ type: 'watch' });
+    // Back after a lost connection: the game on the board again (its moves since, or its end).
+    if (watchKey !== null && watchMode === 'live') watchGame(watchKey);
     return;
   }
   $('play-view').hidden = false;
@@ -171,8 +176,8 @@ function newGame(): void {
 // ---------------------------------------------------------------------------------------------- positions
 
 /** The state after each ply of a turn list (index 0 is the start). */
-function positions(game: AnyGame, seed: number, turns: readonly TurnView[]): unknown[] {
-  const list: unknown[] = [game.initial(seed)];
+function positions(game: AnyGame, seed: number, turns: readonly TurnView[], start?: unknown): unknown[] {
+  const list: unknown[] = [start ?? game.initial(seed)];
   let state = list[0];
   for (const turn of turns) {
     if (turn.kind === 'pass') state = game.pass(state);
@@ -667,86 +672,198 @@ function wire(): void {
 
 // ---------------------------------------------------------------------------------------------- watching
 
+interface LiveGameView {
+  key: string;
+  student: string;
+  worker: string;
+  game: string | null;
+  players: [string, string] | null;
+  plies: number;
+  lastMove: string | null;
+}
+
 interface WatchOverview {
   source: string;
   dir: string;
-  students: { id: string; status: string; score: number | null; maxScore: number | null; games: number; error: string | null }[];
-  games: { key: string; student: string; game: string; players: [string, string]; plies: number; result: string }[];
+  run: { state: 'running' | 'stopped' | 'done' | 'interrupted' | 'unknown'; heartbeat: string | null };
+  students: { id: string; status: string; score: number | null; maxScore: number | null; games: number; playing: number; error: string | null }[];
+  games: { key: string; student: string; game: string; players: [string, string]; plies: number; result: string; worker: string | null }[];
   gamesTotal: number;
+  live: LiveGameView[];
+  workers: { name: string; finished: number; playing: { key: string; label: string; plies: number }[] }[];
 }
 
 interface WatchRecord {
   game: string;
   seed: number;
+  initialState?: string;
   players: [string, string];
   turns: TurnView[];
   end?: { winner: Side | null; reason: string; score: [number, number] | null; loser?: { message: string } };
 }
 
+interface WatchLive {
+  key: string;
+  student: string;
+  worker: string;
+  progress: { game: string; players: [string, string]; seed: number; initialState: string; moves: (string | null)[] };
+}
+
 let watchTimer: ReturnType<typeof setInterval> | null = null;
+/** The game on the watch board, whether it is in play ('live') or finished ('record'). */
 let watchKey: string | null = null;
+let watchMode: 'live' | 'record' | null = null;
+let watchPly = 0;
+/** When the followed game in play ended (its result then stays on the board a moment before following the next). */
+let watchEndedAt = 0;
+const RESULT_PAUSE_MS = 2000;
+
+function watchGame(key: string): void {
+  send({ type: 'watch', key });
+}
+
+function cells(row: HTMLTableRowElement, texts: string[]): void {
+  for (const text of texts) {
+    const cell = document.createElement('td');
+    cell.textContent = text;
+    row.append(cell);
+  }
+}
+
+function gameButton(key: string, text: string): HTMLLIElement {
+  const item = document.createElement('li');
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.dataset.key = key;
+  button.textContent = text;
+  if (key === watchKey) button.setAttribute('aria-current', 'true');
+  button.addEventListener('click', () => {
+    $<HTMLInputElement>('watch-follow').checked = false;
+    watchGame(key);
+  });
+  item.append(button);
+  return item;
+}
+
+const RUN_STATES: Record<WatchOverview['run']['state'], string> = {
+  running: 'running',
+  stopped: 'not running: the grader stopped writing without finishing (killed?) — run it again with --resume',
+  done: 'finished',
+  interrupted: 'interrupted (resume it with --resume)',
+  unknown: 'waiting for it to start',
+};
 
 function renderWatch(data: WatchOverview): void {
   $('watch-dir').textContent = data.dir;
   const graded = data.students.filter((s) => s.status !== 'grading').length;
   $('watch-summary').textContent = data.source === 'none'
     ? 'No batch.sqlite or games.jsonl here yet: waiting for the batch or grade to start…'
-    : `${data.source}: ${data.students.length} students (${graded} graded), ${data.gamesTotal} games finished.`;
+    : `${data.source} ${RUN_STATES[data.run.state]}: ${data.students.length} students (${graded} graded), ${data.live.length} games in play, ${data.gamesTotal} games finished.`;
+  document.body.dataset.watchRun = data.run.state;
   const body = $('watch-students').querySelector('tbody')!;
   body.replaceChildren();
   for (const student of data.students) {
     const row = document.createElement('tr');
     const score = student.score === null ? '' : `${student.score} / ${student.maxScore}`;
-    for (const text of [student.id, student.error ? `error: ${student.error}` : student.status, score, String(student.games)]) {
-      const cell = document.createElement('td');
-      cell.textContent = text;
-      row.append(cell);
-    }
+    const games = student.playing > 0 ? `${student.games} (+${student.playing} playing)` : String(student.games);
+    cells(row, [student.id, student.error ? `error: ${student.error}` : student.status, score, games]);
     body.append(row);
   }
-  const list = $('watch-games');
-  list.replaceChildren();
-  for (const game of data.games) {
-    const item = document.createElement('li');
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.dataset.key = game.key;
-    button.textContent = `${game.student}: ${game.players[0]} vs ${game.players[1]} — ${game.result} (${game.plies} plies)`;
-    button.addEventListener('click', () => {
-      $<HTMLInputElement>('watch-follow').checked = false;
-      send({ type: 'watch', key: game.key });
-    });
-    item.append(button);
-    list.append(item);
+  const workers = $('watch-workers').querySelector('tbody')!;
+  workers.replaceChildren();
+  for (const worker of data.workers) {
+    const row = document.createElement('tr');
+    row.dataset.worker = worker.name;
+    cells(row, [worker.name, worker.playing.map((game) => `${game.label} (ply ${game.plies})`).join('; ') || 'idle', String(worker.finished)]);
+    workers.append(row);
   }
-  const newest = data.games[0];
-  if (newest && $<HTMLInputElement>('watch-follow').checked && newest.key !== watchKey) send({ type: 'watch', key: newest.key });
+  $('watch-workers').hidden = data.workers.length === 0;
+  $('watch-live').replaceChildren(
+    ...data.live.map((game) =>
+      gameButton(game.key, `${game.student}: ${game.players ? `${game.players[0]} vs ${game.players[1]}` : 'starting'} — ply ${game.plies}${game.lastMove ? ` (${game.lastMove})` : ''} on ${game.worker}`),
+    ),
+  );
+  $('watch-live-none').hidden = data.live.length > 0;
+  $('watch-games').replaceChildren(
+    ...data.games.map((game) => gameButton(game.key, `${game.student}: ${game.players[0]} vs ${game.players[1]} — ${game.result} (${game.plies} plies)`)),
+  );
+  if (!$<HTMLInputElement>('watch-follow').checked) return;
+  // Follow: stay on a game in play until it ends; show its result a moment; then the newest game in play, or, with
+  // none in play, the newest finished one.
+  if (watchMode === 'live' && data.live.some((game) => game.key === watchKey)) return;
+  if (watchMode === 'record' && watchEndedAt > 0 && performance.now() - watchEndedAt < RESULT_PAUSE_MS) return;
+  const next = data.live[data.live.length - 1] ?? data.games[0];
+  if (next && next.key !== watchKey) watchGame(next.key);
 }
 
-/** Plays a journaled game on the board move by move. */
-function startWatchGame(key: string, record: WatchRecord): void {
-  watchKey = key;
+/** Positions from the start (the encoded start position when there is one: it carries the game's rule switches). */
+function watchPositions(game: AnyGame, seed: number, turns: readonly TurnView[], initialState?: string): unknown[] {
+  if (initialState === undefined) return positions(game, seed, turns);
+  let start: unknown;
+  try {
+    start = game.decode(initialState);
+  } catch {
+    return positions(game, seed, turns);
+  }
+  return positions(game, seed, turns, start);
+}
+
+function drawWatch(game: AnyGame, players: [string, string], all: unknown[], turns: readonly TurnView[], ply: number, note: string): void {
+  const turn = ply > 0 ? turns[ply - 1] : undefined;
+  $('watch-board').innerHTML = game.renderSvg(all[ply], { lastMove: turn?.kind === 'move' ? turn.move : undefined, size: 480 });
+  $('watch-title').textContent = `${game.title}: ${players[0]} (${game.symbols[0]}) vs ${players[1]} (${game.symbols[1]})`;
+  $('watch-ply').textContent = `ply ${ply} of ${all.length - 1}${note}`;
+  document.body.dataset.watchPly = String(ply);
+}
+
+function stopWatchAnimation(): void {
   if (watchTimer) clearInterval(watchTimer);
+  watchTimer = null;
+}
+
+/** A game in play: the board shows its newest position, and moves on as the server sends more. */
+function showLiveGame(live: WatchLive): void {
+  const { progress } = live;
+  let game: AnyGame;
+  try {
+    game = getGame(progress.game);
+  } catch {
+    return;
+  }
+  stopWatchAnimation();
+  watchKey = live.key;
+  watchMode = 'live';
+  watchEndedAt = 0;
+  const turns: TurnView[] = progress.moves.map((move, index) => (move === null ? { side: (index % 2) as Side, kind: 'pass' } : { side: (index % 2) as Side, kind: 'move', move }));
+  const all = watchPositions(game, progress.seed, turns, progress.initialState);
+  watchPly = all.length - 1;
+  document.body.dataset.watchLive = live.key;
+  drawWatch(game, progress.players, all, turns, watchPly, ` — in play on ${live.worker} (${live.student})`);
+}
+
+/** Plays a journaled game on the board move by move (from where the board is, if it was following it live). */
+function startWatchGame(key: string, record: WatchRecord): void {
+  const continuing = watchKey === key && watchMode === 'live';
+  stopWatchAnimation();
+  watchKey = key;
+  watchMode = 'record';
+  watchEndedAt = continuing ? performance.now() : 0;
+  delete document.body.dataset.watchLive;
   const game = getGame(record.game);
-  const all = positions(game, record.seed, record.turns);
-  let ply = 0;
+  const all = watchPositions(game, record.seed, record.turns, record.initialState);
+  let ply = continuing ? Math.min(watchPly, all.length - 1) : 0;
+  const end = record.end;
+  const result = !end ? '' : end.winner === null ? 'draw' : `${record.players[end.winner]} wins${end.reason === 'score' ? '' : ` (${end.reason}${end.loser ? `: ${end.loser.message}` : ''})`}`;
   const draw = (): void => {
-    const turn = ply > 0 ? record.turns[ply - 1] : undefined;
-    $('watch-board').innerHTML = game.renderSvg(all[ply], { lastMove: turn?.kind === 'move' ? turn.move : undefined, size: 480 });
-    $('watch-title').textContent = `${game.title}: ${record.players[0]} (${game.symbols[0]}) vs ${record.players[1]} (${game.symbols[1]})`;
+    watchPly = ply;
     const done = ply === all.length - 1;
-    const end = record.end;
-    const result = !end ? '' : end.winner === null ? 'draw' : `${record.players[end.winner]} wins${end.reason === 'score' ? '' : ` (${end.reason}${end.loser ? `: ${end.loser.message}` : ''})`}`;
-    $('watch-ply').textContent = `ply ${ply} of ${all.length - 1}${done && result ? ` — ${result}` : ''}`;
-    document.body.dataset.watchPly = String(ply);
+    drawWatch(game, record.players, all, record.turns, ply, done && result ? ` — ${result}` : '');
+    if (done) document.body.dataset.watchResult = result;
   };
+  delete document.body.dataset.watchResult;
   draw();
   watchTimer = setInterval(() => {
-    if (ply >= all.length - 1) {
-      clearInterval(watchTimer!);
-      watchTimer = null;
-      return;
-    }
+    if (ply >= all.length - 1) return stopWatchAnimation();
     ply++;
     draw();
   }, 120);

@@ -235,6 +235,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       let current: LiveGame | null = null;
       let unsubscribe: (() => void) | null = null;
       let watchTimer: ReturnType<typeof setInterval> | null = null;
+      let followTimer: ReturnType<typeof setInterval> | null = null;
+      const stopFollowing = (): void => {
+        if (followTimer) clearInterval(followTimer);
+        followTimer = null;
+      };
       let busy = Promise.resolve();
       const send = (message: ServerMessage): void => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
@@ -290,9 +295,29 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             const watch = options.watch;
             if (!watch) return fail('this server was not started with --watch <out-dir>');
             if (message.key !== undefined) {
-              const record = watch.record(message.key);
-              if (!record) return fail('that game is not in the journal (yet)');
-              send({ type: 'watch-game', key: message.key, record });
+              const key = message.key;
+              stopFollowing();
+              const record = watch.record(key);
+              if (record) return send({ type: 'watch-game', key, record });
+              if (!watch.liveGame(key)) return fail('that game is neither in play nor in the journal: pick another');
+              // A game in play: its moves as they come (the journal has them at most 250 ms late), then its record.
+              let sent = -1;
+              const follow = (): void => {
+                const live = watch.liveGame(key);
+                if (live) {
+                  if (live.progress.moves.length !== sent) {
+                    sent = live.progress.moves.length;
+                    send({ type: 'watch-live', key, game: live });
+                  }
+                  return;
+                }
+                stopFollowing();
+                const finished = watch.record(key);
+                if (finished) send({ type: 'watch-game', key, record: finished });
+                else fail('the game you were watching stopped without a result (its worker failed or the run was stopped)');
+              };
+              follow();
+              followTimer = setInterval(follow, 250);
               return;
             }
             let last = '';
@@ -333,6 +358,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       socket.on('close', () => {
         unsubscribe?.();
         if (watchTimer) clearInterval(watchTimer);
+        stopFollowing();
       });
     });
   });

@@ -226,4 +226,6 @@ export type ServerMessage =
   | { type: 'error'; message: string }
   | { type: 'gone' }
   | { type: 'watch'; data: unknown }
-  | { type: 'watch-game'; key: string; record: unknown };
+  | { type: 'watch-game'; key: string; record: unknown }
+  /** A game in play, its moves so far (sent again as it advances, while the page follows it). */
+  | { type: 'watch-live'; key: string; game: unknown };

@@ -1,0 +1,174 @@
+/**
+ * The games in play, kept where a watcher can read them (`referee serve --watch`): which game each worker is
+ * playing and its moves so far. Pools report progress as it comes; this registry writes the net change to its
+ * sink at most every `everyMs`, in one write (a batch's SQLite journal, a grade's live.json), so a game that starts
+ * and ends between two writes costs nothing and watching never slows grading. A heartbeat goes with every write,
+ * so a watcher can tell a running grader from one that was killed.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { GameProgress } from './pool/job.js';
+
+export interface LiveGame {
+  /** The game's key (the pool job's). */
+  key: string;
+  /** Whose grade asked for it. */
+  student: string;
+  /** Who plays it ('local 12345', a queue worker's name). */
+  worker: string;
+  startedAt: string;
+  updatedAt: string;
+  /** Null until the worker's first report. */
+  progress: GameProgress | null;
+}
+
+export type LiveState = 'running' | 'done' | 'interrupted';
+
+export interface LiveChange {
+  upserts: LiveGame[];
+  deletes: string[];
+  /** ISO time of this write. */
+  heartbeat: string;
+}
+
+/** Where live games are kept. Writes are whole: a watcher never sees half of one. */
+export interface LiveSink {
+  write(change: LiveChange): void;
+  /** The run is over: no game is in play any more. */
+  end(state: LiveState, at: string): void;
+}
+
+/** How often the registry writes; a heartbeat at least every HEARTBEAT_MS even when nothing moved. */
+export const LIVE_WRITE_MS = 250;
+export const HEARTBEAT_MS = 1000;
+/** A heartbeat older than this means the grader is not running any more (killed, or the machine went down). */
+export const STALE_AFTER_MS = 10_000;
+
+export class LiveGames {
+  private readonly games = new Map<string, LiveGame>();
+  private readonly dirty = new Set<string>();
+  private readonly removed = new Set<string>();
+  private readonly timer: ReturnType<typeof setInterval>;
+  private lastWrite = 0;
+  private failed = false;
+
+  constructor(
+    private readonly sink: LiveSink,
+    /** Told once if the sink fails; live watching then stops, grading goes on. */
+    private readonly onError: (message: string) => void = () => undefined,
+    everyMs = LIVE_WRITE_MS,
+  ) {
+    this.timer = setInterval(() => this.flush(), everyMs);
+    this.timer.unref();
+    this.flush(true);
+  }
+
+  start(key: string, student: string, worker: string): void {
+    const now = new Date().toISOString();
+    const known = this.games.get(key);
+    this.games.set(key, { key, student: known?.student ?? student, worker, startedAt: now, updatedAt: now, progress: known?.progress ?? null });
+    this.removed.delete(key);
+    this.dirty.add(key);
+  }
+
+  progress(key: string, progress: GameProgress): void {
+    const game = this.games.get(key);
+    if (!game) return;
+    game.progress = progress;
+    game.updatedAt = new Date().toISOString();
+    this.dirty.add(key);
+  }
+
+  /** The game is over (finished, failed or withdrawn): it leaves the live view at the next write. */
+  end(key: string): void {
+    if (!this.games.delete(key)) return;
+    this.dirty.delete(key);
+    this.removed.add(key);
+  }
+
+  /** Write what changed now (the timer does this every LIVE_WRITE_MS). */
+  flush(force = false): void {
+    if (this.failed) return;
+    const now = Date.now();
+    if (!force && this.dirty.size === 0 && this.removed.size === 0 && now - this.lastWrite < HEARTBEAT_MS) return;
+    const change: LiveChange = {
+      upserts: [...this.dirty].map((key) => this.games.get(key)!),
+      deletes: [...this.removed],
+      heartbeat: new Date(now).toISOString(),
+    };
+    this.dirty.clear();
+    this.removed.clear();
+    this.lastWrite = now;
+    this.guard(() => this.sink.write(change));
+  }
+
+  /** Stop writing; the sink is told the run ended (and why). */
+  close(state: LiveState): void {
+    clearInterval(this.timer);
+    this.games.clear();
+    this.dirty.clear();
+    this.removed.clear();
+    this.guard(() => this.sink.end(state, new Date().toISOString()));
+    this.failed = true;
+  }
+
+  private guard(write: () => void): void {
+    if (this.failed) return;
+    try {
+      write();
+    } catch (error) {
+      this.failed = true;
+      clearInterval(this.timer);
+      this.onError(`live watching stopped: ${(error as Error).message} (grading goes on)`);
+    }
+  }
+}
+
+export const LIVE_FILE = 'live.json';
+const LIVE_FORMAT = 'referee.live/1';
+
+/** What live.json holds. */
+export interface LiveSnapshot {
+  format: typeof LIVE_FORMAT;
+  state: LiveState;
+  heartbeat: string;
+  games: LiveGame[];
+}
+
+/** A grade's live games: out/live.json, rewritten whole (write, then rename) at each change. */
+export class LiveFile implements LiveSink {
+  private readonly games = new Map<string, LiveGame>();
+
+  constructor(private readonly path: string) {}
+
+  write(change: LiveChange): void {
+    for (const key of change.deletes) this.games.delete(key);
+    for (const game of change.upserts) this.games.set(game.key, game);
+    this.save('running', change.heartbeat);
+  }
+
+  end(state: LiveState, at: string): void {
+    this.games.clear();
+    this.save(state, at);
+  }
+
+  private save(state: LiveState, heartbeat: string): void {
+    const snapshot: LiveSnapshot = { format: LIVE_FORMAT, state, heartbeat, games: [...this.games.values()] };
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(snapshot));
+    renameSync(temporary, this.path);
+  }
+}
+
+/** live.json as written, or null when it is missing or not one (a watcher then shows no live games). */
+export function readLiveFile(path: string): LiveSnapshot | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+  const snapshot = data as Partial<LiveSnapshot> | null;
+  if (!snapshot || snapshot.format !== LIVE_FORMAT || !Array.isArray(snapshot.games) || typeof snapshot.heartbeat !== 'string') return null;
+  if (snapshot.state !== 'running' && snapshot.state !== 'done' && snapshot.state !== 'interrupted') return null;
+  return snapshot as LiveSnapshot;
+}
