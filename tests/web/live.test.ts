@@ -27,11 +27,11 @@ afterAll(async () => {
 });
 
 describe('referee serve --watch', () => {
-  test('a batch in progress: students and games appear, the newest game plays move by move', async () => {
-    // Six different students (identical code would share its games) that think ~10 ms a move, so the batch is
-    // still running while the page shows its first games.
+  test('a batch in progress: the page follows a game in play move by move, lists the workers, then the finished games', async () => {
+    // Four different students (identical code would share its games) that think ~40 ms a move, so each game is in
+    // play for a second or more while the page watches it.
     const classDir = tempDir('referee-watch-class-');
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 4; i++) {
       const dir = join(classDir, `student${i}`);
       mkdirSync(dir);
       writeFileSync(join(dir, 'base.ts'), SOURCES[i % 2 ? 'weak' : 'fair']());
@@ -40,7 +40,7 @@ describe('referee serve --watch', () => {
         "import type { Board } from 'referee';\nimport { AIPlayer as Base } from './base';\n" +
           `export const student = ${i};\n` +
           'export class AIPlayer extends Base {\n' +
-          '  getMove(board: Board): string {\n    const until = Date.now() + 10;\n    while (Date.now() < until);\n    return super.getMove(board);\n  }\n}\n',
+          '  getMove(board: Board): string {\n    const until = Date.now() + 40;\n    while (Date.now() < until);\n    return super.getMove(board);\n  }\n}\n',
       );
     }
     const out = tempDir('referee-watch-');
@@ -54,19 +54,35 @@ describe('referee serve --watch', () => {
     const batch = spawn(process.execPath, [CLI, 'batch', classDir, '--config', writeConfig(tempDir('referee-watch-config-')), '--out', out, '--jobs', '1'], { stdio: 'ignore' });
     const batchDone = new Promise<number | null>((resolve) => batch.on('exit', resolve));
     try {
-      const finished = async (): Promise<number> => {
-        const text = (await page.textContent('#watch-summary')) ?? '';
-        return Number(/(\d+) games finished/.exec(text)?.[1] ?? 0);
-      };
-      await page.waitForFunction(() => /[1-9]\d* games finished/.test(document.querySelector('#watch-summary')!.textContent ?? ''), undefined, { timeout: 60_000 });
-      const first = await finished();
-      expect(batch.exitCode).toBeNull(); // still running when the first games showed
-      await page.waitForFunction((n) => Number(/(\d+) games finished/.exec(document.querySelector('#watch-summary')!.textContent ?? '')?.[1] ?? 0) > n, first, { timeout: 60_000 });
-      // The followed game advances ply by ply on the board (the game's own SVG).
+      // Following: the board shows a game in play (not yet journaled) and moves on with it, ply by ply.
+      await page.waitForFunction(() => document.body.dataset.watchLive !== undefined, undefined, { timeout: 60_000 });
+      const key = await page.evaluate(() => document.body.dataset.watchLive!);
       const plyNow = await page.evaluate(() => Number(document.body.dataset.watchPly ?? 0));
-      await page.waitForFunction((p) => Number(document.body.dataset.watchPly ?? 0) !== p, plyNow, { timeout: 30_000 });
+      await page.waitForFunction(
+        ([k, p]) => (document.body.dataset.watchLive === k && Number(document.body.dataset.watchPly ?? 0) > Number(p)) || document.body.dataset.watchResult !== undefined,
+        [key, plyNow] as const,
+        { timeout: 30_000 },
+      );
+      expect(batch.exitCode).toBeNull();
+      expect(await page.textContent('#watch-summary')).toMatch(/batch running: .*[1-9]\d* games? in play/);
       expect(await page.locator('#watch-board [data-disc]').count()).toBeGreaterThan(0);
+      expect(await page.textContent('#watch-ply')).toMatch(/in play on local \d+/);
+      expect(await page.locator(`#watch-live button[data-key="${key}"]`).count()).toBe(1);
+      // The workers: the forked one, the game it is playing and the games it finished.
+      await page.waitForFunction(
+        () => /^local \d+(student\d vs (random|greedy)|(random|greedy) vs student\d) \(ply \d+\)\d+$/.test(document.querySelector('#watch-workers:not([hidden]) tbody tr')?.textContent ?? ''),
+        undefined,
+        { timeout: 30_000 },
+      );
+      // The followed game ends on the board with its result, then the page follows the next game in play.
+      await page.waitForFunction((k) => document.body.dataset.watchLive === undefined || document.body.dataset.watchLive !== k, key, { timeout: 60_000 });
+      await page.waitForFunction(() => /[1-9]\d* games finished/.test(document.querySelector('#watch-summary')!.textContent ?? ''), undefined, { timeout: 60_000 });
+      expect(await page.locator('#watch-games button').count()).toBeGreaterThan(0);
       expect(await page.locator('#watch-students tbody tr').count()).toBeGreaterThan(0);
+      expect(await batchDone).toBe(0);
+      await page.waitForFunction(() => document.body.dataset.watchRun === 'done', undefined, { timeout: 30_000 });
+      expect(await page.textContent('#watch-summary')).toMatch(/batch finished: 4 students \(4 graded\), 0 games in play, 16 games finished/);
+      expect(await page.textContent('#watch-workers tbody')).toMatch(/local \d+\s*idle\s*\d+/);
     } finally {
       if (batch.exitCode === null) batch.kill('SIGTERM');
       await batchDone;

@@ -110,6 +110,7 @@ function gameChanged(): void {
 function setUpWelcome(message: Welcome): void {
   if (message.watch) {
     $('watch-view').hidden = false;
+    document.querySelector('footer')!.textContent = 'Watching (read-only): click a game in play or a finished game to show it; Follow moves on to the newest game in play by itself.';
     send({ type: 'watch' });
     // Back after a lost connection: the game on the board again (its moves since, or its end).
     if (watchKey !== null && watchMode === 'live') watchGame(watchKey);

@@ -210,10 +210,10 @@ export class WatchSource {
     // JSON is read by SQLite, not here: the list needs a few fields of each record, not the whole of it.
     const rows = db
       .prepare(
-        `SELECT key, student, finished_at, ${withWorker ? 'worker' : 'NULL AS worker'},
-           json_extract(record, '$.game') AS game, json_extract(record, '$.players') AS players,
+        `SELECT key, student, finished_at, worker, json_extract(record, '$.game') AS game, json_extract(record, '$.players') AS players,
            json_array_length(record, '$.turns') AS plies, json_extract(record, '$.end') AS end_
-         FROM games ORDER BY finished_at DESC, rowid DESC LIMIT ?`,
+         FROM (SELECT key, student, finished_at, ${withWorker ? 'worker' : 'NULL AS worker'}, CASE WHEN json_valid(record) THEN record ELSE '{}' END AS record
+               FROM games ORDER BY finished_at DESC, rowid DESC LIMIT ?)`,
       )
       .all(MAX_LISTED) as { key: string; student: string; finished_at: string; worker: string | null; game: unknown; players: string; plies: number; end_: string }[];
     const total = (db.prepare('SELECT COUNT(*) AS n FROM games').get() as { n: number }).n;
