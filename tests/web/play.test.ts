@@ -272,6 +272,20 @@ describe('other modes', () => {
     await page.close();
   });
 
+  test('Connect Four: a click anywhere in a column drops a disc in that column', async () => {
+    const page = await open('game=connect4&black=human&white=ref:random');
+    await settle(page);
+    const target = page.locator('#board [data-move="3"]');
+    const landing = (await target.boundingBox())!;
+    const board = (await page.locator('#board svg').boundingBox())!;
+    // The top row of column 3, far above where the disc lands.
+    await page.mouse.click(landing.x + landing.width / 2, board.y + landing.height * 1.2);
+    await settle(page, 0);
+    expect(await plyOf(page)).toBeGreaterThanOrEqual(1);
+    expect(await page.textContent('#move-list')).toMatch(/^X 3O/);
+    await page.close();
+  });
+
   test.each([
     ['a TypeScript submission', 'sub:0'],
     ['a Python submission', 'sub:1'],

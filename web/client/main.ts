@@ -240,6 +240,22 @@ function emptyCells(game: AnyGame): { notation: string; x: number; y: number; r:
   return cells;
 }
 
+/**
+ * In a game whose moves are columns, not cells (Connect Four: no cell has a notation of its own), the legal move
+ * whose column holds x (the landing spot's centre within a disc's radius and a half), or null. Other games: null.
+ */
+function columnTarget(svg: SVGSVGElement | Element, x: number): string | null {
+  const game = snapshot ? getGame(snapshot.game) : null;
+  if (!game || emptyCells(game).length > 0) return null;
+  let best: { move: string; dx: number } | null = null;
+  for (const target of svg.querySelectorAll('.target')) {
+    const dx = Math.abs(Number(target.getAttribute('cx')) - x);
+    const r = Number(target.getAttribute('r'));
+    if (dx <= r * 1.5 && (!best || dx < best.dx)) best = { move: target.getAttribute('data-move')!, dx };
+  }
+  return best?.move ?? null;
+}
+
 function sideLabel(game: AnyGame, side: Side): string {
   return `${game.sideNames[side]} (${game.symbols[side]})`;
 }
@@ -594,7 +610,8 @@ function onKey(event: KeyboardEvent): void {
     }
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
-      const move = target.getAttribute('data-move');
+      const cx = Number(target.getAttribute('cx'));
+      const move = target.getAttribute('data-move') ?? (Number.isFinite(cx) ? columnTarget(target.closest('svg')!, cx) : null);
       if (move) {
         $('board').dataset.hadFocus = '1';
         play(move);
@@ -659,10 +676,14 @@ function wire(): void {
   $('step').addEventListener('click', () => send({ type: 'step' }));
   $('speed').addEventListener('change', () => send({ type: 'speed', delayMs: Number($<HTMLSelectElement>('speed').value) }));
   $('board').addEventListener('click', (event) => {
+    if ((event.target as Element).closest('.target') || snapshot?.humanToMove == null) return;
+    // A drop game (Connect Four): anywhere in a column plays that column.
+    const svg = $('board').querySelector('svg');
+    const matrix = svg?.getScreenCTM()?.inverse();
+    const column = svg && matrix ? columnTarget(svg, new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix).x) : null;
+    if (column) return play(column);
     const cell = (event.target as Element).closest('[data-square]');
-    if (cell && !(event.target as Element).closest('.target') && snapshot?.humanToMove != null) {
-      $('message').textContent = `${cell.getAttribute('data-square')} is not a legal move now`;
-    }
+    if (cell) $('message').textContent = `${cell.getAttribute('data-square')} is not a legal move now`;
   });
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', () => {
