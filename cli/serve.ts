@@ -85,12 +85,12 @@ export async function startSeatServer(options: SeatServerOptions): Promise<Runni
 export function register(program: Command): void {
   program
     .command('serve')
-    .description('play and watch games in a browser: human vs AI or a submission, two humans, AI vs AI, live batches')
+    .description('play and watch games in a browser: human vs AI or a submission, two humans, AI vs AI, live batches and tournaments')
     .argument('[submission...]', 'submissions to offer as opponents (sandboxed exactly as in grading)')
     .option('--port <n>', 'port to listen on (0 picks a free one)', nonNegativeInt, 8080)
     .option('--host <addr>', 'address to bind; anything but loopback requires the printed token', '127.0.0.1')
     .option('--game <id>', "game selected when the page opens (default: the --config's game, else reversi)")
-    .option('--watch <out-dir>', 'show a running or finished `batch`/`grade` output folder instead (read-only)')
+    .option('--watch <out-dir>', 'the live dashboard of a running or finished `batch`, `tournament` or `grade` --out folder instead (read-only)')
     .option('--config <file>', "an assignment JSON: its game's games use its referee rules (time per move, illegal limit), as in grading")
     .option('--token <t>', 'the access token for a non-loopback --host (default: a random one, printed)')
     .option('--open', 'open the page in a browser')

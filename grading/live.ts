@@ -5,13 +5,14 @@
  * and ends between two writes costs nothing and watching never slows grading. A heartbeat goes with every write,
  * so a watcher can tell a running grader from one that was killed.
  */
+import type Database from 'better-sqlite3';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { GameProgress } from './pool/job.js';
 
 export interface LiveGame {
   /** The game's key (the pool job's). */
   key: string;
-  /** Whose grade asked for it. */
+  /** Whose grade asked for it (a tournament: the game's label, e.g. 'alice vs bob #2'). */
   student: string;
   /** Who plays it ('local 12345', a queue worker's name). */
   worker: string;
@@ -171,4 +172,57 @@ export function readLiveFile(path: string): LiveSnapshot | null {
   if (!snapshot || snapshot.format !== LIVE_FORMAT || !Array.isArray(snapshot.games) || typeof snapshot.heartbeat !== 'string') return null;
   if (snapshot.state !== 'running' && snapshot.state !== 'done' && snapshot.state !== 'interrupted') return null;
   return snapshot as LiveSnapshot;
+}
+
+/** The live table of a SQLite journal (the batch's and the tournament's). */
+export const LIVE_TABLE_SQL = `
+CREATE TABLE IF NOT EXISTS live (
+  key TEXT PRIMARY KEY,
+  student TEXT NOT NULL,
+  worker TEXT NOT NULL,
+  progress TEXT,
+  started_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);`;
+/** meta keys of the live view: the last write's time, and 'running' | 'done' | 'interrupted'. */
+export const LIVE_HEARTBEAT_KEY = 'live-heartbeat';
+export const LIVE_STATE_KEY = 'live-state';
+
+/**
+ * A journal's live table as a LiveSink: games in play with their moves so far, and the heartbeat in its meta
+ * table. Opening it clears what a killed run left. Each write is one transaction, committed without waiting for
+ * the disk (synchronous=NORMAL for it alone: losing the live view in a power cut costs nothing; the journal's
+ * games keep their FULL commits).
+ */
+export function sqliteLiveSink(db: Database.Database): LiveSink {
+  db.exec(LIVE_TABLE_SQL);
+  const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+  const upsert = db.prepare(
+    `INSERT INTO live (key, student, worker, progress, started_at, updated_at) VALUES (@key, @student, @worker, @progress, @startedAt, @updatedAt)
+     ON CONFLICT(key) DO UPDATE SET student = excluded.student, worker = excluded.worker, progress = excluded.progress,
+       started_at = excluded.started_at, updated_at = excluded.updated_at`,
+  );
+  const remove = db.prepare('DELETE FROM live WHERE key = ?');
+  const write = db.transaction((change: LiveChange) => {
+    for (const key of change.deletes) remove.run(key);
+    for (const game of change.upserts) upsert.run({ ...game, progress: game.progress ? JSON.stringify(game.progress) : null });
+    setMeta.run(LIVE_HEARTBEAT_KEY, change.heartbeat);
+    setMeta.run(LIVE_STATE_KEY, 'running');
+  });
+  const end = db.transaction((state: LiveState, at: string) => {
+    db.exec('DELETE FROM live');
+    setMeta.run(LIVE_HEARTBEAT_KEY, at);
+    setMeta.run(LIVE_STATE_KEY, state);
+  });
+  const relaxed = <T extends unknown[]>(run: (...args: T) => void) => (...args: T): void => {
+    const previous = db.pragma('synchronous', { simple: true }) as number;
+    db.pragma('synchronous = NORMAL');
+    try {
+      run(...args);
+    } finally {
+      db.pragma(`synchronous = ${previous}`);
+    }
+  };
+  db.exec('DELETE FROM live');
+  return { write: relaxed((change: LiveChange) => void write(change)), end: relaxed((state: LiveState, at: string) => void end(state, at)) };
 }

@@ -13,14 +13,11 @@ import { replayRecord } from '../../harness/referee/replay.js';
 import { opponentAt, type Assignment } from '../assignment.js';
 import type { GameStore } from '../grade.js';
 import type { JournalEntry } from '../journal.js';
-import type { LiveChange, LiveSink, LiveState } from '../live.js';
+import { sqliteLiveSink, type LiveSink } from '../live.js';
 import { playKey } from './keys.js';
 import type { StudentSummary } from './summary.js';
 
 export const BATCH_JOURNAL_FILE = 'batch.sqlite';
-/** meta keys of the live view: the last write's time, and 'running' | 'done' | 'interrupted'. */
-export const LIVE_HEARTBEAT_KEY = 'live-heartbeat';
-export const LIVE_STATE_KEY = 'live-state';
 const FORMAT = 'referee.batch/1';
 
 export interface StoredGrade {
@@ -39,14 +36,6 @@ CREATE TABLE IF NOT EXISTS games (
   record TEXT NOT NULL,
   plays INTEGER NOT NULL DEFAULT 1,
   finished_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS live (
-  key TEXT PRIMARY KEY,
-  student TEXT NOT NULL,
-  worker TEXT NOT NULL,
-  progress TEXT,
-  started_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_by_time ON games (finished_at);
 CREATE INDEX IF NOT EXISTS games_by_student ON games (student);
@@ -163,34 +152,9 @@ export class BatchJournal {
     };
   }
 
-  /**
-   * The journal's live table as a LiveSink (grading/live.ts): games in play with their moves so far, and a
-   * heartbeat in meta. Opening it clears what a killed run left; each write is one transaction.
-   */
+  /** The journal's live table (grading/live.ts): the games in play, for `referee serve --watch`. */
   liveSink(): LiveSink {
-    const db = this.db;
-    const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
-    const upsert = db.prepare(
-      `INSERT INTO live (key, student, worker, progress, started_at, updated_at) VALUES (@key, @student, @worker, @progress, @startedAt, @updatedAt)
-       ON CONFLICT(key) DO UPDATE SET student = excluded.student, worker = excluded.worker, progress = excluded.progress,
-         started_at = excluded.started_at, updated_at = excluded.updated_at`,
-    );
-    const remove = db.prepare('DELETE FROM live WHERE key = ?');
-    const write = db.transaction((change: LiveChange) => {
-      for (const key of change.deletes) remove.run(key);
-      for (const game of change.upserts) {
-        upsert.run({ ...game, progress: game.progress ? JSON.stringify(game.progress) : null });
-      }
-      setMeta.run(LIVE_HEARTBEAT_KEY, change.heartbeat);
-      setMeta.run(LIVE_STATE_KEY, 'running');
-    });
-    const end = db.transaction((state: LiveState, at: string) => {
-      db.exec('DELETE FROM live');
-      setMeta.run(LIVE_HEARTBEAT_KEY, at);
-      setMeta.run(LIVE_STATE_KEY, state);
-    });
-    db.exec('DELETE FROM live');
-    return { write: (change) => void write(change), end: (state, at) => void end(state, at) };
+    return sqliteLiveSink(this.db);
   }
 
   findGrade(student: string): StoredGrade | undefined {

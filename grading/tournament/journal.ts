@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { getGame } from '../../harness/games/registry.js';
 import type { GameRecord } from '../../harness/referee/record.js';
 import { replayRecord } from '../../harness/referee/replay.js';
+import { sqliteLiveSink, type LiveSink } from '../live.js';
 
 export const TOURNAMENT_JOURNAL_FILE = 'tournament.sqlite';
 const FORMAT = 'referee.tournament-journal/1';
@@ -19,7 +20,8 @@ CREATE TABLE IF NOT EXISTS games (
   record TEXT NOT NULL,
   plays INTEGER NOT NULL DEFAULT 1,
   finished_at TEXT NOT NULL
-);`;
+);
+CREATE INDEX IF NOT EXISTS games_by_time ON games (finished_at);`;
 
 /** The file is not a tournament journal: say so rather than misread it. */
 export class TournamentJournalError extends Error {
@@ -36,8 +38,9 @@ export class TournamentJournal {
   ) {
     this.select = db.prepare('SELECT wall_ms, record FROM games WHERE key = ?');
     this.upsert = db.prepare(
-      `INSERT INTO games (key, wall_ms, record, finished_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT(key) DO UPDATE SET plays = plays + 1, wall_ms = excluded.wall_ms, record = excluded.record, finished_at = excluded.finished_at`,
+      `INSERT INTO games (key, wall_ms, record, finished_at, worker) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(key) DO UPDATE SET plays = plays + 1, wall_ms = excluded.wall_ms, record = excluded.record, finished_at = excluded.finished_at,
+         worker = excluded.worker`,
     );
   }
 
@@ -53,6 +56,9 @@ export class TournamentJournal {
       db.pragma('synchronous = FULL');
       db.exec(SCHEMA);
       db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('format', FORMAT);
+      // Journals from before workers were recorded gain the column (empty for their games).
+      const columns = db.prepare("SELECT name FROM pragma_table_info('games')").all() as { name: string }[];
+      if (!columns.some((column) => column.name === 'worker')) db.exec('ALTER TABLE games ADD COLUMN worker TEXT');
       const format = (db.prepare('SELECT value FROM meta WHERE key = ?').get('format') as { value: string } | undefined)?.value;
       if (format !== FORMAT) throw new TournamentJournalError(`${path} is not a Referee tournament journal (format ${format ?? 'missing'}): move it away or use another --out`);
     } catch (error) {
@@ -84,8 +90,14 @@ export class TournamentJournal {
     return { record, wallMs: row.wall_ms };
   }
 
-  save(key: string, record: GameRecord, wallMs: number): void {
-    this.upsert.run(key, wallMs, JSON.stringify(record), new Date().toISOString());
+  /** Keep a finished game, and who played it ('local 12345', a queue worker's name). */
+  save(key: string, record: GameRecord, wallMs: number, worker: string | null = null): void {
+    this.upsert.run(key, wallMs, JSON.stringify(record), new Date().toISOString(), worker);
+  }
+
+  /** The journal's live table (grading/live.ts): the games in play, for `referee serve --watch`. */
+  liveSink(): LiveSink {
+    return sqliteLiveSink(this.db);
   }
 
   /** Games journaled, and the most times one game was played (1 unless a finished game was replayed). */

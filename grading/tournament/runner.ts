@@ -16,6 +16,7 @@ import { canonicalJson, sha256 } from '../assignment.js';
 import { harnessVersion } from '../package-root.js';
 import { fitRatings, likelihoodOfSuperiority, type PairResult } from './elo.js';
 import { openingBook } from '../opening.js';
+import { LiveGames } from '../live.js';
 import { PoolWorkerError, type GameJob, type GamePool, type PlayedGame } from '../pool/job.js';
 import { randomOpening } from './openings.js';
 import { gauntlet, meetingKey, roundRobin, swissRound, SwissPairingError, type Round, type SwissStanding } from './pairing.js';
@@ -72,10 +73,12 @@ export class GraderError extends Error {
 }
 
 /** Play a job; a grader failure (a dead worker) is retried once, then stops the tournament. */
-async function playOnce(pool: GamePool, job: GameJob, signal: AbortSignal | undefined): Promise<PlayedGame> {
+async function playOnce(pool: GamePool, job: GameJob, signal: AbortSignal | undefined, live: LiveGames): Promise<PlayedGame> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await pool.play(job);
+      return await pool
+        .play(job, { onStart: (worker) => live.start(job.key, job.label, worker.name), onProgress: (progress) => live.progress(job.key, progress) })
+        .finally(() => live.end(job.key));
     } catch (error) {
       if (signal?.aborted) throw new TournamentInterrupted('interrupted');
       if (error instanceof PoolWorkerError && attempt < 2) continue;
@@ -163,6 +166,9 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
     else options.signal?.addEventListener('abort', onAbort, { once: true });
   });
   aborted.catch(() => undefined);
+  // Games in play, move by move, for `referee serve --watch` (the journal's live table).
+  const live = new LiveGames(options.journal.liveSink(), (message) => warnings.push(message));
+  let liveState: 'done' | 'interrupted' = 'interrupted';
   /** Games waiting to be played: a Swiss plays each round before pairing the next; fixed schedules play all at once. */
   const waiting: { slot: TournamentGame; job: GameJob }[] = [];
   const playWaiting = async (): Promise<void> => {
@@ -170,8 +176,8 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
     await Promise.race([
       Promise.all(
         batch.map(async ({ slot, job }) => {
-          const played = await playOnce(options.pool, job, options.signal);
-          options.journal.save(job.key, played.record, played.wallMs);
+          const played = await playOnce(options.pool, job, options.signal, live);
+          options.journal.save(job.key, played.record, played.wallMs, played.worker);
           await played.done?.();
           slot.record = played.record;
           slot.wallMs = played.wallMs;
@@ -269,8 +275,10 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
       }
     }
     await playWaiting();
+    liveState = 'done';
   } finally {
     if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+    live.close(liveState);
   }
 
   // Crosstable and ratings.

@@ -48,6 +48,8 @@ describe('referee grade', () => {
     expect(printed).toContain('vs greedy');
     expect(process.exitCode ?? 0).toBe(0);
     expect(result.command).toBe(`referee grade greedy --config ${config}`);
+    // For `referee serve --watch`: no game in play any more, and the run says it finished.
+    expect(JSON.parse(readFileSync(join(out, 'live.json'), 'utf8'))).toMatchObject({ format: 'referee.live/1', state: 'done', games: [] });
   });
 
   test('--min-score above the score exits 1; --json prints the summary', async () => {

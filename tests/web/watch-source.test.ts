@@ -4,11 +4,13 @@
  */
 import { afterEach, describe, expect, test } from '@jest/globals';
 import Database from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BATCH_JOURNAL_FILE, BatchJournal } from '../../grading/batch/journal-db.js';
 import { LIVE_FILE, LiveFile, LiveGames } from '../../grading/live.js';
 import type { GameProgress } from '../../grading/pool/job.js';
+import { TOURNAMENT_JOURNAL_FILE, TournamentJournal } from '../../grading/tournament/journal.js';
 import { WatchSource } from '../../web/server/watch.js';
 import { tempDir } from '../batch/helpers.js';
 
@@ -139,5 +141,36 @@ describe("a grade's live.json", () => {
     expect(watch.overview()).toMatchObject({ run: { state: 'done' }, live: [] });
     writeFileSync(join(dir, LIVE_FILE), '{"format":"referee.live/1","state":"running","heartbeat":');
     expect(watch.overview()).toMatchObject({ run: { state: 'unknown' }, live: [] });
+  });
+});
+
+describe('a tournament journal', () => {
+  test('players by points from the finished games, the games in play and their workers', () => {
+    const dir = tempDir('watch-tournament');
+    const run = spawnSync(process.execPath, ['dist/cli/index.js', 'tournament', 'random', 'greedy', 'weighted', '--format', 'round-robin', '--seed', '5', '--jobs', '2', '--out', dir], { encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    const watch = new WatchSource(dir);
+    open.push(watch);
+    const done = watch.overview();
+    expect(done).toMatchObject({ source: 'tournament', run: { state: 'done' }, gamesTotal: 6, live: [] });
+    // Round robin of three, two games a pair: each plays four, and the points add up to the games.
+    expect(done.students.map((player) => player.id).sort()).toEqual(['greedy', 'random', 'weighted']);
+    expect(done.students.every((player) => player.games === 4)).toBe(true);
+    expect(done.students.reduce((sum, player) => sum + (player.score ?? 0), 0)).toBe(6);
+    expect(done.students.map((player) => player.score)).toEqual([...done.students.map((player) => player.score)].sort((a, b) => (b ?? 0) - (a ?? 0)));
+    expect(done.workers.reduce((sum, worker) => sum + worker.finished, 0)).toBe(6);
+    expect(done.workers.every((worker) => /^local \d+$/.test(worker.name))).toBe(true);
+
+    // Resumed, as the runner does: a game in play shows with its label and worker.
+    const journal = TournamentJournal.open(join(dir, TOURNAMENT_JOURNAL_FILE));
+    const live = new LiveGames(journal.liveSink());
+    open.push({ close: () => live.close('done') }, journal);
+    live.start('next', 'random vs greedy #3', 'wa');
+    live.progress('next', { ...progress(['D3']), players: ['random', 'greedy'] });
+    live.flush();
+    const running = watch.overview();
+    expect(running).toMatchObject({ run: { state: 'running' }, live: [{ key: 'next', student: 'random vs greedy #3', worker: 'wa', plies: 1 }] });
+    expect(running.students.filter((player) => player.playing === 1).map((player) => player.id).sort()).toEqual(['greedy', 'random']);
+    expect(watch.liveGame('next')?.progress.moves).toEqual(['D3']);
   });
 });

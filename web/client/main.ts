@@ -778,9 +778,14 @@ const RUN_STATES: Record<WatchOverview['run']['state'], string> = {
 function renderWatch(data: WatchOverview): void {
   $('watch-dir').textContent = data.dir;
   const graded = data.students.filter((s) => s.status !== 'grading').length;
+  const tournament = data.source === 'tournament';
+  const who = tournament ? `${data.students.length} players` : `${data.students.length} students (${graded} graded)`;
   $('watch-summary').textContent = data.source === 'none'
-    ? 'No batch.sqlite or games.jsonl here yet: waiting for the batch or grade to start…'
-    : `${data.source} ${RUN_STATES[data.run.state]}: ${data.students.length} students (${graded} graded), ${data.live.length} games in play, ${data.gamesTotal} games finished.`;
+    ? 'No batch.sqlite, tournament.sqlite or games.jsonl here yet: waiting for the batch, tournament or grade to start…'
+    : `${data.source} ${RUN_STATES[data.run.state]}: ${who}, ${data.live.length} games in play, ${data.gamesTotal} games finished.`;
+  const headings = $('watch-students').querySelectorAll('th');
+  headings[0].textContent = tournament ? 'Player' : 'Student';
+  headings[2].textContent = tournament ? 'Points' : 'Score';
   document.body.dataset.watchRun = data.run.state;
   const body = $('watch-students').querySelector('tbody')!;
   body.replaceChildren();
@@ -807,7 +812,7 @@ function renderWatch(data: WatchOverview): void {
   );
   $('watch-live-none').hidden = data.live.length > 0;
   $('watch-games').replaceChildren(
-    ...data.games.map((game) => gameButton(game.key, `${game.student}: ${game.players[0]} vs ${game.players[1]} — ${game.result} (${game.plies} plies)`)),
+    ...data.games.map((game) => gameButton(game.key, `${game.student ? `${game.student}: ` : ''}${game.players[0]} vs ${game.players[1]} — ${game.result} (${game.plies} plies)`)),
   );
   if (!$<HTMLInputElement>('watch-follow').checked) return;
   // Follow: stay on a game in play until it ends; show its result a moment; then the newest game in play, or, with

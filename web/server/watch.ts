@@ -1,17 +1,19 @@
 /**
- * `referee serve --watch <out-dir>`: a read-only view of a batch or a grade, running or finished. A batch is read
- * from its SQLite journal (WAL lets this reader sit beside the writing coordinator): finished games and grades,
- * the games in play with their moves so far (the live table, written at most every 250 ms) and who plays them. A
- * single grade is read from its games.jsonl and live.json. Everything read is checked before it is drawn: a torn
+ * `referee serve --watch <out-dir>`: a read-only view of a batch, a tournament or a grade, running or finished. A
+ * batch or a tournament is read from its SQLite journal (WAL lets this reader sit beside the writing coordinator):
+ * finished games (and a batch's grades, a tournament's points), the games in play with their moves so far (the
+ * live table, written at most every 250 ms) and who plays them. A single grade is read from its games.jsonl and
+ * live.json. Everything read is checked before it is drawn: a torn
  * or hostile row is skipped, never shown half.
  */
 import Database from 'better-sqlite3';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BATCH_JOURNAL_FILE, LIVE_HEARTBEAT_KEY, LIVE_STATE_KEY } from '../../grading/batch/journal-db.js';
+import { BATCH_JOURNAL_FILE } from '../../grading/batch/journal-db.js';
 import type { StudentSummary } from '../../grading/batch/summary.js';
 import { JOURNAL_FILE } from '../../grading/journal.js';
-import { LIVE_FILE, readLiveFile, STALE_AFTER_MS, type LiveGame } from '../../grading/live.js';
+import { TOURNAMENT_JOURNAL_FILE } from '../../grading/tournament/journal.js';
+import { LIVE_FILE, LIVE_HEARTBEAT_KEY, LIVE_STATE_KEY, readLiveFile, STALE_AFTER_MS, type LiveGame } from '../../grading/live.js';
 import type { GameProgress } from '../../grading/pool/job.js';
 import { validProgress } from '../../grading/pool/progress.js';
 import type { GameRecord } from '../../harness/referee/record.js';
@@ -56,9 +58,10 @@ export interface WorkerView {
 export type RunState = 'running' | 'stopped' | 'done' | 'interrupted' | 'unknown';
 
 export interface WatchOverview {
-  source: 'batch' | 'grade' | 'none';
+  source: 'batch' | 'tournament' | 'grade' | 'none';
   dir: string;
   run: { state: RunState; heartbeat: string | null };
+  /** A tournament's participants: score is their points, maxScore their games finished. */
   students: { id: string; status: string; score: number | null; maxScore: number | null; games: number; playing: number; error: string | null }[];
   /** Newest first (at most 200). */
   games: WatchedGame[];
@@ -143,25 +146,33 @@ interface LiveRow {
 
 export class WatchSource {
   private db: Database.Database | null = null;
+  private kind: 'batch' | 'tournament' = 'batch';
+  /** A tournament's points per participant, counted from the games journaled up to `tallied` (rowid). */
+  private readonly points = new Map<string, { games: number; points: number }>();
+  private tallied = 0;
 
   constructor(readonly dir: string) {}
 
   /** A one-line problem with the folder, or null (an empty folder is fine: a batch may be about to start). */
   static problem(dir: string): string | null {
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) return `--watch ${dir}: no such folder; pass the --out folder of a batch or grade`;
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) return `--watch ${dir}: no such folder; pass the --out folder of a batch, grade or tournament`;
     return null;
   }
 
   private journal(): Database.Database | null {
     if (this.db) return this.db;
-    const path = join(this.dir, BATCH_JOURNAL_FILE);
-    if (!existsSync(path)) return null;
-    try {
-      this.db = new Database(path, { readonly: true, fileMustExist: true, timeout: 5000 });
-    } catch {
-      return null;
+    for (const [file, kind] of [[BATCH_JOURNAL_FILE, 'batch'], [TOURNAMENT_JOURNAL_FILE, 'tournament']] as const) {
+      const path = join(this.dir, file);
+      if (!existsSync(path)) continue;
+      try {
+        this.db = new Database(path, { readonly: true, fileMustExist: true, timeout: 5000 });
+        this.kind = kind;
+      } catch {
+        return null;
+      }
+      return this.db;
     }
-    return this.db;
+    return null;
   }
 
   private empty(source: WatchOverview['source']): WatchOverview {
@@ -175,7 +186,7 @@ export class WatchSource {
         return this.batchOverview(db);
       } catch {
         // A journal being created may not have its tables yet: show it as empty until it does.
-        return this.empty('batch');
+        return this.empty(this.kind);
       }
     }
     const jsonl = join(this.dir, JOURNAL_FILE);
@@ -203,16 +214,42 @@ export class WatchSource {
     return db.prepare(`SELECT ${columns} FROM live ORDER BY started_at, key LIMIT ?`).all(MAX_LISTED) as LiveRow[];
   }
 
+  /** A tournament's participants: points from the games journaled since the last look (each row read once). */
+  private tournamentPlayers(db: Database.Database): WatchOverview['students'] {
+    const rows = db
+      .prepare(
+        `SELECT rowid, json_extract(record, '$.players') AS players, json_extract(record, '$.end.winner') AS winner
+         FROM (SELECT rowid, CASE WHEN json_valid(record) THEN record ELSE '{}' END AS record FROM games WHERE rowid > ? ORDER BY rowid)`,
+      )
+      .all(this.tallied) as { rowid: number; players: string | null; winner: number | null }[];
+    for (const row of rows) {
+      this.tallied = Math.max(this.tallied, row.rowid);
+      const players = parseJson(row.players);
+      if (!isPair(players)) continue;
+      players.forEach((id, side) => {
+        const entry = this.points.get(id) ?? { games: 0, points: 0 };
+        entry.games += 1;
+        entry.points += row.winner === null ? 0.5 : row.winner === side ? 1 : 0;
+        this.points.set(id, entry);
+      });
+    }
+    return [...this.points]
+      .map(([id, { games, points }]) => ({ id, status: '', score: points, maxScore: games, games, playing: 0, error: null }))
+      .sort((a, b) => (b.score ?? 0) - (a.score ?? 0) || a.id.localeCompare(b.id));
+  }
+
   private batchOverview(db: Database.Database): WatchOverview {
-    const grades = db.prepare('SELECT student, summary FROM grades ORDER BY student').all() as { student: string; summary: string }[];
-    const counts = db.prepare('SELECT student, COUNT(*) AS n FROM games GROUP BY student').all() as { student: string; n: number }[];
+    const tournament = this.kind === 'tournament';
+    const grades = tournament ? [] : (db.prepare('SELECT student, summary FROM grades ORDER BY student').all() as { student: string; summary: string }[]);
+    const counts = tournament ? [] : (db.prepare('SELECT student, COUNT(*) AS n FROM games GROUP BY student').all() as { student: string; n: number }[]);
     const withWorker = this.hasColumn(db, 'games', 'worker');
     // JSON is read by SQLite, not here: the list needs a few fields of each record, not the whole of it.
     const rows = db
       .prepare(
         `SELECT key, student, finished_at, worker, json_extract(record, '$.game') AS game, json_extract(record, '$.players') AS players,
            json_array_length(record, '$.turns') AS plies, json_extract(record, '$.end') AS end_
-         FROM (SELECT key, student, finished_at, ${withWorker ? 'worker' : 'NULL AS worker'}, CASE WHEN json_valid(record) THEN record ELSE '{}' END AS record
+         FROM (SELECT key, ${tournament ? "'' AS student" : 'student'}, finished_at, ${withWorker ? 'worker' : 'NULL AS worker'},
+                 CASE WHEN json_valid(record) THEN record ELSE '{}' END AS record
                FROM games ORDER BY finished_at DESC, rowid DESC LIMIT ?)`,
       )
       .all(MAX_LISTED) as { key: string; student: string; finished_at: string; worker: string | null; game: unknown; players: string; plies: number; end_: string }[];
@@ -232,7 +269,12 @@ export class WatchSource {
       return entry;
     };
     for (const { student: id, n } of counts) student(id).games = n;
-    for (const game of live) student(game.student).playing += 1;
+    if (tournament) {
+      for (const entry of this.tournamentPlayers(db)) byStudent.set(entry.id, entry);
+      for (const game of live) for (const id of game.players ?? []) if (byStudent.has(id)) student(id).playing += 1;
+    } else {
+      for (const game of live) student(game.student).playing += 1;
+    }
     for (const grade of grades) {
       const summary = parseJson(grade.summary) as StudentSummary | null;
       Object.assign(student(grade.student), {
@@ -259,10 +301,10 @@ export class WatchSource {
       });
     }
     return {
-      source: 'batch',
+      source: this.kind,
       dir: this.dir,
       run,
-      students: [...byStudent.values()].sort((a, b) => a.id.localeCompare(b.id)),
+      students: tournament ? [...byStudent.values()] : [...byStudent.values()].sort((a, b) => a.id.localeCompare(b.id)),
       games,
       gamesTotal: total,
       live,
