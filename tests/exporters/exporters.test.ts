@@ -4,6 +4,7 @@ import { toClassroom } from '../../grading/exporters/classroom.js';
 import { gradesCsv } from '../../grading/exporters/csv.js';
 import { toGradescope } from '../../grading/exporters/gradescope.js';
 import { toJUnit } from '../../grading/exporters/junit.js';
+import { toMarkdown } from '../../grading/exporters/markdown.js';
 import { summarizeGrade } from '../../grading/batch/summary.js';
 import { grade } from '../../grading/grade.js';
 import type { GradeResult } from '../../grading/grade-result.js';
@@ -148,6 +149,55 @@ describe('JUnit XML', () => {
     expect(suite['@_skipped']).toBe('2');
     expect(xml).not.toMatch(/[\u0001\u0007]/);
     expect(xml).toContain('no &lt;AIPlayer&gt; &amp; &quot;quotes&quot;');
+  });
+});
+
+describe('JUnit and markdown for a grade the grader could not make (status grader-error)', () => {
+  // A failed check makes failures worth 0 in the normal path: the grader error must not come out that way.
+  const notGraded = (): GradeResult => ({ ...failed, status: 'grader-error', graderError: 'the sandbox did not start <bwrap>' });
+  const parse = (xml: string) =>
+    new XMLParser({ ignoreAttributes: false, isArray: (name) => ['testcase', 'property', 'failure', 'error', 'skipped'].includes(name) }).parse(xml) as {
+      testsuites: {
+        '@_failures': string;
+        '@_errors': string;
+        testsuite: {
+          '@_tests': string;
+          '@_failures': string;
+          '@_errors': string;
+          '@_skipped': string;
+          properties: { property: { '@_name': string; '@_value': string }[] };
+          testcase: { '@_name': string; properties: { property: { '@_name': string }[] }; failure?: unknown[]; error?: { '@_message': string; '@_type': string; '#text': string }[]; skipped?: unknown[] }[];
+        };
+      };
+    };
+
+  test('JUnit: one errored testcase naming the grader error, errors counted, no failures, no points or score', () => {
+    const xml = toJUnit(notGraded(), 'alice');
+    const root = parse(xml).testsuites;
+    const suite = root.testsuite;
+    expect([root['@_failures'], root['@_errors']]).toEqual(['0', '1']);
+    expect([suite['@_tests'], suite['@_failures'], suite['@_errors'], suite['@_skipped']]).toEqual(['1', '0', '1', '0']);
+    expect(suite.testcase).toHaveLength(1);
+    const [testCase] = suite.testcase;
+    expect(testCase.failure).toBeUndefined();
+    expect(testCase.error).toHaveLength(1);
+    expect(testCase.error![0]['@_type']).toBe('grader-error');
+    expect(testCase.error![0]['@_message']).toBe('not graded: grader error: the sandbox did not start <bwrap> (a problem of the grading machine, not of the code)');
+    expect(testCase.error![0]['#text']).toMatch(/NOT graded: the sandbox did not start <bwrap>\nNo rubric item was scored/);
+    expect(testCase.properties.property.map((property) => property['@_name'])).toEqual(['maxPoints']);
+    const suiteProperties = Object.fromEntries(suite.properties.property.map((property) => [property['@_name'], property['@_value']]));
+    expect(suiteProperties).not.toHaveProperty('score');
+    expect(suiteProperties).toMatchObject({ status: 'grader-error', graderError: 'the sandbox did not start <bwrap>' });
+    expect(xml).not.toContain('<failure');
+  });
+
+  test('markdown: says it was not graded and why, with no table of zeros and no total', () => {
+    const text = toMarkdown(notGraded());
+    expect(text).toMatch(/^## .*: not graded \(grader error\)\n/);
+    expect(text).toContain('The autograder failed, so this submission was NOT graded:** the sandbox did not start <bwrap>');
+    expect(text).not.toMatch(/\| \*\*total\*\*|0 \/ 60|Interface check/);
+    // A graded grade keeps its table.
+    expect(toMarkdown(passed)).toContain(`| **total** | | **${passed.score} / ${passed.maxScore}** |`);
   });
 });
 
