@@ -14,6 +14,7 @@ import json
 import os
 import reprlib
 import sys
+import threading
 import traceback
 
 REQUEST_FD = 3
@@ -250,6 +251,38 @@ def error_answer(error):
     return answer
 
 
+def thread_excepthook_for(root):
+    """
+    threading.excepthook as the platform's: an exception that ends a thread the submission started (say, between
+    turns) prints "Exception in thread NAME:" and its traceback to stderr and the program goes on, so it is in
+    that move's output and never a crash; SystemExit ends the thread quietly. Unlike the default hook it writes
+    the report in one piece (the default writes line by line, which the answer could cut between two moves) and
+    names the submission's files as the student wrote them, not by the private staged folder.
+    """
+    prefix = root.rstrip(os.sep) + os.sep
+    format_exception = traceback.format_exception
+
+    def hook(args):
+        if args.exc_type is SystemExit:
+            return
+        try:
+            name = args.thread.name if args.thread is not None else threading.get_ident()
+            lines = format_exception(args.exc_type, args.exc_value, args.exc_traceback)
+            report = ('Exception in thread %s:\n%s' % (name, ''.join(lines))).replace(prefix, '')
+        except BaseException:
+            report = 'Exception in thread: <unprintable %s>\n' % getattr(args.exc_type, '__name__', 'exception')
+        stream = sys.stderr  # the platform's hook writes to the current sys.stderr, replaced or not
+        try:
+            stream.write(report)
+            stream.flush()
+        except BaseException:
+            data = report.encode('utf-8', 'replace')
+            while data:
+                data = data[_write(2, data):]
+
+    return hook
+
+
 def load_file(name, file_name):
     """A module of this folder by path, registered in sys.modules under `name`."""
     spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file_name))
@@ -285,6 +318,7 @@ def main():
     sys.path[:0] = [entry_dir] if entry_dir == root else [entry_dir, root]
     sys.dont_write_bytecode = True
     os.chdir(root)
+    threading.excepthook = thread_excepthook_for(root)
     readable = [HERE, root, '/dev', sys.prefix, sys.base_prefix, sys.exec_prefix] + [p for p in sys.path if p]
     guard.install(readable, config.get('tmp'))
     host.send({'t': 'hello', 'seccomp': seccomp[:300]})
