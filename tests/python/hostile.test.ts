@@ -112,6 +112,17 @@ const cases: Case[] = [
     kind: 'tamper',
     also: (answer) => expect(answer.kind === 'tamper' && isLegalOpening(answer.value)).toBe(true),
   },
+  // Routes to the host's tamper check that need no frame walking, each closed: the change is still a tamper.
+  ...['main', 'json', 'info-globals', 'excepthook-globals', 'dict-subclass'].map(
+    (route): Case => ({
+      name: `switching off the tamper check by the ${route} route, then mutating the board`,
+      file: 'hide_tamper_route.py',
+      fill: () => ({ __ROUTE__: route }),
+      phase: 'move',
+      kind: 'tamper',
+      also: (answer) => expect(answer.kind === 'tamper' && isLegalOpening(answer.value)).toBe(true),
+    }),
+  ),
   valueCase('returning None', 'None', standIn('NoneType', 'None')),
   valueCase('returning a tuple', "('D', 3)", standIn('tuple', "('D', 3)")),
   valueCase('returning an int', '42', standIn('int', '42')),
