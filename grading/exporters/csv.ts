@@ -1,7 +1,8 @@
 /**
  * grades.csv for an LMS gradebook import: student id, total, max, one column per rubric item (the interface
- * check first), then the status and a note. Written with csv-stringify, which quotes what needs quoting; a cell
- * that a spreadsheet would run as a formula (a student-chosen folder name like `=HYPERLINK(…)`) is defused.
+ * check first), then the status and a note. A row whose status is `error` (not graded) leaves its points blank.
+ * Written with csv-stringify, which quotes what needs quoting; a cell that a spreadsheet would run as a formula
+ * (a student-chosen folder name like `=HYPERLINK(…)`) is defused.
  */
 import { stringify } from 'csv-stringify/sync';
 import type { StudentSummary } from '../batch/summary.js';
@@ -36,19 +37,23 @@ export function gradesCsv(students: StudentSummary[], options: { pseudonyms?: Ma
     'status',
     'note',
   ];
-  const rows = students.map((student) => [
-    defuse(student.id),
-    defuse(student.name ?? student.id),
-    student.lmsId ?? '',
-    student.late ? 'late' : '',
-    student.language ?? '',
-    ...(options.pseudonyms ? [options.pseudonyms.get(student.id) ?? ''] : []),
-    student.score,
-    student.maxScore,
-    student.interfaceCheck.points,
-    ...student.items.map((item) => item.points),
-    student.status === 'error' ? 'error' : student.interfaceCheck.passed ? 'graded' : 'interface check failed',
-    defuse([student.error ?? student.interfaceCheck.reason ?? '', student.identicalTo?.length ? `identical to ${student.identicalTo.join(', ')}` : ''].filter(Boolean).join('; ')),
-  ]);
+  const rows = students.map((student) => {
+    // Not graded: blank points, never a 0 that an LMS import would record as the student's grade.
+    const points = (value: number): number | '' => (student.status === 'error' ? '' : value);
+    return [
+      defuse(student.id),
+      defuse(student.name ?? student.id),
+      student.lmsId ?? '',
+      student.late ? 'late' : '',
+      student.language ?? '',
+      ...(options.pseudonyms ? [options.pseudonyms.get(student.id) ?? ''] : []),
+      points(student.score),
+      student.maxScore,
+      points(student.interfaceCheck.points),
+      ...student.items.map((item) => points(item.points)),
+      student.status === 'error' ? 'error' : student.interfaceCheck.passed ? 'graded' : 'interface check failed',
+      defuse([student.error ?? student.interfaceCheck.reason ?? '', student.identicalTo?.length ? `identical to ${student.identicalTo.join(', ')}` : ''].filter(Boolean).join('; ')),
+    ];
+  });
   return stringify([header, ...rows]);
 }

@@ -1,7 +1,9 @@
 /**
  * JUnit XML from a GradeResult, for CI test reporters: one testsuite per grade, one testcase per rubric item
  * (the interface check first). An item short of full points is a failure whose message says why; an item not
- * played is skipped; points and max points are properties of each testcase and of the suite.
+ * played is skipped; points and max points are properties of each testcase and of the suite. A grade the grader
+ * could not make (status 'grader-error') is one testcase with an <error> naming the grader error, and no failure:
+ * CI reporters show errors apart from failures, and nothing here is charged to the student.
  */
 import type { GradeResult } from '../grade-result.js';
 
@@ -41,10 +43,31 @@ interface Case {
   maxPoints: number;
   ms: number;
   failure?: { message: string; body: string };
+  error?: { message: string; body: string };
   skipped?: string;
 }
 
+const notGraded = (result: GradeResult): boolean => result.status === 'grader-error';
+
 function casesOf(result: GradeResult): Case[] {
+  if (notGraded(result)) {
+    // Not graded: one errored case and no points, as Gradescope and Classroom say it (never failures worth 0).
+    const reason = result.graderError ?? 'unknown';
+    return [
+      {
+        name: 'Autograder',
+        points: 0,
+        maxPoints: result.maxScore,
+        ms: result.timings.totalMs,
+        error: {
+          message: `not graded: grader error: ${reason} (a problem of the grading machine, not of the code)`,
+          body:
+            `The autograder failed, so this submission was NOT graded: ${reason}\n` +
+            'No rubric item was scored. Fix the grading machine, then grade again (finished games are kept with --resume).',
+        },
+      },
+    ];
+  }
   const check = result.interfaceCheck;
   const failed = check.items.filter((item) => item.status === 'fail');
   const cases: Case[] = [
@@ -85,9 +108,14 @@ function junitSuite(result: GradeResult, suiteName: string, indent = '  '): stri
   const cases = casesOf(result);
   const classname = `referee.${suiteName.replace(/[^\w.-]+/g, '_')}`;
   const body = cases.map((testCase) => {
-    const inner = [properties({ points: testCase.points, maxPoints: testCase.maxPoints }, `${indent}    `)];
+    // An errored case claims no points, not even 0.
+    const points: Record<string, number> = testCase.error ? { maxPoints: testCase.maxPoints } : { points: testCase.points, maxPoints: testCase.maxPoints };
+    const inner = [properties(points, `${indent}    `)];
     if (testCase.failure) {
       inner.push(`${indent}    <failure${attributes({ message: testCase.failure.message, type: 'score' })}>${text(testCase.failure.body)}</failure>`);
+    }
+    if (testCase.error) {
+      inner.push(`${indent}    <error${attributes({ message: testCase.error.message, type: 'grader-error' })}>${text(testCase.error.body)}</error>`);
     }
     if (testCase.skipped) inner.push(`${indent}    <skipped${attributes({ message: testCase.skipped })}/>`);
     return `${indent}  <testcase${attributes({ name: testCase.name, classname, time: seconds(testCase.ms) })}>\n${inner.join('\n')}\n${indent}  </testcase>`;
@@ -96,14 +124,20 @@ function junitSuite(result: GradeResult, suiteName: string, indent = '  '): stri
     name: suiteName,
     tests: cases.length,
     failures: cases.filter((testCase) => testCase.failure).length,
-    errors: 0,
+    errors: cases.filter((testCase) => testCase.error).length,
     skipped: cases.filter((testCase) => testCase.skipped).length,
     time: seconds(result.timings.totalMs),
     timestamp: result.timings.startedAt.replace(/\.\d+Z$/, ''),
   });
   return [
     `${indent}<testsuite${suite}>`,
-    properties({ score: result.score, maxScore: result.maxScore, assignment: result.assignment.title, configHash: result.assignment.hash }, `${indent}  `),
+    // A grader error has no score at all (a 0 would read as the student's).
+    properties(
+      notGraded(result)
+        ? { status: 'grader-error', graderError: result.graderError ?? 'unknown', maxScore: result.maxScore, assignment: result.assignment.title, configHash: result.assignment.hash }
+        : { score: result.score, maxScore: result.maxScore, assignment: result.assignment.title, configHash: result.assignment.hash },
+      `${indent}  `,
+    ),
     ...body,
     `${indent}</testsuite>`,
   ].join('\n');
@@ -115,7 +149,7 @@ export function toJUnit(result: GradeResult, suiteName = result.submission.name)
     name: result.assignment.title,
     tests: cases.length,
     failures: cases.filter((testCase) => testCase.failure).length,
-    errors: 0,
+    errors: cases.filter((testCase) => testCase.error).length,
     time: seconds(result.timings.totalMs),
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${totals}>\n${junitSuite(result, suiteName)}\n</testsuites>\n`;

@@ -9,6 +9,20 @@ const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n
 const pct = (rate: number): string => `${(100 * rate).toFixed(1)}%`;
 
 export function toMarkdown(result: GradeResult): string {
+  if (result.status === 'grader-error') {
+    // Not graded: no table of zeros and no total, only what failed (as Gradescope and Classroom say it).
+    return [
+      `## ${cell(result.assignment.title)}: not graded (grader error)`,
+      '',
+      `\`${cell(result.submission.name)}\` (${result.submission.language})`,
+      '',
+      `> **The autograder failed, so this submission was NOT graded:** ${cell(result.graderError ?? 'unknown')}`,
+      '>',
+      '> This is a problem of the grading machine, not of the code: no rubric item was scored. Fix the grader, then grade again.',
+      '',
+      '',
+    ].join('\n');
+  }
   const check = result.interfaceCheck;
   const failed = check.items.find((item) => item.status === 'fail');
   const lines = [

@@ -67,10 +67,16 @@ function viewModel(options: ClassIndexOptions): Record<string, unknown> {
   const nameOf = (id: string): string => names?.get(id) ?? id;
   const reportHref = options.reportHref ?? ((id: string) => `students/${encodeURIComponent(id)}/report.html`);
   const first = students[0];
-  const ranked = [...students].sort((a, b) => b.score - a.score || (nameOf(a.id) < nameOf(b.id) ? -1 : 1));
+  // A student not graded (status error) has no score: ranked after everyone graded, shown "not graded", and left
+  // out of the mean, the median and the histogram (a 0 there would be charged to them).
+  const notGraded = (student: StudentSummary): boolean => student.status === 'error';
+  const ranked = [...students].sort(
+    (a, b) => Number(notGraded(a)) - Number(notGraded(b)) || (notGraded(a) ? 0 : b.score - a.score) || (nameOf(a.id) < nameOf(b.id) ? -1 : 1),
+  );
   const rows = ranked.map((student, index) => ({
-    rank: index + 1,
+    rank: notGraded(student) ? '' : index + 1,
     name: nameOf(student.id),
+    notGraded: notGraded(student),
     score: student.score,
     maxScore: student.maxScore,
     percent: student.maxScore > 0 ? ((100 * student.score) / student.maxScore).toFixed(1) : '0.0',
@@ -120,7 +126,8 @@ function viewModel(options: ClassIndexOptions): Record<string, unknown> {
           : 'interface check failed',
       reason: student.error ?? student.interfaceCheck.reason ?? 'the interface check failed',
     }));
-  const scores = students.map((student) => student.score);
+  const scored = students.filter((student) => !notGraded(student));
+  const scores = scored.map((student) => student.score);
   return {
     title: options.title,
     anonymized: names !== null,
@@ -128,6 +135,8 @@ function viewModel(options: ClassIndexOptions): Record<string, unknown> {
     maxScore: first?.maxScore ?? 0,
     mean: scores.length > 0 ? round(scores.reduce((sum, score) => sum + score, 0) / scores.length) : 0,
     median: round(median(scores)),
+    scoredCount: scored.length,
+    notGradedCount: students.length - scored.length,
     failedCount: failures.length,
     isolationKnown: isolation.length > 0,
     hardened: isolation.length > 0 && notIsolated === 0,
@@ -135,7 +144,7 @@ function viewModel(options: ClassIndexOptions): Record<string, unknown> {
     generatedAt: options.generatedAt ?? new Date().toISOString(),
     itemHeaders: (first?.items ?? []).map((item) => ({ title: item.title, opponent: item.opponent })),
     rows,
-    histogram: scoreHistogram(students).svg,
+    histogram: scoreHistogram(scored).svg,
     opponents,
     failures,
     css: CLASS_CSS,

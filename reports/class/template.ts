@@ -72,7 +72,7 @@ export const CLASS_TEMPLATE = `<!doctype html>
 <body>
 <h1>{{title}}</h1>
 {{#if isolationKnown}}{{#if hardened}}<p id="isolation"><span class="badge hardened">hardened</span> every submission ran in the bubblewrap sandbox</p>{{else}}<p id="isolation" class="not-isolated"><span class="badge not-isolated">not isolated</span> {{notIsolated}} submission(s) ran without bubblewrap: results guard against accidents, not attacks</p>{{/if}}{{/if}}
-<p class="meta">{{students.length}} students · mean {{mean}} / {{maxScore}} · median {{median}} · {{failedCount}} failed the interface check or could not be graded{{#if anonymized}} · anonymised view{{/if}} · {{generatedAt}}</p>
+<p class="meta">{{students.length}} students · mean {{mean}} / {{maxScore}} · median {{median}}{{#if notGradedCount}} (of the {{scoredCount}} graded; {{notGradedCount}} not graded){{/if}} · {{failedCount}} failed the interface check or could not be graded{{#if anonymized}} · anonymised view{{/if}} · {{generatedAt}}</p>
 
 <h2>Leaderboard</h2>
 <table class="sortable" id="leaderboard">
@@ -83,8 +83,9 @@ export const CLASS_TEMPLATE = `<!doctype html>
 </tr></thead>
 <tbody>
 {{#each rows}}<tr class="{{#if failed}}failed{{/if}}">
-<td data-value="{{rank}}">{{rank}}</td><td class="text">{{name}}{{#if identicalTo}} <span class="pill twin" title="the same files as {{identicalTo}}">identical to {{identicalTo}}</span>{{/if}}</td><td class="text">{{language}}</td><td class="text">{{#if late}}late{{/if}}</td><td data-value="{{score}}">{{score}} / {{maxScore}}</td><td data-value="{{percent}}">{{percent}}</td>
-<td data-value="{{interfacePoints}}">{{interfacePoints}}</td>{{#each items}}<td data-value="{{points}}" title="win rate {{winRate}}">{{points}}</td>{{/each}}
+<td data-value="{{rank}}">{{rank}}</td><td class="text">{{name}}{{#if identicalTo}} <span class="pill twin" title="the same files as {{identicalTo}}">identical to {{identicalTo}}</span>{{/if}}</td><td class="text">{{language}}</td><td class="text">{{#if late}}late{{/if}}</td>{{#if notGraded}}<td data-value="-1">not graded</td><td data-value="-1"></td>
+<td data-value="-1"></td>{{#each items}}<td data-value="-1"></td>{{/each}}{{else}}<td data-value="{{score}}">{{score}} / {{maxScore}}</td><td data-value="{{percent}}">{{percent}}</td>
+<td data-value="{{interfacePoints}}">{{interfacePoints}}</td>{{#each items}}<td data-value="{{points}}" title="win rate {{winRate}}">{{points}}</td>{{/each}}{{/if}}
 <td class="text">{{verdicts}}</td>{{#unless ../anonymized}}<td class="text">{{#if report}}<a href="{{report}}">report</a>{{else}}—{{/if}}</td>{{/unless}}
 </tr>
 {{/each}}

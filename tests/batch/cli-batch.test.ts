@@ -82,6 +82,8 @@ describe('referee batch', () => {
     // The id split for an LMS import, Canvas's late flag and the language kept.
     expect(csv[2]).toMatch(/^doejane_102,doejane,102,late,TypeScript,/);
     expect(csv[7]).toMatch(/^smithjohn_101,smithjohn,101,,TypeScript,/);
+    // A student not graded (a refused entry name): blank points, not a 0 an LMS would import.
+    expect(csv[3]).toMatch(/^dot_106,dot,106,,,anon-[0-9a-f]{6},,60,,,,error,/);
     const pseudonym = csv[7].split(',')[5];
     expect(anonymous).toContain(pseudonym);
 

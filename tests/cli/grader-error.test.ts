@@ -4,7 +4,8 @@
  *     grade falls back and a correct AI gets its real score, recorded as "not isolated" with the reason;
  *   - a sandbox that passes the probe and then fails to start (or REFEREE_REQUIRE_ISOLATION=1 with a broken one):
  *     exit 3, grade.json status 'grader-error', report.html and index.html say "not graded: grader error",
- *     and `referee gradescope` writes a results.json that says the autograder failed, with no score.
+ *     and `referee gradescope` writes a results.json that says the autograder failed, with no score; the batch's
+ *     grades.csv leaves the row's points blank and every `referee export` format says "not graded", never a 0.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -93,5 +94,26 @@ test('batch: the class index says "not graded: grader error" and the run exits 3
   expect(run.stderr).toMatch(/not graded because of a grader error/);
   const index = readFileSync(join(out, 'index.html'), 'utf8');
   expect(index).toContain('not graded: grader error');
-  expect(existsSync(join(out, 'grades.csv'))).toBe(true);
+  const csv = readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n');
+  expect(csv[0]).toBe('student,name,lms_id,late,language,total,max,Interface check,vs random,vs greedy,status,note');
+  // Not graded: total and item cells blank (an LMS import would record a 0), max kept, status error, the reason.
+  expect(csv[1]).toMatch(/^alice,alice,,,TypeScript,,60,,,,error,"?not graded: grader error: .*sandbox did not start/);
+
+  // `referee export` of that grade in every format: nothing charged to the student.
+  const gradeJson = join(out, 'students', 'alice', 'grade.json');
+  const exported = (format: string): string => {
+    const result = referee(['export', gradeJson, '--format', format]);
+    expect({ format, code: result.code, stderr: result.stderr }).toEqual({ format, code: 0, stderr: '' });
+    return result.stdout;
+  };
+  expect(exported('csv').trim().split('\n')[1]).toMatch(/^alice,alice,,,TypeScript,,60,,,,error,"?not graded: grader error/);
+  const junit = exported('junit');
+  expect(junit).toMatch(/<testsuite name="alice" tests="1" failures="0" errors="1" skipped="0"/);
+  expect(junit).toMatch(/<error message="not graded: grader error: .*sandbox did not start/);
+  expect(junit).not.toContain('<failure');
+  expect(exported('markdown')).toMatch(/^## .*: not graded \(grader error\)/);
+  expect(JSON.parse(exported('gradescope'))).not.toHaveProperty('score');
+  expect(JSON.parse(exported('classroom'))).toMatchObject({ status: 'error' });
+  // The batch's per-student JUnit is the same export.
+  expect(readFileSync(join(out, 'students', 'alice', 'junit.xml'), 'utf8')).toContain('errors="1"');
 });

@@ -4,6 +4,7 @@ import { toClassroom } from '../../grading/exporters/classroom.js';
 import { gradesCsv } from '../../grading/exporters/csv.js';
 import { toGradescope } from '../../grading/exporters/gradescope.js';
 import { toJUnit } from '../../grading/exporters/junit.js';
+import { toMarkdown } from '../../grading/exporters/markdown.js';
 import { summarizeGrade } from '../../grading/batch/summary.js';
 import { grade } from '../../grading/grade.js';
 import type { GradeResult } from '../../grading/grade-result.js';
@@ -151,6 +152,55 @@ describe('JUnit XML', () => {
   });
 });
 
+describe('JUnit and markdown for a grade the grader could not make (status grader-error)', () => {
+  // A failed check makes failures worth 0 in the normal path: the grader error must not come out that way.
+  const notGraded = (): GradeResult => ({ ...failed, status: 'grader-error', graderError: 'the sandbox did not start <bwrap>' });
+  const parse = (xml: string) =>
+    new XMLParser({ ignoreAttributes: false, isArray: (name) => ['testcase', 'property', 'failure', 'error', 'skipped'].includes(name) }).parse(xml) as {
+      testsuites: {
+        '@_failures': string;
+        '@_errors': string;
+        testsuite: {
+          '@_tests': string;
+          '@_failures': string;
+          '@_errors': string;
+          '@_skipped': string;
+          properties: { property: { '@_name': string; '@_value': string }[] };
+          testcase: { '@_name': string; properties: { property: { '@_name': string }[] }; failure?: unknown[]; error?: { '@_message': string; '@_type': string; '#text': string }[]; skipped?: unknown[] }[];
+        };
+      };
+    };
+
+  test('JUnit: one errored testcase naming the grader error, errors counted, no failures, no points or score', () => {
+    const xml = toJUnit(notGraded(), 'alice');
+    const root = parse(xml).testsuites;
+    const suite = root.testsuite;
+    expect([root['@_failures'], root['@_errors']]).toEqual(['0', '1']);
+    expect([suite['@_tests'], suite['@_failures'], suite['@_errors'], suite['@_skipped']]).toEqual(['1', '0', '1', '0']);
+    expect(suite.testcase).toHaveLength(1);
+    const [testCase] = suite.testcase;
+    expect(testCase.failure).toBeUndefined();
+    expect(testCase.error).toHaveLength(1);
+    expect(testCase.error![0]['@_type']).toBe('grader-error');
+    expect(testCase.error![0]['@_message']).toBe('not graded: grader error: the sandbox did not start <bwrap> (a problem of the grading machine, not of the code)');
+    expect(testCase.error![0]['#text']).toMatch(/NOT graded: the sandbox did not start <bwrap>\nNo rubric item was scored/);
+    expect(testCase.properties.property.map((property) => property['@_name'])).toEqual(['maxPoints']);
+    const suiteProperties = Object.fromEntries(suite.properties.property.map((property) => [property['@_name'], property['@_value']]));
+    expect(suiteProperties).not.toHaveProperty('score');
+    expect(suiteProperties).toMatchObject({ status: 'grader-error', graderError: 'the sandbox did not start <bwrap>' });
+    expect(xml).not.toContain('<failure');
+  });
+
+  test('markdown: says it was not graded and why, with no table of zeros and no total', () => {
+    const text = toMarkdown(notGraded());
+    expect(text).toMatch(/^## .*: not graded \(grader error\)\n/);
+    expect(text).toContain('The autograder failed, so this submission was NOT graded:** the sandbox did not start <bwrap>');
+    expect(text).not.toMatch(/\| \*\*total\*\*|0 \/ 60|Interface check/);
+    // A graded grade keeps its table.
+    expect(toMarkdown(passed)).toContain(`| **total** | | **${passed.score} / ${passed.maxScore}** |`);
+  });
+});
+
 describe('grades.csv', () => {
   test('a header of rubric items, quoted where needed, formulas defused', () => {
     const csv = gradesCsv([summarizeGrade('=HYPERLINK("x")', passed, null), { ...summarizeGrade('bob, jr', failed, null) }]);
@@ -158,5 +208,12 @@ describe('grades.csv', () => {
     expect(lines[0]).toBe('student,name,lms_id,late,language,total,max,Interface check,vs random,vs greedy,status,note');
     expect(lines[1].startsWith(`"'=HYPERLINK(""x"")","'=HYPERLINK(""x"")",,,${passed.submission.language},${passed.score},60,10,`)).toBe(true);
     expect(lines[2]).toMatch(/^"bob, jr","bob, jr",,,[A-Za-z]*,0,60,0,0,0,interface check failed,/);
+  });
+
+  test('a row not graded (status error) leaves total and item cells blank: an LMS import must not record a 0', () => {
+    const graderError = summarizeGrade('carol', { ...passed, status: 'grader-error', graderError: 'the sandbox did not start' }, null);
+    const lines = gradesCsv([summarizeGrade('alice', passed, null), graderError]).trim().split('\n');
+    expect(lines[1]).toMatch(new RegExp(`^alice,alice,,,[A-Za-z ]*,${passed.score},60,10,`));
+    expect(lines[2]).toMatch(/^carol,carol,,,[A-Za-z ]*,,60,,,,error,not graded: grader error: the sandbox did not start/);
   });
 });

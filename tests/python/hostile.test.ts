@@ -104,6 +104,25 @@ const cases: Case[] = [
     kind: 'tamper',
     also: (answer) => expect(answer.kind === 'tamper' && isLegalOpening(answer.value)).toBe(true),
   },
+  {
+    // The host took _fingerprint and _from_state before the submission was imported: replacing them hides nothing.
+    name: 'replacing board._fingerprint and board._from_state, then mutating the board',
+    file: 'hide_tamper.py',
+    phase: 'move',
+    kind: 'tamper',
+    also: (answer) => expect(answer.kind === 'tamper' && isLegalOpening(answer.value)).toBe(true),
+  },
+  // Routes to the host's tamper check that need no frame walking, each closed: the change is still a tamper.
+  ...['main', 'json', 'info-globals', 'excepthook-globals', 'dict-subclass'].map(
+    (route): Case => ({
+      name: `switching off the tamper check by the ${route} route, then mutating the board`,
+      file: 'hide_tamper_route.py',
+      fill: () => ({ __ROUTE__: route }),
+      phase: 'move',
+      kind: 'tamper',
+      also: (answer) => expect(answer.kind === 'tamper' && isLegalOpening(answer.value)).toBe(true),
+    }),
+  ),
   valueCase('returning None', 'None', standIn('NoneType', 'None')),
   valueCase('returning a tuple', "('D', 3)", standIn('tuple', "('D', 3)")),
   valueCase('returning an int', '42', standIn('int', '42')),

@@ -42,8 +42,18 @@ test('a grader error during the check is status grader-error with the reason, no
   expect(html).not.toContain('id="score"');
   const summary = summarizeGrade('alice', result, null);
   expect(summary.status).toBe('error');
-  const index = renderClassIndex({ title: 'Class', students: [summary, summarizeGrade('bob', { ...graded, isolation: HARDENED }, null)] });
+  const bob = summarizeGrade('bob', { ...graded, isolation: HARDENED }, null);
+  const index = renderClassIndex({ title: 'Class', students: [summary, bob] });
   expect(index).toContain('not graded: grader error');
+  // The leaderboard: alice after every graded student, no rank and no points; the class figures leave her out.
+  const rows = index.slice(index.indexOf('<tbody>'), index.indexOf('</tbody>')).split('<tr').slice(1);
+  expect(rows[0]).toMatch(/<td data-value="1">1<\/td><td class="text">bob/);
+  expect(rows[1]).toMatch(/<td data-value=""><\/td><td class="text">alice/);
+  expect(rows[1]).toContain('<td data-value="-1">not graded</td>');
+  expect(rows[1]).not.toMatch(/\d+ \/ \d+/);
+  expect(index).toContain(`mean ${bob.score} / ${bob.maxScore} · median ${bob.score} (of the 1 graded; 1 not graded)`);
+  const histogram = [...index.matchAll(/<title>\d+–\d+%: (\d+)<\/title>/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+  expect(histogram).toBe(1);
 });
 
 test('index.html: "hardened" when every graded student ran in bubblewrap, else the red count', () => {

@@ -253,12 +253,14 @@ def _from_state(text, game_id):
     return board
 
 
-def _fingerprint(board, _type=type, _list=list, _int=int, _dict=object.__getattribute__):
+def _fingerprint(board, _type=type, _list=list, _int=int, _attrs=object.__getattribute__, _dict=dict, _get=dict.get):
     """The position as a plain string, or None when the board's fields are no longer what the class keeps."""
     try:
-        fields = _dict(board, '__dict__')
-        cells, last = fields.get('_cells'), fields.get('_last_move')
+        fields = _attrs(board, '__dict__')
+        cells, last = _get(fields, '_cells'), _get(fields, '_last_move')
     except Exception:
+        return None
+    if _type(fields) is not _dict:  # a dict subclass could answer .get() with anything
         return None
     if _type(cells) is not _list or _type(last) is not _int:
         return None

@@ -621,19 +621,28 @@ def _from_state(text, game_id):
     return board
 
 
-def _fingerprint(board, _type=type, _len=len, _list=list, _str=str, _int=int, _dict=object.__getattribute__,
-                 _bits=_bits_of_rows):
+# The tamper fingerprint's own translation tables: bytes, which nothing can change (a dict could be edited).
+_X_TABLE = bytes.maketrans(b'XO.', b'100')
+_O_TABLE = bytes.maketrans(b'XO.', b'010')
+
+
+def _fingerprint(board, _type=type, _len=len, _list=list, _str=str, _int=int, _dict=dict, _get=dict.get,
+                 _attrs=object.__getattribute__, _join=''.join, _strip=str.strip, _encode=str.encode,
+                 _translate=bytes.translate, _x=_X_TABLE, _o=_O_TABLE):
     """
     The board's contents as a plain string, or None when it no longer holds a board. The same contents give the
     same string whether the board lives in its integers or in `_board`'s lists (reading `_board` is no change).
-    The builtins it uses are bound when the module loads, so a submission replacing them cannot change the answer.
+    Everything it calls is bound when the module loads and none of it looks up a name at call time, so a
+    submission replacing builtins or this module's globals cannot change the answer.
     """
     try:
-        fields = _dict(board, '__dict__')
-        state = fields.get('_s')
-        rows = fields.get('_board')
+        fields = _attrs(board, '__dict__')
     except Exception:
         return None
+    if _type(fields) is not _dict:  # a dict subclass could answer .get() with anything
+        return None
+    state = _get(fields, '_s')
+    rows = _get(fields, '_board')
     if _type(state) is _list and _len(state) == 5 and '_board' not in fields and state[2] is None and not state[4]:
         black, white = state[0], state[1]  # never read: the integers are the board
         if _type(black) is not _int or _type(white) is not _int:
@@ -649,7 +658,9 @@ def _fingerprint(board, _type=type, _len=len, _list=list, _str=str, _int=int, _d
             if _type(cell) is not _str:
                 return None
             cells.append(cell)
-    bits = _bits([[cells[r * 8 + c] for c in range(8)] for r in range(8)])
-    if bits is not None:
-        return '%x,%x' % bits
+    text = _join(cells)
+    if _len(text) == 64 and not _strip(text, '.XO'):
+        # As _bits_of_rows: A1 is bit 0, so the text is read from its end.
+        reverse = _encode(text[::-1], 'ascii')
+        return '%x,%x' % (_int(_translate(reverse, _x), 2), _int(_translate(reverse, _o), 2))
     return '|'.join(cells)

@@ -6,7 +6,8 @@ message, requests on fd 3, answers on fd 4, so print() cannot corrupt the channe
 Python >= 3.8, standard library only. Before any student code runs, the host registers the game's `board` module
 and `func_timeout` under those names (a student's own copy of board.py is not used: the grader's Board is the
 one handed to get_move), and installs the audit hook in guard.py. Nothing here is trusted by the parent: it
-validates every line and keeps every clock itself.
+validates every line and keeps every clock itself. Nothing here is meant to be reachable by the submission either
+(`__main__` is replaced; what it may hold is in exposed.py); see the sandbox README for the frame-walking limit.
 """
 import importlib
 import importlib.util
@@ -14,6 +15,7 @@ import json
 import os
 import reprlib
 import sys
+import threading
 import traceback
 
 REQUEST_FD = 3
@@ -32,8 +34,28 @@ BOARD_FILES = {
 TIMEOUT_ALIASES = ('func_timeout.exceptions', 'func_timeout.dafunc', 'func_timeout.StoppableThread')
 
 # Bound now: a submission may replace builtins or module attributes, which then breaks only its own answers.
-_dumps = json.dumps
-_loads = json.loads
+# The channel's JSON is the C encoder and scanner themselves: json.dumps and json.loads look up module globals
+# (json._default_encoder, ...) on every call, which a submission could replace to rewrite the host's answers.
+try:
+    from _json import encode_basestring_ascii as _c_encode_string, make_encoder as _c_make_encoder
+
+    def _no_default(value):
+        raise TypeError('not JSON: %s' % type(value).__name__)
+
+    _encode = _c_make_encoder(None, _no_default, _c_encode_string, None, ': ', ', ', False, False, True)
+    _join = ''.join
+
+    def _dumps(message, _encode=_encode, _join=_join):
+        return _join(_encode(message, 0))
+except ImportError:  # an interpreter without the C accelerator
+    _dumps = json.dumps
+_scan = json.JSONDecoder().scan_once  # the C scanner (strict, int and float bound when it was made)
+
+
+def _loads(text, _scan=_scan):
+    return _scan(text, 0)[0]
+
+
 _write = os.write
 _read = os.read
 _type = type
@@ -46,43 +68,10 @@ _repr.maxother = 200
 _repr.maxlist = _repr.maxtuple = _repr.maxset = _repr.maxdict = 12
 sys.path.insert(0, HERE)
 from conventions import LiveBoard, call_get_move, call_plan  # noqa: E402  (the host's own folder)
+from exposed import MoveInfo, thread_excepthook_for  # noqa: E402  (what the submission may hold: see exposed.py)
 del sys.path[0]
 del sys.modules['conventions']
-
-
-class MoveInfo(object):
-    """
-    What get_move receives as `info=` when it has a parameter literally named `info` (the TypeScript MoveInfo):
-    snake_case attributes, and the TypeScript names as keys (info['timeLimitMs']).
-    """
-    __slots__ = ('color', 'time_limit_ms', 'turn_time_limit_ms', 'turn_time_used_ms', 'move_number',
-                 'time_used_ms', 'attempt', 'attempts_allowed', 'last_move', '_fields')
-
-    def __init__(self, fields):
-        self._fields = dict(fields)
-        self.color = fields.get('color')
-        self.time_limit_ms = fields.get('timeLimitMs')
-        self.turn_time_limit_ms = fields.get('turnTimeLimitMs')
-        self.turn_time_used_ms = fields.get('turnTimeUsedMs')
-        self.move_number = fields.get('moveNumber')
-        self.time_used_ms = fields.get('timeUsedMs')
-        self.attempt = fields.get('attempt')
-        self.attempts_allowed = fields.get('attemptsAllowed')
-        self.last_move = fields.get('lastMove')
-
-    @property
-    def time_limit(self):
-        """The per-move limit in seconds, as func_timeout counts."""
-        return self.time_limit_ms / 1000.0
-
-    def __getitem__(self, key):
-        return self._fields[key]
-
-    def get(self, key, default=None):
-        return self._fields.get(key, default)
-
-    def __repr__(self):
-        return 'MoveInfo(%r)' % (self._fields,)
+del sys.modules['exposed']
 
 
 class Host(object):
@@ -102,7 +91,7 @@ class Host(object):
     # --- the channel -------------------------------------------------------------------------------------------
 
     def send(self, message):
-        data = (_dumps(message, ensure_ascii=True) + '\n').encode('ascii')
+        data = (_dumps(message) + '\n').encode('ascii')
         while data:
             data = data[_write(ANSWER_FD, data):]
 
@@ -285,6 +274,9 @@ def main():
     sys.path[:0] = [entry_dir] if entry_dir == root else [entry_dir, root]
     sys.dont_write_bytecode = True
     os.chdir(root)
+    threading.excepthook = thread_excepthook_for(root)
+    # `import __main__` would hand the submission this module (its Host, its live board, its tamper check).
+    sys.modules['__main__'] = type(sys)('__main__')
     readable = [HERE, root, '/dev', sys.prefix, sys.base_prefix, sys.exec_prefix] + [p for p in sys.path if p]
     guard.install(readable, config.get('tmp'))
     host.send({'t': 'hello', 'seccomp': seccomp[:300]})
