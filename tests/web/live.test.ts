@@ -132,6 +132,45 @@ describe('referee play with a human side', () => {
   });
 });
 
+describe("a game's rule switches reach the page", () => {
+  test('NoGo with the centre rule off (--config): the page offers E5 as the first move, and the referee takes it', async () => {
+    const configDir = tempDir('referee-nogo-rules-');
+    const config = join(configDir, 'nogo.json');
+    writeFileSync(config, JSON.stringify({ title: 'NoGo, centre allowed', game: 'nogo', gameRules: { centerFirstMoveBanned: false }, opponents: [{ name: 'random', games: 2, points: 10 }] }));
+    const server = await startCli(['serve', '--port', '0', '--game', 'nogo', '--config', config]);
+    started.push(server);
+    const page = await browser.newPage();
+    await page.goto(`${server.url}?game=nogo&black=human&white=ref:random`);
+    await settle(page);
+    await page.locator('#board [data-move="E5"]').click();
+    await settle(page, 0);
+    expect(await page.textContent('#move-list')).toMatch(/^X E5/);
+    // Saved unfinished and loaded again: the record carries its rules, so it loads and plays on.
+    await settle(page, 1);
+    const download = page.waitForEvent('download');
+    await page.click('#save');
+    const file = join(configDir, 'nogo-game.json');
+    await (await download).saveAs(file);
+    await page.setInputFiles('#load-file', file);
+    await page.waitForSelector('#load-panel:not([hidden])');
+    await page.fill('#load-ply', '2');
+    await page.click('#play-on');
+    await page.waitForFunction(() => Number(document.body.dataset.ply) === 2 && document.body.dataset.over === '0');
+    expect(await page.textContent('#message')).toBe('');
+    expect(await page.textContent('#move-list')).toMatch(/^X E5/);
+    await page.close();
+    // With the default rules the centre is no first move, on the page as in the referee.
+    const plain = await startCli(['serve', '--port', '0', '--game', 'nogo']);
+    started.push(plain);
+    const other = await browser.newPage();
+    await other.goto(`${plain.url}?game=nogo&black=human&white=ref:random`);
+    await settle(other);
+    expect(await other.locator('#board [data-move="E5"]').count()).toBe(0);
+    expect(await other.locator('#board [data-move="E4"]').count()).toBe(1);
+    await other.close();
+  });
+});
+
 describe('safety', () => {
   test.each([
     [['serve', 'no-such-file.ts'], /submission not found/],

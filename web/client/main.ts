@@ -192,10 +192,10 @@ function positions(game: AnyGame, seed: number, turns: readonly TurnView[], star
   return list;
 }
 
-function statesFor(snap: { id: string; game: string; seed: number; turns: readonly TurnView[] }): unknown[] {
-  const key = `${snap.id}:${snap.seed}:${snap.turns.map((t) => t.move ?? '-').join(',')}`;
+function statesFor(snap: { id: string; game: string; seed: number; initialState: string; turns: readonly TurnView[] }): unknown[] {
+  const key = `${snap.id}:${snap.seed}:${snap.initialState}:${snap.turns.map((t) => t.move ?? '-').join(',')}`;
   if (key !== statesKey) {
-    states = positions(getGame(snap.game), snap.seed, snap.turns);
+    states = positionsFrom(getGame(snap.game), snap.seed, snap.turns, snap.initialState);
     statesKey = key;
   }
   return states;
@@ -824,7 +824,7 @@ function renderWatch(data: WatchOverview): void {
 }
 
 /** Positions from the start (the encoded start position when there is one: it carries the game's rule switches). */
-function watchPositions(game: AnyGame, seed: number, turns: readonly TurnView[], initialState?: string): unknown[] {
+function positionsFrom(game: AnyGame, seed: number, turns: readonly TurnView[], initialState?: string): unknown[] {
   if (initialState === undefined) return positions(game, seed, turns);
   let start: unknown;
   try {
@@ -862,7 +862,7 @@ function showLiveGame(live: WatchLive): void {
   watchMode = 'live';
   watchEndedAt = 0;
   const turns: TurnView[] = progress.moves.map((move, index) => (move === null ? { side: (index % 2) as Side, kind: 'pass' } : { side: (index % 2) as Side, kind: 'move', move }));
-  const all = watchPositions(game, progress.seed, turns, progress.initialState);
+  const all = positionsFrom(game, progress.seed, turns, progress.initialState);
   watchPly = all.length - 1;
   document.body.dataset.watchLive = live.key;
   drawWatch(game, progress.players, all, turns, watchPly, ` — in play on ${live.worker} (${live.student})`);
@@ -877,7 +877,7 @@ function startWatchGame(key: string, record: WatchRecord): void {
   watchEndedAt = continuing ? performance.now() : 0;
   delete document.body.dataset.watchLive;
   const game = getGame(record.game);
-  const all = watchPositions(game, record.seed, record.turns, record.initialState);
+  const all = positionsFrom(game, record.seed, record.turns, record.initialState);
   let ply = continuing ? Math.min(watchPly, all.length - 1) : 0;
   const end = record.end;
   const result = !end ? '' : end.winner === null ? 'draw' : `${record.players[end.winner]} wins${end.reason === 'score' ? '' : ` (${end.reason}${end.loser ? `: ${end.loser.message}` : ''})`}`;

@@ -5,7 +5,7 @@
  */
 import type { AnyGame } from '../../harness/games/game.js';
 import { getGame } from '../../harness/games/registry.js';
-import { resolveConfig } from '../../harness/referee/config.js';
+import { configForGame, resolveConfig, type RefereeConfig } from '../../harness/referee/config.js';
 import { RECORD_FORMAT, type GameRecord, type TurnRecord } from '../../harness/referee/record.js';
 import { replayRecord } from '../../harness/referee/replay.js';
 
@@ -16,10 +16,11 @@ export type Loaded =
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function unfinishedProblem(record: Record<string, unknown>, game: AnyGame): string | null {
+function unfinishedProblem(record: Record<string, unknown>, game: AnyGame, config: RefereeConfig): string | null {
   if (!Number.isSafeInteger(record.seed)) return 'seed must be an integer';
   if (!Array.isArray(record.turns)) return 'turns must be an array';
-  let state = game.initial(record.seed as number);
+  // The start position under the record's own rule switches (NoGo's centre rule), as the referee would start it.
+  let state = game.initial(record.seed as number, configForGame(game, config).gameRules);
   if (record.initialState !== game.encode(state)) return `initialState is not the start position for seed ${String(record.seed)}`;
   for (const [index, turn] of (record.turns as unknown[]).entries()) {
     const ply = index + 1;
@@ -57,13 +58,16 @@ export function loadRecord(input: unknown, ply: number | undefined): Loaded {
     if (!replayed.ok) return { ok: false, error: `the record does not replay (turn ${replayed.turn}): ${replayed.message}` };
     record = replayed.record;
   } else {
-    const problem = unfinishedProblem(json, game);
-    if (problem) return { ok: false, error: `the unfinished record does not replay: ${problem}` };
+    let config: RefereeConfig;
     try {
-      record = { ...(json as unknown as GameRecord), config: resolveConfig(json.config as GameRecord['config']) };
+      config = resolveConfig(json.config as GameRecord['config']);
+      configForGame(game, config);
     } catch (error) {
       return { ok: false, error: `record config: ${(error as Error).message}` };
     }
+    const problem = unfinishedProblem(json, game, config);
+    if (problem) return { ok: false, error: `the unfinished record does not replay: ${problem}` };
+    record = { ...(json as unknown as GameRecord), config };
   }
   const turns = record.turns;
   const at = ply === undefined ? turns.length : Math.min(ply, turns.length);

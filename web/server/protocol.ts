@@ -184,6 +184,8 @@ export interface SessionSnapshot {
   id: string;
   game: string;
   seed: number;
+  /** game.encode of the start position: it carries the game's rule switches (NoGo's centre rule), so the page's copy of the rules agrees with the referee's. */
+  initialState: string;
   players: [string, string];
   specs: [SideSpec, SideSpec] | null;
   turns: TurnView[];

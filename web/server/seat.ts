@@ -15,6 +15,8 @@ export class SeatSession {
   private turns: TurnRecord[] = [];
   private end: GameRecord['end'] | null = null;
   private state: unknown;
+  /** The game's start position as the series' referee sent it (with its rule switches). */
+  private startState: unknown;
   private sides: [HumanPlayer | null, HumanPlayer | null] = [null, null];
   private players: [string, string] = ['?', '?'];
   private listeners = new Set<(snapshot: SessionSnapshot) => void>();
@@ -26,6 +28,7 @@ export class SeatSession {
     public opponent = 'opponent',
   ) {
     this.state = game.initial(0);
+    this.startState = this.state;
   }
 
   /** A human Player for the series; any number of them (human vs human works too). */
@@ -47,6 +50,7 @@ export class SeatSession {
     }
     this.seed = start.seed;
     this.state = this.game.decode(start.initialState);
+    this.startState = this.state;
     this.sides[start.side] = human;
     const other = (1 - start.side) as Side;
     this.players[start.side] = 'human';
@@ -104,6 +108,7 @@ export class SeatSession {
       id: this.id,
       game: this.game.id,
       seed: this.seed,
+      initialState: this.game.encode(this.startState),
       players: this.players,
       specs: null,
       turns: this.turns.map((t) => ({ side: t.side, kind: t.kind, move: t.move, wallMs: t.wallMs })),

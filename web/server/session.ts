@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyGame, Side } from '../../harness/games/game.js';
 import { askWithin } from '../../harness/referee/ask.js';
-import type { RefereeConfig } from '../../harness/referee/config.js';
+import { configForGame, type RefereeConfig } from '../../harness/referee/config.js';
 import { playGame } from '../../harness/referee/match.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../../harness/referee/player.js';
 import type { GameEnd, GameRecord, TurnRecord } from '../../harness/referee/record.js';
@@ -145,12 +145,17 @@ export class GameSession {
     const human = (): HumanPlayer => new HumanPlayer('human', () => this.broadcast());
     this.humans = [options.players[0] ? null : human(), options.players[1] ? null : human()];
     this.players = [options.players[0] ?? this.humans[0]!, options.players[1] ?? this.humans[1]!];
-    this.state = this.game.initial(this.seed);
+    this.state = this.startPosition();
     if (options.future && options.future.length > 0) {
       // Redo walks forward one ply at a time through a loaded game.
       this.redoStack = options.future.map((turn) => [turn]).reverse();
     }
     this.enqueue(() => this.runFrom(options.history ?? []));
+  }
+
+  /** The start position under this game's rule switches (the referee's playGame starts from the same). */
+  private startPosition(): unknown {
+    return this.game.initial(this.seed, configForGame(this.game, this.config).gameRules);
   }
 
   get aiVsAi(): boolean {
@@ -276,7 +281,7 @@ export class GameSession {
   }
 
   private positionAfter(turns: readonly TurnRecord[]): unknown {
-    let state = this.game.initial(this.seed);
+    let state = this.startPosition();
     for (const turn of turns) {
       if (turn.kind === 'pass') state = this.game.pass(state);
       else {
@@ -366,7 +371,7 @@ export class GameSession {
       players: [this.players[0].name, this.players[1].name],
       seed: this.seed,
       config: this.config,
-      initialState: this.game.encode(this.game.initial(this.seed)),
+      initialState: this.game.encode(this.startPosition()),
       start: [{ wallMs: 0 }, { wallMs: 0 }],
       turns: this.turns.slice(),
     };
@@ -382,6 +387,7 @@ export class GameSession {
       id: this.id,
       game: this.game.id,
       seed: this.seed,
+      initialState: this.game.encode(this.startPosition()),
       players: [this.players[0].name, this.players[1].name],
       specs: this.specs,
       turns: this.turns.map((t) => ({ side: t.side, kind: t.kind, move: t.move, wallMs: t.wallMs })),
