@@ -3,10 +3,19 @@
  * to the snapshot in which the AI (random, searching in its worker thread) has replied and the person may move
  * again. A real server on a free port and a real websocket client; Reversi, new games until enough samples.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { BATCH_JOURNAL_FILE, BatchJournal } from '../grading/batch/journal-db.js';
+import { LiveGames } from '../grading/live.js';
 import { getGame } from '../harness/games/registry.js';
+import { InProcessPlayer } from '../harness/referee/in-process.js';
+import { playGame } from '../harness/referee/match.js';
+import { referenceAgentByName } from '../reference-ai/budget.js';
 import { startServer } from '../web/server/app.js';
+import { WatchSource } from '../web/server/watch.js';
 import type { ServerMessage, SessionSnapshot } from '../web/server/protocol.js';
 import { percentile } from './bench-support.js';
 
@@ -63,4 +72,59 @@ export async function benchWeb(samples = 400, seconds = 8): Promise<void> {
     `  ${latencies.length} moves: p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms ` +
       `(${(p50 / IPC_ROUND_TRIP_MS).toFixed(0)}x / ${(p99 / IPC_ROUND_TRIP_MS).toFixed(0)}x the sandbox's 0.125 ms IPC round trip)`,
   );
+}
+
+/**
+ * `npm run bench -- watch`: what `referee serve --watch` costs on a class-sized journal — one overview (the page
+ * polls it every second) and one game in play (polled every 250 ms while followed) — read from a real batch
+ * journal of real records, as its live sink writes it.
+ */
+export async function benchWatch(students = 300, gamesEach = 20, inPlay = 40): Promise<void> {
+  console.log(`## Watch: a batch journal of ${students} students × ${gamesEach} games, ${inPlay} games in play`);
+  const dir = mkdtempSync(join(tmpdir(), 'referee-bench-watch-'));
+  try {
+    const journal = BatchJournal.open(join(dir, BATCH_JOURNAL_FILE));
+    const game = getGame('reversi');
+    const record = await playGame({
+      game,
+      black: new InProcessPlayer('random', referenceAgentByName('reversi', 'random'), getGame),
+      white: new InProcessPlayer('greedy', referenceAgentByName('reversi', 'greedy'), getGame),
+      seed: 1,
+    });
+    const text = JSON.stringify(record);
+    const insert = journal.db.prepare('INSERT INTO games (key, student, wall_ms, record, finished_at, worker) VALUES (?, ?, 10, ?, ?, ?)');
+    journal.db.transaction(() => {
+      for (let s = 0; s < students; s++) {
+        for (let g = 0; g < gamesEach; g++) insert.run(`k${s}-${g}`, `student${s}`, text, new Date(Date.UTC(2026, 0, 1, 0, 0, s * gamesEach + g)).toISOString(), `local ${g % 8}`);
+      }
+    })();
+    const live = new LiveGames(journal.liveSink());
+    const moves = record.turns.map((turn) => (turn.kind === 'move' ? turn.move! : null));
+    for (let i = 0; i < inPlay; i++) {
+      live.start(`live${i}`, `student${i}`, `local ${i % 8}`);
+      live.progress(`live${i}`, { game: 'reversi', players: record.players, seed: 1, initialState: record.initialState, moves: moves.slice(0, 30), ms: moves.slice(0, 30).map(() => 10) });
+    }
+    live.flush();
+    const watch = new WatchSource(dir);
+    const time = (run: () => unknown, times: number): { median: number; bytes: number } => {
+      const took: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < times; i++) {
+        const started = performance.now();
+        bytes = JSON.stringify(run()).length;
+        took.push(performance.now() - started);
+      }
+      took.sort((a, b) => a - b);
+      return { median: percentile(took, 50), bytes };
+    };
+    const overview = time(() => watch.overview(), 20);
+    const followed = time(() => watch.liveGame('live7'), 200);
+    console.log(`  overview     ${overview.median.toFixed(1)} ms a poll (${((overview.median / 1000) * 100).toFixed(1)}% of the 1 s poll), ${(overview.bytes / 1024).toFixed(0)} KB sent when it changes`);
+    console.log(`  game in play ${followed.median.toFixed(2)} ms a poll (${((followed.median / 250) * 100).toFixed(2)}% of the 250 ms poll), ${(followed.bytes / 1024).toFixed(1)} KB`);
+    watch.close();
+    live.close('done');
+    journal.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -59,6 +59,8 @@ export class TournamentJournal {
       // Journals from before workers were recorded gain the column (empty for their games).
       const columns = db.prepare("SELECT name FROM pragma_table_info('games')").all() as { name: string }[];
       if (!columns.some((column) => column.name === 'worker')) db.exec('ALTER TABLE games ADD COLUMN worker TEXT');
+      // `serve --watch` counts games per worker: covered by the index, never reading a record.
+      db.exec('CREATE INDEX IF NOT EXISTS games_by_worker ON games (worker, finished_at)');
       const format = (db.prepare('SELECT value FROM meta WHERE key = ?').get('format') as { value: string } | undefined)?.value;
       if (format !== FORMAT) throw new TournamentJournalError(`${path} is not a Referee tournament journal (format ${format ?? 'missing'}): move it away or use another --out`);
     } catch (error) {
