@@ -66,7 +66,8 @@ export class LiveGames {
   start(key: string, student: string, worker: string): void {
     const now = new Date().toISOString();
     const known = this.games.get(key);
-    this.games.set(key, { key, student: known?.student ?? student, worker, startedAt: now, updatedAt: now, progress: known?.progress ?? null });
+    // Started again (a game handed to another worker plays from its start): the moves so far are void.
+    this.games.set(key, { key, student: known?.student ?? student, worker, startedAt: now, updatedAt: now, progress: null });
     this.removed.delete(key);
     this.dirty.add(key);
   }

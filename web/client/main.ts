@@ -68,6 +68,11 @@ function onMessage(message: ServerMessage): void {
       return;
     case 'error':
       $('message').textContent = message.message;
+      if (!$('watch-view').hidden) {
+        $('watch-message').textContent = message.message;
+        // The followed game stopped without a result: Follow picks another at the next overview.
+        if (watchMode === 'live') watchMode = null;
+      }
       return;
     case 'watch':
       renderWatch(message.data as WatchOverview);
@@ -741,6 +746,7 @@ let watchEndedAt = 0;
 const RESULT_PAUSE_MS = 2000;
 
 function watchGame(key: string): void {
+  $('watch-message').textContent = '';
   send({ type: 'watch', key });
 }
 
