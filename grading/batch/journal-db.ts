@@ -18,6 +18,15 @@ import { playKey } from './keys.js';
 import type { StudentSummary } from './summary.js';
 
 export const BATCH_JOURNAL_FILE = 'batch.sqlite';
+/** meta key of the run's plan (BatchPlan as JSON). */
+export const PLAN_KEY = 'plan';
+
+export interface BatchPlan {
+  /** Every student of this run, in the input's order. */
+  students: string[];
+  /** Games a student plays (an SPRT item counts at its most). */
+  gamesPerStudent: number;
+}
 const FORMAT = 'referee.batch/1';
 
 export interface StoredGrade {
@@ -151,6 +160,11 @@ export class BatchJournal {
         });
       },
     };
+  }
+
+  /** What this run will grade (for `referee serve --watch`: students not started yet show as waiting). */
+  savePlan(plan: BatchPlan): void {
+    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(PLAN_KEY, JSON.stringify(plan));
   }
 
   /** The journal's live table (grading/live.ts): the games in play, for `referee serve --watch`. */

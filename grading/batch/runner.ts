@@ -172,13 +172,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
       const command = options.commandFor?.(student.id, snapshot.path) ?? `referee grade ${snapshot.path}`;
       tasks.push({ student: student.id, path: snapshot.path, command, cacheKey, hash: snapshot.hash, order: tasks.length });
     }
-    emit({
-      type: 'plan',
-      students: total,
-      cached: cachedSummaries.length,
-      toGrade: tasks.length,
-      gamesPerStudent: assignment.opponents.reduce((sum, item) => sum + item.games, 0),
-    });
+    const gamesPerStudent = assignment.opponents.reduce((sum, item) => sum + item.games, 0);
+    emit({ type: 'plan', students: total, cached: cachedSummaries.length, toGrade: tasks.length, gamesPerStudent });
+    journal.savePlan({ students: input.students.filter((student) => selected.has(student.id)).map((student) => student.id), gamesPerStudent });
     for (const summary of inputErrors) {
       journal.saveGrade(summary, null);
       finish(summary, false);

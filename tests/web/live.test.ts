@@ -67,6 +67,9 @@ describe('referee serve --watch', () => {
       expect(await page.textContent('#watch-summary')).toMatch(/batch running: .*[1-9]\d* games? in play/);
       expect(await page.locator('#watch-board [data-disc]').count()).toBeGreaterThan(0);
       expect(await page.textContent('#watch-ply')).toMatch(/in play on local \d+/);
+      // Every student of the run from the start, each student's games as done / planned.
+      expect(await page.locator('#watch-students tbody tr').count()).toBe(4);
+      expect(await page.textContent('#watch-students tbody')).toMatch(/grading\d \/ 4 \(\+1 playing\)/);
       expect(await page.locator(`#watch-live button[data-key="${key}"]`).count()).toBe(1);
       // The workers: the forked one, the game it is playing and the games it finished.
       await page.waitForFunction(

@@ -65,6 +65,19 @@ describe('a batch journal', () => {
     expect(watch.overview().live.map((game) => game.key)).toEqual(['g2']);
   });
 
+  test("the run's plan: every student listed from the start, waiting until reached; games as done / planned", () => {
+    const { journal, live, watch } = batchDir();
+    journal.savePlan({ students: ['ann', 'bob', 'cy'], gamesPerStudent: 8 });
+    live.start('g1', 'bob', 'local 9');
+    live.flush();
+    const students = watch.overview().students;
+    expect(students.map((student) => [student.id, student.status, student.planned, student.playing])).toEqual([
+      ['ann', 'waiting', 8, 0],
+      ['bob', 'grading', 8, 1],
+      ['cy', 'waiting', 8, 0],
+    ]);
+  });
+
   test('a grader that stopped writing (killed): its games are not shown as in play; a finished run says so', () => {
     const { dir, live, watch } = batchDir();
     live.start('g1', 'alice', 'local 101');

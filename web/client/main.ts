@@ -713,7 +713,7 @@ interface WatchOverview {
   source: string;
   dir: string;
   run: { state: 'running' | 'stopped' | 'done' | 'interrupted' | 'unknown'; heartbeat: string | null };
-  students: { id: string; status: string; score: number | null; maxScore: number | null; games: number; playing: number; error: string | null }[];
+  students: { id: string; status: string; score: number | null; maxScore: number | null; games: number; planned: number | null; playing: number; error: string | null }[];
   games: { key: string; student: string; game: string; players: [string, string]; plies: number; result: string; worker: string | null }[];
   gamesTotal: number;
   live: LiveGameView[];
@@ -783,7 +783,7 @@ const RUN_STATES: Record<WatchOverview['run']['state'], string> = {
 
 function renderWatch(data: WatchOverview): void {
   $('watch-dir').textContent = data.dir;
-  const graded = data.students.filter((s) => s.status !== 'grading').length;
+  const graded = data.students.filter((s) => s.status !== 'grading' && s.status !== 'waiting').length;
   const tournament = data.source === 'tournament';
   const who = tournament ? `${data.students.length} players` : `${data.students.length} students (${graded} graded)`;
   $('watch-summary').textContent = data.source === 'none'
@@ -798,7 +798,8 @@ function renderWatch(data: WatchOverview): void {
   for (const student of data.students) {
     const row = document.createElement('tr');
     const score = student.score === null ? '' : `${student.score} / ${student.maxScore}`;
-    const games = student.playing > 0 ? `${student.games} (+${student.playing} playing)` : String(student.games);
+    const done = student.planned !== null && student.status !== 'graded' && student.status !== 'error' ? `${student.games} / ${student.planned}` : String(student.games);
+    const games = student.playing > 0 ? `${done} (+${student.playing} playing)` : done;
     cells(row, [student.id, student.error ? `error: ${student.error}` : student.status, score, games]);
     body.append(row);
   }

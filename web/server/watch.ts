@@ -9,7 +9,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BATCH_JOURNAL_FILE } from '../../grading/batch/journal-db.js';
+import { BATCH_JOURNAL_FILE, PLAN_KEY } from '../../grading/batch/journal-db.js';
 import type { StudentSummary } from '../../grading/batch/summary.js';
 import { JOURNAL_FILE } from '../../grading/journal.js';
 import { TOURNAMENT_JOURNAL_FILE } from '../../grading/tournament/journal.js';
@@ -62,7 +62,7 @@ export interface WatchOverview {
   dir: string;
   run: { state: RunState; heartbeat: string | null };
   /** A tournament's participants: score is their points, maxScore their games finished. */
-  students: { id: string; status: string; score: number | null; maxScore: number | null; games: number; playing: number; error: string | null }[];
+  students: { id: string; status: string; score: number | null; maxScore: number | null; games: number; planned: number | null; playing: number; error: string | null }[];
   /** Newest first (at most 200). */
   games: WatchedGame[];
   gamesTotal: number;
@@ -234,8 +234,16 @@ export class WatchSource {
       });
     }
     return [...this.points]
-      .map(([id, { games, points }]) => ({ id, status: '', score: points, maxScore: games, games, playing: 0, error: null }))
+      .map(([id, { games, points }]) => ({ id, status: '', score: points, maxScore: games, games, planned: null, playing: 0, error: null }))
       .sort((a, b) => (b.score ?? 0) - (a.score ?? 0) || a.id.localeCompare(b.id));
+  }
+
+  /** The batch's plan, if it wrote one and it has the right shape. */
+  private plan(db: Database.Database): { students: string[]; gamesPerStudent: number } | null {
+    const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(PLAN_KEY) as { value: string } | undefined;
+    const plan = parseJson(row?.value ?? null) as { students?: unknown; gamesPerStudent?: unknown } | null;
+    if (!plan || !Array.isArray(plan.students) || !plan.students.every((id) => typeof id === 'string') || !Number.isInteger(plan.gamesPerStudent)) return null;
+    return { students: plan.students.slice(0, 10_000) as string[], gamesPerStudent: plan.gamesPerStudent as number };
   }
 
   private batchOverview(db: Database.Database): WatchOverview {
@@ -263,17 +271,20 @@ export class WatchSource {
       : [];
 
     const byStudent = new Map<string, WatchOverview['students'][number]>();
+    const plan = tournament ? null : this.plan(db);
     const student = (id: string): WatchOverview['students'][number] => {
       let entry = byStudent.get(id);
-      if (!entry) byStudent.set(id, (entry = { id, status: 'grading', score: null, maxScore: null, games: 0, playing: 0, error: null }));
+      if (!entry) byStudent.set(id, (entry = { id, status: 'grading', score: null, maxScore: null, games: 0, planned: plan?.gamesPerStudent ?? null, playing: 0, error: null }));
       return entry;
     };
-    for (const { student: id, n } of counts) student(id).games = n;
+    // Everyone the run will grade, from the start: those not reached yet are waiting.
+    for (const id of plan?.students ?? []) student(id).status = 'waiting';
+    for (const { student: id, n } of counts) Object.assign(student(id), { games: n, status: 'grading' });
     if (tournament) {
       for (const entry of this.tournamentPlayers(db)) byStudent.set(entry.id, entry);
       for (const game of live) for (const id of game.players ?? []) if (byStudent.has(id)) student(id).playing += 1;
     } else {
-      for (const game of live) student(game.student).playing += 1;
+      for (const game of live) Object.assign(student(game.student), { status: 'grading' }).playing += 1;
     }
     for (const grade of grades) {
       const summary = parseJson(grade.summary) as StudentSummary | null;
@@ -352,7 +363,7 @@ export class WatchSource {
       source: 'grade',
       dir: this.dir,
       run,
-      students: [{ id: 'this submission', status: run.state === 'running' ? 'grading' : 'finished', score: null, maxScore: null, games: entries.length, playing: live.length, error: null }],
+      students: [{ id: 'this submission', status: run.state === 'running' ? 'grading' : 'finished', score: null, maxScore: null, games: entries.length, planned: null, playing: live.length, error: null }],
       games: games.slice(0, MAX_LISTED),
       gamesTotal: entries.length,
       live,
