@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 import WebSocket from 'ws';
 import { SOURCES, writeConfig } from '../batch/helpers.js';
 import {
-  CLI, launchBrowser, playToEnd, referee, requireBuild, settle, startCli, stop, tempDir, type Started,
+  CLI, launchBrowser, playToEnd, referee, requireBuild, settle, socketErrors, startCli, stop, tempDir, type Started,
 } from './serve-helpers.js';
 
 let browser: Browser;
@@ -87,21 +87,11 @@ describe('referee serve --watch', () => {
       expect(await page.textContent('#watch-summary')).toMatch(/batch finished: 4 students \(4 graded\), 0 games in play, 16 games finished/);
       expect(await page.textContent('#watch-workers tbody')).toMatch(/local \d+\s*idle\s*\d+/);
       // Asking for games that are not there, or with a hostile key, is a one-line refusal; the dashboard goes on.
-      const replies = await page.evaluate(async () => {
-        const socket = new WebSocket(`ws://${location.host}/ws${location.search}`);
-        const got: string[] = [];
-        socket.onmessage = (event) => {
-          const message = JSON.parse(String(event.data)) as { type: string; message?: string };
-          if (message.type === 'error') got.push(message.message!);
-        };
-        await new Promise((r) => (socket.onopen = r));
-        socket.send(JSON.stringify({ type: 'watch', key: "x' OR '1'='1" }));
-        socket.send(JSON.stringify({ type: 'watch', key: 'k'.repeat(201) }));
-        socket.send(JSON.stringify({ type: 'watch', key: 7 }));
-        await new Promise((r) => setTimeout(r, 500));
-        socket.close();
-        return got;
-      });
+      const replies = await socketErrors(page, [
+        JSON.stringify({ type: 'watch', key: "x' OR '1'='1" }),
+        JSON.stringify({ type: 'watch', key: 'k'.repeat(201) }),
+        JSON.stringify({ type: 'watch', key: 7 }),
+      ]);
       expect(replies.filter((reply) => /message refused/.test(reply))).toHaveLength(2);
       expect(replies.filter((reply) => /neither in play nor in the journal/.test(reply))).toHaveLength(1);
       expect(replies.every((reply) => !reply.includes('\n'))).toBe(true);

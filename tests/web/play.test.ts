@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { gameIds } from '../../harness/games/registry.js';
 import {
-  clickMove, isOver, launchBrowser, plyOf, playToEnd, referee, requireBuild, settle, startCli, stop, tempDir,
+  clickMove, isOver, launchBrowser, plyOf, playToEnd, referee, requireBuild, settle, socketErrors, startCli, stop, tempDir,
   type Started,
 } from './serve-helpers.js';
 
@@ -321,30 +321,28 @@ describe('other modes', () => {
   test('hostile websocket messages get one-line refusals; the game goes on', async () => {
     const page = await open('game=reversi&black=human&white=ref:random');
     await settle(page);
-    const replies = await page.evaluate(async () => {
-      const socket = new WebSocket(`ws://${location.host}/ws${location.search}`);
-      const got: string[] = [];
-      socket.onmessage = (event) => {
-        const message = JSON.parse(String(event.data)) as { type: string; message?: string };
-        if (message.type === 'error') got.push(message.message!);
-      };
-      await new Promise((r) => (socket.onopen = r));
-      socket.send('not json');
-      socket.send(JSON.stringify({ type: 'move', ply: 1, move: 'D3', extra: 1 }));
-      socket.send(JSON.stringify({ type: 'new', game: 'reversi', black: { kind: 'code', source: 'evil()' }, white: { kind: 'human' } }));
-      socket.send(JSON.stringify({ type: 'new', game: 'chess', black: { kind: 'human' }, white: { kind: 'human' } }));
-      socket.send(JSON.stringify({ type: 'new', game: 'reversi', black: { kind: 'reference', name: 'nope' }, white: { kind: 'human' } }));
-      for (let i = 0; i < 100; i++) socket.send(JSON.stringify({ type: 'pause' }));
-      await new Promise((r) => setTimeout(r, 1000));
-      socket.close();
-      // Over the size cap the server closes the socket (message too big) without reading it.
-      const big = new WebSocket(`ws://${location.host}/ws${location.search}`);
-      await new Promise((r) => (big.onopen = r));
-      const closed = new Promise<number>((r) => (big.onclose = (event) => r(event.code)));
-      big.send(JSON.stringify({ type: 'load', record: { pad: 'x'.repeat(3 * 1024 * 1024) }, black: { kind: 'human' }, white: { kind: 'human' } }));
-      got.push(`closed ${await closed}`);
-      return got;
-    });
+    const replies = await socketErrors(
+      page,
+      [
+        'not json',
+        JSON.stringify({ type: 'move', ply: 1, move: 'D3', extra: 1 }),
+        JSON.stringify({ type: 'new', game: 'reversi', black: { kind: 'code', source: 'evil()' }, white: { kind: 'human' } }),
+        JSON.stringify({ type: 'new', game: 'chess', black: { kind: 'human' }, white: { kind: 'human' } }),
+        JSON.stringify({ type: 'new', game: 'reversi', black: { kind: 'reference', name: 'nope' }, white: { kind: 'human' } }),
+        ...Array.from({ length: 100 }, () => JSON.stringify({ type: 'pause' })),
+      ],
+      1000,
+    );
+    // Over the size cap the server closes the socket (message too big) without reading it.
+    replies.push(
+      await page.evaluate(async () => {
+        const big = new WebSocket(`ws://${location.host}/ws${location.search}`);
+        await new Promise((r) => (big.onopen = r));
+        const closed = new Promise<number>((r) => (big.onclose = (event) => r(event.code)));
+        big.send(JSON.stringify({ type: 'load', record: { pad: 'x'.repeat(3 * 1024 * 1024) }, black: { kind: 'human' }, white: { kind: 'human' } }));
+        return `closed ${await closed}`;
+      }),
+    );
     // Refusals of rejected messages come at once; the rest are answered in order after them.
     const has = (pattern: RegExp): boolean => replies.some((reply) => pattern.test(reply));
     expect(replies[0]).toMatch(/not JSON/);

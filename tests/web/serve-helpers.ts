@@ -93,3 +93,23 @@ export async function playToEnd(page: Page, limit = 400): Promise<number> {
   }
   return clicks;
 }
+
+/** Open a second websocket from the page, send these frames as they are, and return the error messages it got. */
+export function socketErrors(page: Page, frames: string[], waitMs = 500): Promise<string[]> {
+  return page.evaluate(
+    async ([sent, wait]) => {
+      const socket = new WebSocket(`ws://${location.host}/ws${location.search}`);
+      const got: string[] = [];
+      socket.onmessage = (event) => {
+        const message = JSON.parse(String(event.data)) as { type: string; message?: string };
+        if (message.type === 'error') got.push(message.message!);
+      };
+      await new Promise((r) => (socket.onopen = r));
+      for (const frame of sent) socket.send(frame);
+      await new Promise((r) => setTimeout(r, wait));
+      socket.close();
+      return got;
+    },
+    [frames, waitMs] as const,
+  );
+}

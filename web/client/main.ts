@@ -8,6 +8,7 @@ import type { AnyGame, Side } from '../../harness/games/game.js';
 import { getGame } from '../../harness/games/registry.js';
 import { VERDICT_DESCRIPTIONS, type LossVerdict } from '../../harness/referee/verdict.js';
 import type { ClientMessage, ServerMessage, SessionSnapshot, SideSpec, TurnView } from '../server/protocol.js';
+import type { WatchedLiveGame as WatchLive, WatchOverview } from '../server/watch.js';
 
 type Welcome = Extract<ServerMessage, { type: 'welcome' }>;
 
@@ -699,27 +700,6 @@ function wire(): void {
 
 // ---------------------------------------------------------------------------------------------- watching
 
-interface LiveGameView {
-  key: string;
-  student: string;
-  worker: string;
-  game: string | null;
-  players: [string, string] | null;
-  plies: number;
-  lastMove: string | null;
-}
-
-interface WatchOverview {
-  source: string;
-  dir: string;
-  run: { state: 'running' | 'stopped' | 'done' | 'interrupted' | 'unknown'; heartbeat: string | null };
-  students: { id: string; status: string; score: number | null; maxScore: number | null; games: number; planned: number | null; playing: number; error: string | null }[];
-  games: { key: string; student: string; game: string; players: [string, string]; plies: number; result: string; worker: string | null }[];
-  gamesTotal: number;
-  live: LiveGameView[];
-  workers: { name: string; finished: number; playing: { key: string; label: string; plies: number }[] }[];
-}
-
 interface WatchRecord {
   game: string;
   seed: number;
@@ -727,13 +707,6 @@ interface WatchRecord {
   players: [string, string];
   turns: TurnView[];
   end?: { winner: Side | null; reason: string; score: [number, number] | null; loser?: { message: string } };
-}
-
-interface WatchLive {
-  key: string;
-  student: string;
-  worker: string;
-  progress: { game: string; players: [string, string]; seed: number; initialState: string; moves: (string | null)[] };
 }
 
 let watchTimer: ReturnType<typeof setInterval> | null = null;
