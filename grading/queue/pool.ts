@@ -51,6 +51,8 @@ interface Outstanding {
   job: GameJob;
   waiters: Waiter[];
   started: boolean;
+  /** Who is playing it (job.processedBy), once started. */
+  worker?: string;
   settled: boolean;
   order: number;
 }
@@ -170,12 +172,15 @@ export class QueuePool implements GamePool {
     else if (state === 'completed') await this.look(job.key);
   }
 
+  /** A worker took the game: the first time, or again after its first worker stalled (then it starts afresh). */
   private async started(key: string): Promise<void> {
     const entry = this.outstanding.get(key);
-    if (!entry || entry.started) return;
-    entry.started = true;
+    if (!entry || entry.settled) return;
     const job = await Job.fromId(this.queue, key).catch(() => undefined);
     const name = job?.processedBy ?? 'a queue worker';
+    if (entry.started && entry.worker === name) return;
+    entry.started = true;
+    entry.worker = name;
     for (const waiter of entry.waiters) waiter.options.onStart?.({ name });
   }
 
