@@ -46,6 +46,20 @@ function comparable(outDir: string, student: string): unknown {
   return strip({ games: result.games, items: result.items, score: result.score });
 }
 
+/** The worker the batch journal's live table shows for the game whose key starts with `prefix` ('' if none). */
+function liveWorkerOf(outDir: string, prefix: string): string {
+  try {
+    const db = new Database(join(outDir, BATCH_JOURNAL_FILE), { readonly: true, fileMustExist: true });
+    try {
+      return (db.prepare('SELECT worker FROM live WHERE key LIKE ?').get(`${prefix}%`) as { worker: string } | undefined)?.worker ?? '';
+    } finally {
+      db.close();
+    }
+  } catch {
+    return '';
+  }
+}
+
 describe('referee batch --queue with two referee workers', () => {
   test('a 6-student batch equals the local batch for the same seed; hostile jobs are refused, not run', async () => {
     const ids = ['q1ann', 'q1ben', 'q1cat', 'q1dan', 'q1eve', 'q1fay'];
@@ -112,11 +126,20 @@ describe('referee batch --queue with two referee workers', () => {
     await victim!.exited;
     expect(beforeKill).not.toContain(`played ${label} `);
     const survivor = workers.find((worker) => worker !== victim)!;
+    // The live view moves the game to the worker that replays it (once the stall is noticed).
+    const prefix = new RegExp(`\\] playing ${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(game ([0-9a-f]{12})`).exec(beforeKill)![1];
+    const survivorName = /^\[(\w+)\]/m.exec(survivor.stdout)![1];
+    let movedTo = '';
+    for (let waited = 0; !movedTo && coordinator.process.exitCode === null && waited < 60_000; waited += 50) {
+      movedTo = liveWorkerOf(out, prefix) === survivorName ? survivorName : '';
+      if (!movedTo) await sleep(50);
+    }
     const exit = await coordinator.exited;
     expect({ exit, stderr: coordinator.stderr }).toMatchObject({ exit: { code: 0 }, stderr: '' });
     expect(coordinator.stdout).toMatch(/Graded 2 student\(s\).*2 graded now/);
     expect(survivor.stdout).toContain(`playing ${label} `);
     expect(survivor.stdout).toContain(`played ${label} `);
+    expect(movedTo).toBe(survivorName);
     expect(journalStats(out)).toEqual({ games: 8, maxPlays: 1, grades: 2 });
     const grades = readFileSync(join(out, 'grades.csv'), 'utf8');
     expect(grades).not.toMatch(/error|not graded/);
