@@ -8,20 +8,24 @@ import { isGraderError } from '../harness/referee/grader-error.js';
 import { Command, CommanderError } from 'commander';
 import { harnessVersion } from '../grading/package-root.js';
 import { UsageError } from './args.js';
-import { register as registerBatch } from './batch.js';
-import { register as registerCheck } from './check.js';
-import { register as registerDoctor } from './doctor.js';
-import { register as registerCache } from './cache.js';
-import { register as registerExport } from './export.js';
-import { register as registerGrade } from './grade.js';
-import { register as registerGradescope } from './gradescope.js';
-import { register as registerInit } from './init.js';
-import { register as registerPerft } from './perft.js';
-import { register as registerPlay } from './play.js';
-import { register as registerReplay } from './replay.js';
-import { register as registerServe } from './serve.js';
-import { register as registerTournament } from './tournament.js';
-import { register as registerWorker } from './worker.js';
+
+/** Each subcommand's module, loaded only when it is the one asked for (start-up is most of a quick command). */
+const COMMANDS: Record<string, () => Promise<{ register(program: Command): void }>> = {
+  grade: () => import('./grade.js'),
+  check: () => import('./check.js'),
+  batch: () => import('./batch.js'),
+  export: () => import('./export.js'),
+  gradescope: () => import('./gradescope.js'),
+  play: () => import('./play.js'),
+  replay: () => import('./replay.js'),
+  init: () => import('./init.js'),
+  doctor: () => import('./doctor.js'),
+  cache: () => import('./cache.js'),
+  perft: () => import('./perft.js'),
+  serve: () => import('./serve.js'),
+  worker: () => import('./worker.js'),
+  tournament: () => import('./tournament.js'),
+};
 
 const version = harnessVersion();
 
@@ -33,12 +37,11 @@ const program = new Command()
   // One line per error, named after the command, like every other message of ours.
   .configureOutput({ outputError: (text, write) => write(`referee: ${text.replace(/^error: /, '')}`) });
 
-for (const register of [
-  registerGrade, registerCheck, registerBatch, registerExport, registerGradescope, registerPlay, registerReplay,
-  registerInit, registerDoctor, registerCache, registerPerft, registerServe, registerWorker, registerTournament,
-]) {
-  register(program);
-}
+// `referee grade …` needs only grade's module; help, a bare `referee` or an unknown command (for "did you mean")
+// need every command's.
+const asked = process.argv[2];
+const wanted = asked !== undefined && Object.hasOwn(COMMANDS, asked) ? [COMMANDS[asked]] : Object.values(COMMANDS);
+for (const load of wanted) (await load()).register(program);
 
 try {
   await program.parseAsync(process.argv);
