@@ -795,9 +795,9 @@ function renderWatch(data: WatchOverview): void {
     ...data.games.map((game) => gameButton(game.key, `${game.student ? `${game.student}: ` : ''}${game.players[0]} vs ${game.players[1]} — ${game.result} (${game.plies} plies)`)),
   );
   if (!$<HTMLInputElement>('watch-follow').checked) return;
-  // Follow: stay on a game in play until it ends; show its result a moment; then the newest game in play, or, with
-  // none in play, the newest finished one.
-  if (watchMode === 'live' && data.live.some((game) => game.key === watchKey)) return;
+  // Follow: stay on a game in play until it ends (the server then sends its record, or says it stopped); show its
+  // result a moment; then the newest game in play, or, with none in play, the newest finished one.
+  if (watchMode === 'live') return;
   if (watchMode === 'record' && watchEndedAt > 0 && performance.now() - watchEndedAt < RESULT_PAUSE_MS) return;
   const next = data.live[data.live.length - 1] ?? data.games[0];
   if (next && next.key !== watchKey) watchGame(next.key);
