@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import WebSocket from 'ws';
@@ -178,6 +179,24 @@ describe('safety', () => {
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(message);
   });
+
+  test('stopping the server does not wait for pages that never answer a close (a page left open, a dead peer)', async () => {
+    const server = await startCli(['serve', '--port', '0']);
+    started.push(server);
+    const port = Number(/:(\d+)\//.exec(server.url)![1]);
+    // A websocket that completes its handshake and then never answers anything (ws would wait 30 s for its close).
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.on('connect', resolve));
+    socket.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    const upgraded = await new Promise<string>((resolve) => socket.once('data', (data) => resolve(String(data))));
+    expect(upgraded).toMatch(/^HTTP\/1\.1 101/);
+    socket.on('data', () => undefined);
+    const exited = new Promise<number | null>((resolve) => server.child.on('exit', resolve));
+    server.child.kill('SIGTERM');
+    // The jest timeout below is half the 30 s the graceful close would hold the process for.
+    expect(await exited).toBe(0);
+    socket.destroy();
+  }, 15_000);
 
   test('a non-loopback bind refuses pages and sockets without the printed token', async () => {
     const server = await startCli(['serve', '--port', '0', '--host', '0.0.0.0']);

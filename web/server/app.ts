@@ -125,7 +125,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   });
 
-  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: MAX_MESSAGE_BYTES },
+    // Closing cuts the pages' sockets at once. The plugin's graceful close waits up to 30 s for each page to answer,
+    // and a page left open (`referee play` once its series is over) would keep the process alive that long.
+    preClose(done) {
+      for (const client of this.websocketServer.clients) client.terminate();
+      this.websocketServer.close();
+      done();
+    },
+  });
   await app.register(fastifyStatic, { root: packageFile('web', 'client'), prefix: '/assets/', index: false });
 
   app.get('/', async (_request, reply) => reply.sendFile('index.html'));
