@@ -175,6 +175,16 @@ export function readLiveFile(path: string): LiveSnapshot | null {
   return snapshot as LiveSnapshot;
 }
 
+/**
+ * A journal's games table with who played each game (`worker`), counted by `serve --watch` from an index without
+ * reading a record. Journals from before gain the column, empty for their games.
+ */
+export function recordWorkers(db: Database.Database): void {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('games')").all() as { name: string }[];
+  if (!columns.some((column) => column.name === 'worker')) db.exec('ALTER TABLE games ADD COLUMN worker TEXT');
+  db.exec('CREATE INDEX IF NOT EXISTS games_by_worker ON games (worker, finished_at)');
+}
+
 /** The live table of a SQLite journal (the batch's and the tournament's). */
 export const LIVE_TABLE_SQL = `
 CREATE TABLE IF NOT EXISTS live (

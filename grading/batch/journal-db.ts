@@ -13,7 +13,7 @@ import { replayRecord } from '../../harness/referee/replay.js';
 import { opponentAt, type Assignment } from '../assignment.js';
 import type { GameStore } from '../grade.js';
 import type { JournalEntry } from '../journal.js';
-import { sqliteLiveSink, type LiveSink } from '../live.js';
+import { recordWorkers, sqliteLiveSink, type LiveSink } from '../live.js';
 import { playKey } from './keys.js';
 import type { StudentSummary } from './summary.js';
 
@@ -73,14 +73,10 @@ export class BatchJournal {
         db.pragma('synchronous = FULL');
         db.exec(SCHEMA);
         db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('format', FORMAT);
-        // Journals from before workers were recorded gain the column (empty for their games).
-        const columns = db.prepare("SELECT name FROM pragma_table_info('games')").all() as { name: string }[];
-        if (!columns.some((column) => column.name === 'worker')) db.exec('ALTER TABLE games ADD COLUMN worker TEXT');
-        // `serve --watch` counts games per worker: covered by the index, never reading a record.
-        db.exec('CREATE INDEX IF NOT EXISTS games_by_worker ON games (worker, finished_at)');
       }
       const format = (db.prepare('SELECT value FROM meta WHERE key = ?').get('format') as { value: string } | undefined)?.value;
       if (format !== FORMAT) throw new JournalFormatError(`${path} is not a Referee batch journal (format ${format ?? 'missing'}, expected ${FORMAT}): move it away or use another output folder`);
+      if (!options.readonly) recordWorkers(db);
     } catch (error) {
       db.close();
       // A file that is not SQLite at all (or is damaged) is the same user-facing problem as a foreign journal.

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { getGame } from '../../harness/games/registry.js';
 import type { GameRecord } from '../../harness/referee/record.js';
 import { replayRecord } from '../../harness/referee/replay.js';
-import { sqliteLiveSink, type LiveSink } from '../live.js';
+import { recordWorkers, sqliteLiveSink, type LiveSink } from '../live.js';
 
 export const TOURNAMENT_JOURNAL_FILE = 'tournament.sqlite';
 const FORMAT = 'referee.tournament-journal/1';
@@ -56,13 +56,9 @@ export class TournamentJournal {
       db.pragma('synchronous = FULL');
       db.exec(SCHEMA);
       db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('format', FORMAT);
-      // Journals from before workers were recorded gain the column (empty for their games).
-      const columns = db.prepare("SELECT name FROM pragma_table_info('games')").all() as { name: string }[];
-      if (!columns.some((column) => column.name === 'worker')) db.exec('ALTER TABLE games ADD COLUMN worker TEXT');
-      // `serve --watch` counts games per worker: covered by the index, never reading a record.
-      db.exec('CREATE INDEX IF NOT EXISTS games_by_worker ON games (worker, finished_at)');
       const format = (db.prepare('SELECT value FROM meta WHERE key = ?').get('format') as { value: string } | undefined)?.value;
       if (format !== FORMAT) throw new TournamentJournalError(`${path} is not a Referee tournament journal (format ${format ?? 'missing'}): move it away or use another --out`);
+      recordWorkers(db);
     } catch (error) {
       db.close();
       const code = (error as { code?: unknown }).code;

@@ -183,7 +183,7 @@ export class WatchSource {
     const db = this.journal();
     if (db) {
       try {
-        return this.batchOverview(db);
+        return this.journalOverview(db);
       } catch {
         // A journal being created may not have its tables yet: show it as empty until it does.
         return this.empty(this.kind);
@@ -198,7 +198,7 @@ export class WatchSource {
     return (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]).some((row) => row.name === column);
   }
 
-  private batchRun(db: Database.Database): WatchOverview['run'] {
+  private journalRun(db: Database.Database): WatchOverview['run'] {
     const meta = (key: string): string | null => (db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? null;
     const heartbeat = meta(LIVE_HEARTBEAT_KEY);
     return { state: runState(meta(LIVE_STATE_KEY), heartbeat), heartbeat };
@@ -246,7 +246,7 @@ export class WatchSource {
     return { students: plan.students.slice(0, 10_000) as string[], gamesPerStudent: plan.gamesPerStudent as number };
   }
 
-  private batchOverview(db: Database.Database): WatchOverview {
+  private journalOverview(db: Database.Database): WatchOverview {
     const tournament = this.kind === 'tournament';
     const grades = tournament ? [] : (db.prepare('SELECT student, summary FROM grades ORDER BY student').all() as { student: string; summary: string }[]);
     const counts = tournament ? [] : (db.prepare('SELECT student, COUNT(*) AS n FROM games GROUP BY student').all() as { student: string; n: number }[]);
@@ -262,7 +262,7 @@ export class WatchSource {
       )
       .all(MAX_LISTED) as { key: string; student: string; finished_at: string; worker: string | null; game: unknown; players: string; plies: number; end_: string }[];
     const total = (db.prepare('SELECT COUNT(*) AS n FROM games').get() as { n: number }).n;
-    const run = this.batchRun(db);
+    const run = this.journalRun(db);
     const live = this.liveRows(db, run).map((row) =>
       liveView({ key: row.key, student: row.student, worker: row.worker, startedAt: row.started_at, updatedAt: row.updated_at }, validProgress(parseJson(row.progress))),
     );
@@ -376,7 +376,7 @@ export class WatchSource {
     const db = this.journal();
     if (db) {
       try {
-        const row = this.liveRows(db, this.batchRun(db), key)[0];
+        const row = this.liveRows(db, this.journalRun(db), key)[0];
         const progress = row ? validProgress(parseJson(row.progress)) : null;
         return row && progress ? { key, student: row.student, worker: row.worker, progress } : null;
       } catch {
