@@ -1,5 +1,5 @@
 /**
- * `referee worker --queue redis://host:6379/0`: play games from a Redis queue until stopped (see README
+ * `referee worker --queue redis://host:6379/0`: play games from a Redis queue until stopped (see docs/instructor-guide.md
  * "Grading on many machines"). Run one per machine; it plays --concurrency games at once, one per core by default.
  * Exit codes: 0 stopped cleanly (SIGTERM or Ctrl-C), 2 usage error (bad URL, Redis unreachable at start).
  */
