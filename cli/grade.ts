@@ -15,8 +15,7 @@ import { writeGradeResult, type GradeResult } from '../grading/grade-result.js';
 import { formatSummary, summaryJson } from '../grading/summary.js';
 import { artefactSpec, buildArtefact } from '../grading/pool/artefact.js';
 import type { GamePool, PlayerSpec } from '../grading/pool/job.js';
-import { QueueUsageError } from '../grading/queue/connection.js';
-import { QueuePool } from '../grading/queue/pool.js';
+import { openQueuePool } from './queue-flags.js';
 import { writeReport } from '../reports/render.js';
 import { UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
@@ -36,6 +35,8 @@ interface GradeFlags {
   open?: boolean;
   quiet?: boolean;
   queue?: string;
+  keyFile?: string;
+  redisPasswordFile?: string;
 }
 
 /** Progress lines on stderr: every game on a terminal; without one (CI logs, pipes) at most one a second. */
@@ -112,7 +113,9 @@ export function register(program: Command): void {
     .option('--check-only', 'run the interface check and stop (no games)')
     .option('--resume', 'reuse the finished games of an interrupted grade in --out')
     .option('--json', 'print the summary as JSON')
-    .option('--queue <url>', 'play the games on `referee worker`s through Redis: redis://[:password@]host:6379/0 (rediss:// for TLS)')
+    .option('--queue <url>', 'play the games on `referee worker`s through Redis: redis://host:6379/0 (rediss:// for TLS; the password from --redis-password-file or $REFEREE_REDIS_PASSWORD)')
+    .option('--key-file <path>', `with --queue: the key that signs results, shared with every worker (created, mode 600, if the file does not exist; default: $REFEREE_QUEUE_KEY_FILE)`)
+    .option('--redis-password-file <path>', "with --queue: a file (mode 600) whose first line is Redis's password (default: $REFEREE_REDIS_PASSWORD; never put it in the URL)")
     .option('--open', 'open report.html in a browser when done')
     .option('--quiet', 'no progress lines on stderr')
     .action(async (submission: string, flags: GradeFlags) => {
@@ -128,12 +131,7 @@ export function register(program: Command): void {
       let pool: GamePool | undefined;
       let contestantSpec: PlayerSpec | undefined;
       if (flags.queue) {
-        try {
-          pool = await QueuePool.open(flags.queue, { size: 16, onWarning: (message) => console.error(`warning: ${message}`) });
-        } catch (error) {
-          if (error instanceof QueueUsageError) throw new UsageError(error.message);
-          throw error;
-        }
+        pool = await openQueuePool({ ...flags, queue: flags.queue }, 16);
         const { submission: graded } = contestant;
         if (graded.kind === 'reference') {
           contestantSpec = { kind: 'reference', name: graded.name, ai: graded.name, openingMoves: 0 };
