@@ -57,6 +57,7 @@ interface Waiter {
   resolve(played: PlayedGame): void;
   reject(error: Error): void;
   options: PlayOptions;
+  detach?: () => void;
 }
 
 interface Outstanding {
@@ -172,7 +173,13 @@ export class QueuePool implements GamePool {
         this.outstanding.set(job.key, { job, waiters: [waiter], started: false, settled: false, order: options.order ?? 0, rejected: [], accepting: false });
         this.enqueue(job, options.order ?? 0).catch((error: unknown) => this.settle(job.key, { error: new PoolWorkerError(`could not enqueue ${job.label}: ${(error as Error).message}`) }));
       }
-      options.signal?.addEventListener('abort', () => void this.withdraw(job.key, waiter), { once: true });
+      const signal = options.signal;
+      if (signal) {
+        // Detached once the game settles: one grade's signal is shared by all its games.
+        const onAbort = (): void => void this.withdraw(job.key, waiter);
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiter.detach = () => signal.removeEventListener('abort', onAbort);
+      }
     });
   }
 
@@ -367,7 +374,8 @@ export class QueuePool implements GamePool {
     for (const worker of workers) if (worker.harness !== this.harness) others.set(worker.harness, (others.get(worker.harness) ?? 0) + 1);
     const otherText = [...others].map(([version, count]) => `${count} of harness ${version}`).join(', ');
     const seen = `${ours.length}|${otherText}`;
-    if (seen !== this.workersSeen && (ours.length > 0 || others.size > 0)) {
+    // Said when there is something to know: workers of another version beside ours (ours alone is the normal case).
+    if (seen !== this.workersSeen && others.size > 0) {
       this.workersSeen = seen;
       const line = `queue workers: ${ours.length} of harness ${this.harness} (this run's)${others.size > 0 ? `; ${otherText}, which do not take this run's games (run harness ${this.harness} there)` : ''}`;
       this.options.onWarning?.(line);
@@ -386,6 +394,7 @@ export class QueuePool implements GamePool {
     entry.settled = true;
     this.outstanding.delete(key);
     for (const waiter of entry.waiters) {
+      waiter.detach?.();
       if ('played' in outcome) waiter.resolve(outcome.played);
       else waiter.reject(outcome.error);
     }
