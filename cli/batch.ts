@@ -179,7 +179,7 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
     interrupts += 1;
     if (interrupts > 1) process.exit(signal === 'SIGTERM' ? 143 : 130);
     stoppedBy = signal;
-    console.error(`\nreferee: stopping (${signal}) — finishing the writes in progress${flags.queue ? ' and taking queued games off the queue' : ''} (${signal === 'SIGINT' ? 'Ctrl-C' : 'a second signal'} again to quit at once)…`);
+    console.error(`\nreferee: stopping (${signal}) — finishing the writes in progress${flags.queue ? ' and taking queued games off the queue' : ''} (${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…`);
     controller.abort();
   };
   let pool: GamePool | undefined;

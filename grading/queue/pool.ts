@@ -106,6 +106,8 @@ export class QueuePool implements GamePool {
   private lastWorkerCheck = 0;
   private workersSeen = '';
   private warnedNoWorkers = false;
+  /** Games taken off the queue because their caller withdrew them (a stopped batch aborts each of its games). */
+  private withdrawn = 0;
 
   private constructor(
     private readonly queue: Queue,
@@ -199,7 +201,7 @@ export class QueuePool implements GamePool {
     for (const key of left) this.settle(key, { error: new PoolAbortError('the pool was closed') });
     const removed = await Promise.allSettled(left.map((key) => this.removeIfWaiting(key)));
     const count = removed.filter((each) => each.status === 'fulfilled' && each.value).length;
-    this.closeSummary = { removed: count, inPlay: left.length - count };
+    this.closeSummary = { removed: this.withdrawn + count, inPlay: left.length - count };
     await this.redis.del(leaseKey(this.coordinator)).catch(() => undefined);
     this.watch.close();
     await this.events.close().catch(() => undefined);
@@ -409,6 +411,7 @@ export class QueuePool implements GamePool {
     if (entry.waiters.length === 0 && (await this.removeIfWaiting(key))) {
       entry.settled = true;
       this.outstanding.delete(key);
+      this.withdrawn += 1;
     }
   }
 

@@ -9,7 +9,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { Queue, Worker } from 'bullmq';
+import { DelayedError, Queue, Worker } from 'bullmq';
 import { harnessVersion } from '../../grading/package-root.js';
 import { queueName } from '../../grading/queue/connection.js';
 import { tempDir } from '../batch/helpers.js';
@@ -115,14 +115,20 @@ describe('a fleet under faults', () => {
     const forged: string[] = [];
     const rogue = new Worker(
       queueName(harnessVersion()),
-      async (job) => {
+      async (job, token) => {
+        // One forgery: any other game it takes goes back untouched (as if the rogue never took it).
+        if (forged.length > 0) {
+          await job.moveToDelayed(Date.now() + 300, token);
+          throw new DelayedError();
+        }
         forged.push(String(job.id));
         return { payload: JSON.stringify({ format: 'referee.queue-result/1', job: job.id, record: { players: ['f3ann', 'x'] }, wallMs: 1, worker: 'rogue' }), signature: 'ab'.repeat(32) };
       },
-      { connection: { url: redis.adminUrl }, prefix: 'referee', name: 'rogue', concurrency: 4 },
+      { connection: { url: redis.adminUrl }, prefix: 'referee', name: 'rogue', concurrency: 1 },
     );
     rogue.on('error', () => undefined);
-    await until(() => forged.length >= 2, 'the rogue took games');
+    await until(() => forged.length >= 1, 'the rogue took a game');
+    await until(() => /refused the result/.test(grade.stderr), 'the coordinator refused the forgery');
     await rogue.close();
     const real = startWorker(redis.url, 'honest');
     try {
