@@ -8,6 +8,7 @@
  * is waited for; a RedisWatch reports within seconds a Redis that stops answering and again when it answers.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
 import { Redis, type RedisOptions } from 'ioredis';
 
 /** BullMQ queue names: one queue per harness version (see queueName). */
@@ -114,11 +115,40 @@ export const FIRST_CONTACT_MS = 5000;
 function notRedis(error: Error): string | null {
   const match = /Unknown RESP type (\d+)/.exec(error.message) ?? /Protocol error, got "(.)"/.exec(error.message);
   if (!match) return null;
-  const first = /^\d+$/.test(match[1]) ? String.fromCharCode(Number(match[1])) : match[1];
+  return notRedisByte(/^\d+$/.test(match[1]) ? String.fromCharCode(Number(match[1])) : match[1]);
+}
+
+function notRedisByte(first: string): string {
   if (first === 'H' || first === '<') return 'an HTTP server';
   if (first === '\u0015' || first === '\u0016') return 'a TLS server (use rediss://)';
   if (first === 'S') return 'an SSH server';
   return `a server that is not Redis (its first byte was ${JSON.stringify(first)})`;
+}
+
+/**
+ * What speaks on a plain-TCP endpoint, from the first bytes it sends back to a PING (an HTTP server answers
+ * 'HTTP/1.1 400', an SSH server greets first): null when it answers like Redis (RESP) or says nothing in time.
+ */
+function probeProtocol(url: string, timeoutMs: number): Promise<string | null> {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'redis:') return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const socket = connect({ host: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port || 6379) });
+    const done = (answer: string | null): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answer);
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (chunk: Buffer) => {
+      const first = chunk.toString('latin1', 0, 1);
+      if ('+-$*:_,#!=(%~>|'.includes(first)) done(null);
+      else done(notRedisByte(first));
+    });
+    socket.once('error', () => done(null));
+    socket.once('close', () => done(null));
+  });
 }
 
 /**
@@ -139,8 +169,10 @@ export async function checkReachable(endpoint: QueueEndpoint, timeoutMs = FIRST_
   });
   // The socket's own error (ECONNREFUSED, ENOTFOUND, a TLS failure) says more than ioredis's 'Connection is closed'.
   let first: Error | null = null;
+  const errors: Error[] = [];
   probe.on('error', (error: Error) => {
     first ??= error;
+    errors.push(error);
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
@@ -156,7 +188,8 @@ export async function checkReachable(endpoint: QueueEndpoint, timeoutMs = FIRST_
     ]);
   } catch (error) {
     const seen = (first ?? error) as Error & { code?: string };
-    const other = notRedis(seen) ?? notRedis(error as Error);
+    // The client's own error can be a side effect (EPIPE: an HTTP server closed on it); the protocol says what is there.
+    const other = errors.map(notRedis).find((each) => each !== null) ?? notRedis(error as Error) ?? (seen.code === 'ECONNREFUSED' ? null : await probeProtocol(endpoint.url, 2000));
     if (other) throw new QueueUsageError(`${where} is not Redis: ${other} answered there; fix the host:port in --queue`);
     if (seen.code === 'SILENT' || /timed? ?out/i.test(seen.message)) {
       throw new QueueUsageError(`${where} accepted the connection but did not answer a Redis PING within ${Math.round(timeoutMs / 1000)} s: is it Redis (frozen, or another service on that port)? Fix --queue or restart redis-server`);
