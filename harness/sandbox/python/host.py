@@ -78,6 +78,7 @@ del sys.modules['conventions']
 del sys.modules['exposed']
 del sys.modules['move_thread']
 # The host's own files, left out of the tracebacks a student reads.
+ROOT_PREFIX = None  # the submission folder with its trailing separator, set by main()
 HOST_FILES = frozenset(os.path.join(HERE, name) for name in os.listdir(HERE) if name.endswith('.py'))
 
 
@@ -246,6 +247,9 @@ def error_answer(error):
     stack = None
     try:
         frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename not in HOST_FILES]
+        for frame in frames:  # the student's files as they named them, not by the private staged folder
+            if ROOT_PREFIX and frame.filename.startswith(ROOT_PREFIX):
+                frame.filename = frame.filename[len(ROOT_PREFIX):]
         lines = ['Traceback (most recent call last):\n'] + traceback.format_list(frames)
         lines += traceback.format_exception_only(_type(error), error)
         stack = ''.join(lines)[-8000:]
@@ -326,6 +330,8 @@ def main():
 
     entry_dir = os.path.dirname(config['entry'])
     root = config['root']
+    global ROOT_PREFIX
+    ROOT_PREFIX = root.rstrip(os.sep) + os.sep
     sys.path[:0] = [entry_dir] if entry_dir == root else [entry_dir, root]
     sys.dont_write_bytecode = True
     os.chdir(root)
