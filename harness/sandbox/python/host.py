@@ -263,6 +263,9 @@ def main():
     # Below the language: the kernel refuses fork, process clones and exec from here on (python/seccomp.py).
     seccomp = load_file('referee_seccomp', 'seccomp.py').install(config.get('seccomp'))
     del sys.modules['referee_seccomp']
+    # copy.deepcopy of lists without one audit event per element (see deepcopy_lists.py).
+    load_file('referee_deepcopy_lists', 'deepcopy_lists.py').install()
+    del sys.modules['referee_deepcopy_lists']
     guard = load_file('referee_guard', 'guard.py')
     # func_timeout holds the one ctypes function it needs; the modules go, so `import ctypes` is asked afresh.
     for name in [name for name in sys.modules if name == 'ctypes' or name.startswith('ctypes.') or name == '_ctypes']:
