@@ -70,7 +70,9 @@ export function renderWatch(data: WatchOverview): void {
   const tournament = data.source === 'tournament';
   const who = tournament ? `${data.students.length} players` : `${data.students.length} students (${graded} graded)`;
   $('watch-summary').textContent = data.source === 'none'
-    ? 'No batch.sqlite, tournament.sqlite or games.jsonl here yet: waiting for the batch, tournament or grade to start…'
+    ? data.dirExists
+      ? 'No batch.sqlite, tournament.sqlite or games.jsonl here yet: waiting for the batch, tournament or grade to start…'
+      : 'This folder does not exist yet: waiting for the batch, tournament or grade to start and make it…'
     : `${data.source} ${RUN_STATES[data.run.state]}: ${who}, ${data.live.length} games in play, ${data.gamesTotal} games finished.`;
   const headings = $('watch-students').querySelectorAll('th');
   headings[0].textContent = tournament ? 'Player' : 'Student';
@@ -83,7 +85,8 @@ export function renderWatch(data: WatchOverview): void {
     const score = student.score === null ? '' : `${student.score} / ${student.maxScore}`;
     const done = student.planned !== null && student.status !== 'graded' && student.status !== 'error' ? `${student.games} / ${student.planned}` : String(student.games);
     const games = student.playing > 0 ? `${done} (+${student.playing} playing)` : done;
-    cells(row, [student.id, student.error ? `error: ${student.error}` : student.status, score, games]);
+    cells(row, [student.id, student.error ? `${student.status === 'error' ? 'error' : student.status}: ${student.error}` : student.status, score, games]);
+    row.dataset.status = student.status;
     body.append(row);
   }
   const workers = $('watch-workers').querySelector('tbody')!;
