@@ -79,6 +79,7 @@ function endingOf(game: AnyGame, record: GameRecord): string {
     const rule = end.loser.rule ? ` (rule: ${end.loser.rule})` : '';
     return `${loser} lost: it ${VERDICT_DESCRIPTIONS[end.loser.verdict]} — ${end.loser.message}${rule}`;
   }
+  if (end.reason === 'resign' && end.resignedBy !== undefined) return `${game.sideNames[end.resignedBy]} (${record.players[end.resignedBy]}) resigned: ${winnerName} won.`;
   const score = end.score ? ` ${end.score[0]}–${end.score[1]}` : '';
   const quit = end.reason === 'quit' && end.quitBy !== undefined ? ` ${game.sideNames[end.quitBy]} answered 'Q' (quitEndsGame): the count decided.` : '';
   return (winnerName === null ? `Draw${score}.` : `${winnerName} won${score}.`) + quit;
