@@ -13,7 +13,7 @@ import { SandboxPlayer } from '../sandbox/sandbox-player.js';
 import { CompileError, compileSubmission, type SourceProblem } from './compile.js';
 import { describeJudged, judgeAnswer } from './judge.js';
 import { probePositions } from './probes.js';
-import { resolveSubmission, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits } from './resolve.js';
+import { resolveSubmission, runtimeOf, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits } from './resolve.js';
 import { exportHint } from './suggest.js';
 import { typeCheck, type TypeCheckResult } from './typecheck.js';
 
@@ -146,7 +146,7 @@ function failure(game: AnyGame, answer: PlayerAnswer, limitMs: number, language?
 
 /** The sandbox layers as a list of names; a Python child has the audit hook where node has its permission model. */
 function activeLayers(layers: Layers, language: SubmissionLanguage | undefined): string[] {
-  return isolationRecord(layers, language === 'Python' ? 'python' : 'node').layers;
+  return isolationRecord(layers, runtimeOf(language)).layers;
 }
 
 export async function checkSubmission(path: string, options: CheckOptions = {}): Promise<CheckResult> {
@@ -256,7 +256,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     memoryMb: options.memoryMb,
     allowImports: options.allowImports,
     layers,
-    runtime: submission.language === 'Python' ? 'python' : 'node',
+    runtime: runtimeOf(submission.language),
   });
   const language = submission.language;
   const hints = fixes(language);

@@ -5,12 +5,13 @@
  * it is ever read, bundled or executed. Before anything is compiled the submission is measured: over
  * `maxSubmissionMb` or `maxFiles`, a symlink that leaves it, or a file name that is not UTF-8, and it is refused
  * with a one-line reason. Python submissions (the course platform's own language) are a .py file or a folder with
- * AIPlayer.py or main.py.
+ * AIPlayer.py or main.py; C++ submissions a folder with Strategy.cpp (the Connect Four course's SDK) or AIPlayer.cpp,
+ * or a compiled .so (the course's test AIs).
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 
-export const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs', '.py'] as const;
+export const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs', '.py', '.cpp', '.cc', '.so'] as const;
 /** Directory entries tried in order after package.json `main`. */
 export const ENTRY_CANDIDATES = [
   'src/AIPlayer.ts',
@@ -21,9 +22,13 @@ export const ENTRY_CANDIDATES = [
   'index.js',
   'AIPlayer.py',
   'main.py',
+  'Strategy.cpp',
+  'src/AIPlayer.cpp',
+  'AIPlayer.cpp',
+  'Strategy/Strategy.cpp',
 ] as const;
 
-export type SubmissionLanguage = 'TypeScript' | 'JavaScript' | 'Python';
+export type SubmissionLanguage = 'TypeScript' | 'JavaScript' | 'Python' | 'C++';
 
 const LANGUAGE_OF: Record<string, SubmissionLanguage> = {
   '.ts': 'TypeScript',
@@ -31,11 +36,20 @@ const LANGUAGE_OF: Record<string, SubmissionLanguage> = {
   '.mjs': 'JavaScript',
   '.cjs': 'JavaScript',
   '.py': 'Python',
+  '.cpp': 'C++',
+  '.cc': 'C++',
+  // A compiled C++ player: the Connect Four course's test AIs (TestCases/*.so).
+  '.so': 'C++',
 };
 
 /** The language of an entry file, by its extension. */
 export function languageOf(entry: string): SubmissionLanguage {
   return LANGUAGE_OF[extname(entry)] ?? 'JavaScript';
+}
+
+/** The sandbox host that runs a submission of this language. */
+export function runtimeOf(language: SubmissionLanguage | string | undefined): 'node' | 'python' | 'cpp' {
+  return language === 'Python' ? 'python' : language === 'C++' ? 'cpp' : 'node';
 }
 
 /** How big a submission may be; checked before anything is compiled (the assignment's maxSubmissionMb, maxFiles). */
@@ -180,7 +194,7 @@ export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAU
     const found = mainOf(root) ?? ENTRY_CANDIDATES.map((name) => join(root, name)).find((file) => existsSync(file));
     if (!found) {
       throw new SubmissionError(
-        `no entry file in ${input}: add src/AIPlayer.ts (or set "main" in package.json), or AIPlayer.py for Python; looked for ${ENTRY_CANDIDATES.join(', ')}`,
+        `no entry file in ${input}: add src/AIPlayer.ts (or set "main" in package.json), AIPlayer.py for Python, or Strategy.cpp / AIPlayer.cpp for C++; looked for ${ENTRY_CANDIDATES.join(', ')}`,
       );
     }
     entry = realpathSync(found);
