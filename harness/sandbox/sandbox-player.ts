@@ -511,7 +511,8 @@ export class SandboxPlayer implements Player {
       return;
     }
     // bubblewrap reports a child killed by signal N as exit code 128 + N.
-    if (this.layers.bwrap && code !== null && code > 128) {
+    // The C++ host exits with 128 + N itself on a fatal signal N (unshare would misreport the signal).
+    if ((this.layers.bwrap || this.options.runtime === 'cpp') && code !== null && code > 128) {
       signal = signalName(code - 128) ?? signal;
       code = null;
     }

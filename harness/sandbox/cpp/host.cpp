@@ -533,6 +533,27 @@ void movePlayer(long id, const std::string& state) {
   sendMove(id, out);
 }
 
+/**
+ * A fatal signal in the player ends the host with exit code 128 + the signal: the parent reads the signal from the
+ * code, because unshare (the layer without bubblewrap) reports every child killed by a signal as SIGSEGV.
+ */
+void onFatalSignal(int signal) { _exit(128 + signal); }
+
+void reportFatalSignals() {
+  static char alternate[1 << 16];  // a stack overflow's SIGSEGV needs a stack of its own
+  stack_t stack;
+  stack.ss_sp = alternate;
+  stack.ss_size = sizeof alternate;
+  stack.ss_flags = 0;
+  sigaltstack(&stack, nullptr);
+  struct sigaction action;
+  std::memset(&action, 0, sizeof action);
+  action.sa_handler = onFatalSignal;
+  action.sa_flags = SA_ONSTACK;
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL}) sigaction(signal, &action, nullptr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -542,6 +563,9 @@ int main(int argc, char** argv) {
     return 64;
   }
   std::signal(SIGPIPE, SIG_IGN);
+  reportFatalSignals();
+  // Line-buffered output reaches the parent as it is written, so a crash loses at most an unfinished line.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::string path = argv[1];
   game = argv[2];
   symbols = argv[3];
