@@ -15,8 +15,7 @@ import { writeGradeResult, type GradeResult } from '../grading/grade-result.js';
 import { formatSummary, summaryJson } from '../grading/summary.js';
 import { artefactSpec, buildArtefact } from '../grading/pool/artefact.js';
 import type { GamePool, PlayerSpec } from '../grading/pool/job.js';
-import { QueueUsageError } from '../grading/queue/connection.js';
-import { QueuePool } from '../grading/queue/pool.js';
+import { importFor, MissingDependencyError } from '../grading/optional-dependency.js';
 import { writeReport } from '../reports/render.js';
 import { UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
@@ -129,9 +128,11 @@ export function register(program: Command): void {
       let contestantSpec: PlayerSpec | undefined;
       if (flags.queue) {
         try {
+          // The queue's packages are not in a student install: loaded only here.
+          const { QueuePool } = await importFor('--queue', () => import('../grading/queue/pool.js'));
           pool = await QueuePool.open(flags.queue, { size: 16, onWarning: (message) => console.error(`warning: ${message}`) });
         } catch (error) {
-          if (error instanceof QueueUsageError) throw new UsageError(error.message);
+          if (error instanceof MissingDependencyError || (error as Error).name === 'QueueUsageError') throw new UsageError((error as Error).message);
           throw error;
         }
         const { submission: graded } = contestant;

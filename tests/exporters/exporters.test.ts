@@ -1,5 +1,11 @@
 import { describe, expect, test, beforeAll } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
+import { parse as parseResults } from 'test-results-parser';
+import { packageRoot } from '../../grading/package-root.js';
 import { toClassroom } from '../../grading/exporters/classroom.js';
 import { gradesCsv } from '../../grading/exporters/csv.js';
 import { toGradescope } from '../../grading/exporters/gradescope.js';
@@ -123,59 +129,96 @@ describe('a grade the grader could not make (status grader-error)', () => {
   });
 });
 
+/** Jenkins xUnit's own schema (tests/fixtures/junit/junit-10.xsd) through libxml2's xmllint: the plugin skips invalid files. */
+const XSD = join(packageRoot(), 'tests', 'fixtures', 'junit', 'junit-10.xsd');
+const hasXmllint = spawnSync('xmllint', ['--version']).status === 0;
+function validate(xml: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'referee-junit-'));
+  const file = join(dir, 'junit.xml');
+  writeFileSync(file, xml);
+  const run = spawnSync('xmllint', ['--noout', '--schema', XSD, file], { encoding: 'utf8' });
+  return `${run.status} ${run.stderr.trim()}`;
+}
+/** test-results-parser (a JUnit parser CI dashboards use) reading the file as a consumer does. */
+function consume(xml: string): ReturnType<typeof parseResults> {
+  const dir = mkdtempSync(join(tmpdir(), 'referee-junit-'));
+  const file = join(dir, 'junit.xml');
+  writeFileSync(file, xml);
+  return parseResults({ type: 'junit', files: [file] });
+}
+
 describe('JUnit XML', () => {
+  const notGraded = (): GradeResult => ({ ...failed, status: 'grader-error', graderError: 'the sandbox did not start <bwrap>' });
   const parse = (xml: string) =>
-    new XMLParser({ ignoreAttributes: false, isArray: (name) => ['testcase', 'property', 'failure', 'skipped'].includes(name) }).parse(xml) as {
-      testsuites: { testsuite: { '@_tests': string; '@_failures': string; '@_skipped': string; testcase: { '@_name': string; properties: { property: { '@_name': string; '@_value': string }[] }; failure?: { '@_message': string }[]; skipped?: unknown[] }[] } };
+    new XMLParser({ ignoreAttributes: false, isArray: (name) => ['testcase', 'property', 'failure', 'error', 'skipped'].includes(name) }).parse(xml) as {
+      testsuite: {
+        '@_tests': string;
+        '@_failures': string;
+        '@_errors': string;
+        '@_skipped': string;
+        '@_timestamp': string;
+        properties: { property: { '@_name': string; '@_value': string }[] };
+        testcase: { '@_name': string; '@_classname': string; 'system-out': string; failure?: { '@_message': string }[]; error?: { '@_message': string; '@_type': string; '#text': string }[]; skipped?: unknown[] }[];
+      };
     };
 
-  test('parses back: one testcase per rubric item, points as properties, failures for items short of full points', () => {
-    const suite = parse(toJUnit(passed, 'alice')).testsuites.testsuite;
+  (hasXmllint ? test : test.skip)('valid against Jenkins xUnit junit-10.xsd: graded, a failed check with hostile text, a grader error', () => {
+    expect(validate(toJUnit(passed, 'alice'))).toMatch(/^0 .*validates$/);
+    expect(validate(toJUnit(failed, 'x<y & "z"'))).toMatch(/^0 .*validates$/);
+    expect(validate(toJUnit(notGraded(), 'alice'))).toMatch(/^0 .*validates$/);
+    // The schema does bite: properties inside a testcase (what the export wrote before) are refused.
+    expect(validate(toJUnit(passed, 'alice').replace('<system-out>', '<properties/><system-out>'))).toMatch(/^3 .*properties.*not expected/s);
+  });
+
+  test('a JUnit parser counts what the grade says: passed, failed, skipped (not skipped as passed)', () => {
+    const graded = consume(toJUnit(passed, 'alice'));
+    const failedItems = passed.items.filter((item) => item.points < item.maxPoints).length;
+    expect({ total: graded.total, failed: graded.failed, skipped: graded.skipped, errors: graded.errors }).toEqual({ total: 3, failed: failedItems, skipped: 0, errors: 0 });
+    expect(graded.suites[0].cases.map((testCase) => (testCase.metadata as Record<string, string>).points)).toEqual([String(passed.interfaceCheck.points), ...passed.items.map((item) => String(item.points))]);
+    const check = consume(toJUnit(failed, 'bob'));
+    // tests="3" skipped="2": 1 counted test, which failed; the two items not played are skipped, not passed.
+    expect({ total: check.total, passed: check.passed, failed: check.failed, skipped: check.skipped }).toEqual({ total: 1, passed: 0, failed: 1, skipped: 2 });
+    expect(check.suites[0].cases.map((testCase) => testCase.status)).toEqual(['FAIL', 'SKIP', 'SKIP']);
+    const error = consume(toJUnit(notGraded(), 'carol'));
+    expect({ passed: error.passed, failed: error.failed, errors: error.errors }).toEqual({ passed: 0, failed: 0, errors: 1 });
+  });
+
+  test('one testcase per rubric item; points in system-out and the suite properties; failures for items short of full points', () => {
+    const suite = parse(toJUnit(passed, 'alice')).testsuite;
     expect(suite.testcase.map((testCase) => testCase['@_name'])).toEqual(['Interface check', 'vs random', 'vs greedy']);
+    const suiteProperties = Object.fromEntries(suite.properties.property.map((property) => [property['@_name'], property['@_value']]));
+    expect(suiteProperties).toMatchObject({ score: String(passed.score), maxScore: String(passed.maxScore) });
     passed.items.forEach((item, index) => {
       const testCase = suite.testcase[index + 1];
-      const points = Object.fromEntries(testCase.properties.property.map((property) => [property['@_name'], Number(property['@_value'])]));
-      expect(points).toEqual({ points: item.points, maxPoints: item.maxPoints });
+      expect(testCase['system-out']).toBe(`[[PROPERTY|points=${item.points}]]\n[[PROPERTY|maxPoints=${item.maxPoints}]]`);
+      expect(suiteProperties[`points: ${item.title}`]).toBe(`${item.points}/${item.maxPoints}`);
       expect(testCase.failure !== undefined).toBe(item.points < item.maxPoints);
     });
     expect(Number(suite['@_failures'])).toBe(suite.testcase.filter((testCase) => testCase.failure).length);
+    // UTC with its zone: a timestamp without Z reads as local time.
+    expect(suite['@_timestamp']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+
+  test('class names read as package referee, class = the student (Jenkins splits at the last dot)', () => {
+    const classOf = (name: string): string => parse(toJUnit(passed, name)).testsuite.testcase[0]['@_classname'];
+    expect(classOf('alice')).toBe('referee.alice');
+    expect(classOf('tests/fixtures/x/AIPlayer.ts')).toBe('referee.tests/fixtures/x/AIPlayer_ts');
+    expect(classOf('alice.smith').split('.').pop()).toBe('alice_smith');
   });
 
   test('a failed check is a failure whose message names the fix; hostile text stays well-formed', () => {
     const xml = toJUnit(failed, 'x<y');
-    const suite = parse(xml).testsuites.testsuite;
+    const suite = parse(xml).testsuite;
     expect(suite.testcase[0].failure?.[0]['@_message']).toBe('exports AIPlayer failed: export a class named AIPlayer');
     expect(suite.testcase[1].skipped).toHaveLength(1);
     expect(suite['@_skipped']).toBe('2');
     expect(xml).not.toMatch(/[\u0001\u0007]/);
-    expect(xml).toContain('no &lt;AIPlayer&gt; &amp; &quot;quotes&quot;');
+    expect(xml).toContain('no &lt;AIPlayer&gt; &amp;');
   });
-});
 
-describe('JUnit and markdown for a grade the grader could not make (status grader-error)', () => {
-  // A failed check makes failures worth 0 in the normal path: the grader error must not come out that way.
-  const notGraded = (): GradeResult => ({ ...failed, status: 'grader-error', graderError: 'the sandbox did not start <bwrap>' });
-  const parse = (xml: string) =>
-    new XMLParser({ ignoreAttributes: false, isArray: (name) => ['testcase', 'property', 'failure', 'error', 'skipped'].includes(name) }).parse(xml) as {
-      testsuites: {
-        '@_failures': string;
-        '@_errors': string;
-        testsuite: {
-          '@_tests': string;
-          '@_failures': string;
-          '@_errors': string;
-          '@_skipped': string;
-          properties: { property: { '@_name': string; '@_value': string }[] };
-          testcase: { '@_name': string; properties: { property: { '@_name': string }[] }; failure?: unknown[]; error?: { '@_message': string; '@_type': string; '#text': string }[]; skipped?: unknown[] }[];
-        };
-      };
-    };
-
-  test('JUnit: one errored testcase naming the grader error, errors counted, no failures, no points or score', () => {
+  test('a grader error: one errored testcase naming it, errors counted, no failures, no points or score', () => {
     const xml = toJUnit(notGraded(), 'alice');
-    const root = parse(xml).testsuites;
-    const suite = root.testsuite;
-    expect([root['@_failures'], root['@_errors']]).toEqual(['0', '1']);
+    const suite = parse(xml).testsuite;
     expect([suite['@_tests'], suite['@_failures'], suite['@_errors'], suite['@_skipped']]).toEqual(['1', '0', '1', '0']);
     expect(suite.testcase).toHaveLength(1);
     const [testCase] = suite.testcase;
@@ -184,12 +227,16 @@ describe('JUnit and markdown for a grade the grader could not make (status grade
     expect(testCase.error![0]['@_type']).toBe('grader-error');
     expect(testCase.error![0]['@_message']).toBe('not graded: grader error: the sandbox did not start <bwrap> (a problem of the grading machine, not of the code)');
     expect(testCase.error![0]['#text']).toMatch(/NOT graded: the sandbox did not start <bwrap>\nNo rubric item was scored/);
-    expect(testCase.properties.property.map((property) => property['@_name'])).toEqual(['maxPoints']);
+    expect(testCase['system-out']).toBe(`[[PROPERTY|maxPoints=${failed.maxScore}]]`);
     const suiteProperties = Object.fromEntries(suite.properties.property.map((property) => [property['@_name'], property['@_value']]));
     expect(suiteProperties).not.toHaveProperty('score');
     expect(suiteProperties).toMatchObject({ status: 'grader-error', graderError: 'the sandbox did not start <bwrap>' });
     expect(xml).not.toContain('<failure');
   });
+});
+
+describe('markdown for a grade the grader could not make (status grader-error)', () => {
+  const notGraded = (): GradeResult => ({ ...failed, status: 'grader-error', graderError: 'the sandbox did not start <bwrap>' });
 
   test('markdown: says it was not graded and why, with no table of zeros and no total', () => {
     const text = toMarkdown(notGraded());
