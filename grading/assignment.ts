@@ -311,6 +311,7 @@ export function resolveAssignment(json: unknown, source = 'the assignment'): Ass
       forcedLossDiff: raw.forcedLossDiff as number | undefined,
       turnTimeoutMs: raw.turnTimeoutMs as number | undefined,
       quitEndsGame: raw.quitEndsGame as boolean | undefined,
+      seedPlayerRandom: raw.seedPlayerRandom as boolean | undefined,
       gameRules: raw.gameRules as Record<string, boolean> | undefined,
     });
   } catch (error) {
