@@ -88,6 +88,8 @@ function pythonArgs(input: LaunchInput, python: PythonProgram): string[] {
     root: input.submissionRoot,
     game: input.config.game,
     symbols: python.symbols,
+    // Packages the platform's Python offers, loaded before the audit hook when the submission imports them.
+    packages: ['numpy', ...(input.config.allow ?? []).filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))],
     tmp: input.layers.bwrap || input.layers.unshare ? '/tmp' : null,
     // The host installs it on itself before student code: no execve, fork or process clone, bwrap or not.
     seccomp: input.layers.seccomp ? seccompProgram('strict').toString('hex') : null,

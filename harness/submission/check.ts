@@ -70,6 +70,8 @@ export interface CheckOptions {
   limits?: SubmissionLimits;
   /** Run tsc for warnings (default true for TypeScript entries). */
   typeCheck?: boolean;
+  /** The entry file inside a folder submission (`--entry`, the assignment's `entry`), over the name conventions. */
+  entry?: string;
   /** Seed for the probe positions (default 1). */
   seed?: number;
   layers?: Layers;
@@ -190,10 +192,11 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
 
   let submission: ResolvedSubmission | undefined;
   try {
-    submission = resolveSubmission(path, options.limits);
-    step('entry', 'pass', { detail: submission.entry });
+    submission = resolveSubmission(path, options.limits, options.entry);
+    if (submission.notes) step('entry', 'warn', { detail: `${submission.entry}: ${submission.notes.join('; ')}`, hint: 'name the entry AIPlayer.py (Python) or src/AIPlayer.ts, or pass --entry FILE' });
+    else step('entry', 'pass', { detail: submission.entry });
   } catch (error) {
-    step('entry', 'fail', { detail: (error as Error).message, hint: 'pass src/AIPlayer.ts (or AIPlayer.py) or the folder that holds it' });
+    step('entry', 'fail', { detail: (error as Error).message, hint: 'pass AIPlayer.py or src/AIPlayer.ts, the folder that holds it, or --entry FILE with the folder' });
     return result();
   }
 
