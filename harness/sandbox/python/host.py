@@ -13,6 +13,7 @@ import importlib
 import importlib.util
 import json
 import os
+import random
 import re
 import reprlib
 import sys
@@ -176,7 +177,6 @@ class Host(object):
         if random_seed is not None:
             # Reproducible grades (config.seedPlayerRandom): the random module, and numpy's if the submission
             # imported it, replay the same stream for the same game seed.
-            import random
             random.seed(random_seed)
             numpy = sys.modules.get('numpy')
             if numpy is not None:
