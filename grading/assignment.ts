@@ -339,6 +339,7 @@ export function resolveAssignment(json: unknown, source = 'the assignment', base
       forcedLossDiff: raw.forcedLossDiff as number | undefined,
       turnTimeoutMs: raw.turnTimeoutMs as number | undefined,
       quitEndsGame: raw.quitEndsGame as boolean | undefined,
+      seedPlayerRandom: raw.seedPlayerRandom as boolean | undefined,
       gameRules: raw.gameRules as Record<string, boolean> | undefined,
     });
   } catch (error) {

@@ -13,6 +13,7 @@ import importlib
 import importlib.util
 import json
 import os
+import random
 import re
 import reprlib
 import sys
@@ -130,7 +131,7 @@ class Host(object):
             if kind == 'load':
                 self.load(request_id)
             elif kind == 'start':
-                self.start(request_id, request['side'])
+                self.start(request_id, request['side'], request.get('randomSeed'))
             else:
                 self.move(request_id, request['state'], request['info'], request.get('played'))
         except SystemExit as stop:
@@ -169,11 +170,18 @@ class Host(object):
             self.player_class = candidate
         self.answer(request_id, {'t': 'loaded', 'exports': names[:50], 'entry': entry_name})
 
-    def start(self, request_id, side):
+    def start(self, request_id, side, random_seed=None):
         if self.player_class is None:
             raise RuntimeError('the submission has no AIPlayer class to construct')
         self.player = None
         self.live.reset()
+        if random_seed is not None:
+            # Reproducible grades (config.seedPlayerRandom): the random module, and numpy's if the submission
+            # imported it, replay the same stream for the same game seed.
+            random.seed(random_seed)
+            numpy = sys.modules.get('numpy')
+            if numpy is not None:
+                numpy.random.seed(random_seed)
         player = self.player_class(self.symbols[side])
         # game.py's Game.__init__ sets each player's colour after constructing it, over whatever it set itself.
         player.color = self.symbols[side]
