@@ -18,6 +18,7 @@ import { delimiter, join } from 'node:path';
 import type { PlayerIsolation } from '../referee/player.js';
 import { detectCgroups, type CgroupSupport } from './cgroup.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
+import { SYSTEM_READ_DIRS, systemLibraryLinks } from './system-paths.js';
 
 /** The host uid/gid a sandboxed child runs as when the grader runs as root (nobody/nogroup). */
 export const UNPRIVILEGED_ID = 65534;
@@ -87,7 +88,9 @@ function permissionFlagFor(version: string): Layers['permissionFlag'] {
 export function bwrapBaseArgs(): string[] {
   const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--clearenv', '--chdir', '/'];
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
-  for (const dir of ['/usr', '/lib', '/lib64', '/lib32', '/bin']) args.push('--ro-bind-try', dir, dir);
+  for (const dir of SYSTEM_READ_DIRS) args.push('--ro-bind-try', dir, dir);
+  // Shared libraries reached through /etc/alternatives (numpy's BLAS): the links only, not /etc (system-paths.ts).
+  for (const link of systemLibraryLinks()) args.push('--symlink', link.target, link.path);
   return args;
 }
 
@@ -184,9 +187,11 @@ export function fallbackWarning(layers: Layers): string {
  */
 export type IsolationRecord = PlayerIsolation;
 
-export function isolationRecord(layers: Layers, runtime: 'node' | 'python'): IsolationRecord {
+export function isolationRecord(layers: Layers, runtime: 'node' | 'python' | 'cpp'): IsolationRecord {
   let names = describeLayers(layers).filter((layer) => layer.active).map((layer) => layer.layer);
   if (runtime === 'python') names = [...names.filter((name) => name !== 'node-permissions'), 'python-audit-hook'];
+  // Native code has no in-process layer: the C++ host's own seccomp filter and the OS layers are all there is.
+  if (runtime === 'cpp') names = names.filter((name) => name !== 'node-permissions');
   // Node cannot install a seccomp filter on itself: without bubblewrap only Python children get one.
   if (runtime === 'node' && !layers.bwrap) names = names.filter((name) => name !== 'seccomp');
   return { hardened: isHardened(layers), layers: names, ...(layers.bwrapProblem ? { problem: layers.bwrapProblem } : {}) };
