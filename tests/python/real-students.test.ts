@@ -37,7 +37,9 @@ describe('real student programs pass the platform-limit check', () => {
   ])('%s: %s', async (name) => {
     const result = await check(name);
     expect(failures(result)).toEqual([]);
-    expect(result.steps.filter((step) => step.status === 'warn').map((step) => step.id)).toEqual([]);
+    // The only warning allowed is the pace one (an answer over the ladder's 500 ms): on a loaded machine any may be.
+    const warned = result.steps.filter((step) => step.status === 'warn' && !(step.id === 'moves' && /over the built-in ladder's/.test(step.detail ?? '')));
+    expect(warned.map((step) => `${step.id}: ${step.detail}`)).toEqual([]);
     expect(result).toMatchObject({ ok: true, language: 'Python' });
   });
 
