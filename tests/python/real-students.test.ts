@@ -75,6 +75,12 @@ describe('real student programs pass the platform-limit check', () => {
   });
 });
 
+test('referee grade without --config: a correct slow AI passes the check and is warned up front about the ladder', async () => {
+  const out = scratch('grade-pace');
+  const { stderr } = await run(process.execPath, [CLI, 'grade', join(REAL, 'timeguard'), '--check-only', '--out', out, '--json'], { env: { ...process.env, NODE_OPTIONS: '' } });
+  expect(stderr).toMatch(/^warning: .*over the built-in ladder's 500 ms a move: games of the built-in ladder will be lost on time/m);
+});
+
 describe('entry names', () => {
   test('a Python folder without an entry: the message lists what it holds and the Python names first', () => {
     const dir = scratch('no-entry');
