@@ -14,6 +14,7 @@ import { benchFreeze, benchSandbox } from './bench-sandbox.js';
 import { benchWatch, benchWeb } from './bench-web.js';
 import { benchTable } from './bench-table.js';
 import { benchRatings, benchSprt } from './bench-sprt.js';
+import { benchInstall } from './bench-install.js';
 
 const EDAX_LEAVES_PER_S = 328e6; // Edax 4.6, C, one thread, this kind of machine
 const FIRST_CUT_JS_LEAVES_PER_S = 15e6; // a first-cut JS bitboard with 32-bit halves
@@ -80,7 +81,7 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
-  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, python, web, watch, sprt, ratings).
+  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, python, web, watch, sprt, ratings, install).
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
     `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (a shared machine swings every figure: read the ratios)`);
   if (want('table')) {
@@ -120,6 +121,10 @@ async function main(): Promise<void> {
   if (want('ratings')) {
     console.log('');
     benchRatings();
+  }
+  if (want('install')) {
+    console.log('');
+    benchInstall();
   }
 }
 
