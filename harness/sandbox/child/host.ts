@@ -91,7 +91,8 @@ function errorAnswer(id: number, error: unknown): Answer {
     // a hostile error object; the generic message stands
   }
   // rlimit --as turns a Buffer bomb into this RangeError: the memory ceiling, not a bug in the student's logic.
-  if (/Array buffer allocation failed|Allocation failed/.test(message)) return { t: 'memory', id, message };
+  // Node 20/22 say "Array buffer allocation failed"; Node 24 says "RangeError: Failed to allocate memory".
+  if (/Array buffer allocation failed|Allocation failed|^RangeError: Failed to allocate memory/.test(message)) return { t: 'memory', id, message };
   return { t: 'error', id, message: message.slice(0, 2000), stack };
 }
 
