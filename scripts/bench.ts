@@ -12,6 +12,7 @@ import { randomAgent } from '../reference-ai/generic/random.js';
 import { benchPython } from './bench-python.js';
 import { benchFreeze, benchSandbox } from './bench-sandbox.js';
 import { benchWatch, benchWeb } from './bench-web.js';
+import { benchBoard } from './bench-board.js';
 import { benchTable } from './bench-table.js';
 import { benchRatings, benchSprt } from './bench-sprt.js';
 
@@ -80,7 +81,7 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
-  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, python, web, watch, sprt, ratings).
+  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, python, web, board, watch, sprt, ratings).
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
     `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (a shared machine swings every figure: read the ratios)`);
   if (want('table')) {
@@ -108,6 +109,10 @@ async function main(): Promise<void> {
   if (want('web')) {
     console.log('');
     await benchWeb();
+  }
+  if (want('board')) {
+    console.log('');
+    benchBoard();
   }
   if (want('watch')) {
     console.log('');
