@@ -4,8 +4,8 @@
  *   → [without bubblewrap, as root] unshare: own network, IPC, pid and mount namespace, fresh /tmp and /dev/shm
  *   → [as root] setpriv: drop to the unprivileged host uid/gid and every capability
  *   → [when it works] bwrap, with the seccomp filter read from its stdin (`--seccomp 0`)
- *   → node with permission flags, or python3 -I running the Python host (python/host.py), which installs the
- *     strict seccomp filter on itself before the submission loads.
+ *   → node with permission flags, or python3 -I running the Python host (python/host.py), or the C++ host
+ *     (cpp/host.cpp), each of which installs the strict seccomp filter on itself before the submission loads.
  * The shell joins the cgroups before anything else runs, so no process of the player ever lives outside them.
  * What the child sees of the user's files is its private staged copy (staging.ts), never the user's folder.
  */
@@ -35,6 +35,13 @@ export interface LaunchInput {
    * `config.bundle` the submission's entry .py file.
    */
   python?: PythonProgram;
+  /** Run the C++ host (cpp/host.cpp, compiled): `hostPath` is the host binary and `config.bundle` the player's .so. */
+  cpp?: CppProgram;
+}
+
+export interface CppProgram {
+  /** The game's side symbols: an AIPlayer is built with AIPlayer(symbols[side]). */
+  symbols: readonly string[];
 }
 
 export interface PythonProgram {
@@ -53,7 +60,8 @@ export interface PythonProgram {
 const ADDRESS_SPACE_HEADROOM_MB = 1536;
 
 // Join each cgroup (args before "--"), forbid core dumps, cap the address space, then exec the rest.
-const SHELL = [
+// Exported for the sandboxed C++ compiler (cpp-build.ts), which starts the same way.
+export const SHELL = [
   'for f do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift',
   'ulimit -c 0 2>/dev/null; ulimit -v "$1" 2>/dev/null; shift',
   'exec "$@"',
@@ -99,6 +107,14 @@ function pythonArgs(input: LaunchInput, python: PythonProgram): string[] {
 
 /** The program bubblewrap (or the shell, without it) execs, and the paths it must see. */
 function program(input: LaunchInput): { command: string[]; binds: string[] } {
+  if (input.cpp) {
+    // The host installs the strict filter (no exec either) on itself before it dlopens the player.
+    const filter = input.layers.seccomp ? seccompProgram('strict').toString('hex') : '-';
+    return {
+      command: [input.hostPath, input.config.bundle, input.config.game, input.cpp.symbols.join(''), filter],
+      binds: [input.hostPath, input.submissionRoot],
+    };
+  }
   const python = input.python;
   if (python) {
     return {
@@ -127,7 +143,7 @@ function bwrapArgs(input: LaunchInput): string[] {
 const PRIVATE_TMP = 'mount -t tmpfs -o size=64m,mode=1777 referee-tmp /tmp && mount -t tmpfs -o size=16m,mode=1777 referee-shm /dev/shm && exec "$@"';
 
 /** Without bubblewrap, as root: unshare's namespaces, a private /tmp and /dev/shm, then the rest. */
-function unshareArgs(unshare: string): string[] {
+export function unshareArgs(unshare: string): string[] {
   return [unshare, '--net', '--ipc', '--pid', '--fork', '--kill-child', '--mount', '--mount-proc', '--propagation', 'private', '/bin/sh', '-c', PRIVATE_TMP, 'sh'];
 }
 

@@ -187,9 +187,11 @@ export function fallbackWarning(layers: Layers): string {
  */
 export type IsolationRecord = PlayerIsolation;
 
-export function isolationRecord(layers: Layers, runtime: 'node' | 'python'): IsolationRecord {
+export function isolationRecord(layers: Layers, runtime: 'node' | 'python' | 'cpp'): IsolationRecord {
   let names = describeLayers(layers).filter((layer) => layer.active).map((layer) => layer.layer);
   if (runtime === 'python') names = [...names.filter((name) => name !== 'node-permissions'), 'python-audit-hook'];
+  // Native code has no in-process layer: the C++ host's own seccomp filter and the OS layers are all there is.
+  if (runtime === 'cpp') names = names.filter((name) => name !== 'node-permissions');
   // Node cannot install a seccomp filter on itself: without bubblewrap only Python children get one.
   if (runtime === 'node' && !layers.bwrap) names = names.filter((name) => name !== 'seccomp');
   return { hardened: isHardened(layers), layers: names, ...(layers.bwrapProblem ? { problem: layers.bwrapProblem } : {}) };
