@@ -13,6 +13,7 @@ import { benchCpp } from './bench-cpp.js';
 import { benchPython } from './bench-python.js';
 import { benchFreeze, benchSandbox } from './bench-sandbox.js';
 import { benchWatch, benchWeb } from './bench-web.js';
+import { benchBoard } from './bench-board.js';
 import { benchTable } from './bench-table.js';
 import { benchRatings, benchSprt } from './bench-sprt.js';
 
@@ -81,7 +82,7 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
-  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, python, cpp, web, watch, sprt, ratings).
+  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, python, cpp, web, board, watch, sprt, ratings).
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
     `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (a shared machine swings every figure: read the ratios)`);
   if (want('table')) {
@@ -113,6 +114,10 @@ async function main(): Promise<void> {
   if (want('web')) {
     console.log('');
     await benchWeb();
+  }
+  if (want('board')) {
+    console.log('');
+    benchBoard();
   }
   if (want('watch')) {
     console.log('');
