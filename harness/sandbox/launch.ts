@@ -4,14 +4,18 @@
  *   → [without bubblewrap, as root] unshare: own network, IPC, pid and mount namespace, fresh /tmp and /dev/shm
  *   → [as root] setpriv: drop to the unprivileged host uid/gid and every capability
  *   → [when it works] bwrap, with the seccomp filter read from its stdin (`--seccomp 0`)
+ *   → [without bubblewrap, node] the Landlock launcher (native/landlock-launch.c): Landlock and the seccomp filter
+ *     on itself, then exec (confinement.ts describes the ruleset)
  *   → node with permission flags, or python3 -I running the Python host (python/host.py), which installs the
- *     strict seccomp filter on itself before the submission loads.
+ *     strict seccomp filter (and, without bubblewrap, the same Landlock ruleset) on itself before the submission
+ *     loads.
  * The shell joins the cgroups before anything else runs, so no process of the player ever lives outside them.
  * What the child sees of the user's files is its private staged copy (staging.ts), never the user's folder.
  */
 import { dirname } from 'node:path';
 import type { HostConfig } from './protocol.js';
-import { bwrapBaseArgs, dropPrivileges, type Layers } from './layers.js';
+import { confinementFor, launcherArgs, type Confinement } from './confinement.js';
+import { bwrapBaseArgs, dropPrivileges, PRIVATE_SHM_MB, PRIVATE_TMP_MB, type Layers } from './layers.js';
 import { seccompProgram } from './seccomp.js';
 
 export interface LaunchPlan {
@@ -52,10 +56,11 @@ export interface PythonProgram {
  */
 const ADDRESS_SPACE_HEADROOM_MB = 1536;
 
-// Join each cgroup (args before "--"), forbid core dumps, cap the address space, then exec the rest.
+// Join each cgroup (args before "--"), forbid core dumps, cap the address space and the size of any one file
+// written (in 512-byte blocks: the private tmpfs's size), then exec the rest.
 const SHELL = [
   'for f do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift',
-  'ulimit -c 0 2>/dev/null; ulimit -v "$1" 2>/dev/null; shift',
+  `ulimit -c 0 2>/dev/null; ulimit -v "$1" 2>/dev/null; ulimit -f ${PRIVATE_TMP_MB * 2048} 2>/dev/null; shift`,
   'exec "$@"',
 ].join('; ');
 
@@ -91,8 +96,17 @@ function pythonArgs(input: LaunchInput, python: PythonProgram): string[] {
     tmp: input.layers.bwrap || input.layers.unshare ? '/tmp' : null,
     // The host installs it on itself before student code: no execve, fork or process clone, bwrap or not.
     seccomp: input.layers.seccomp ? seccompProgram('strict').toString('hex') : null,
+    // Without bubblewrap, the Landlock ruleset it installs on itself first (python/landlock.py).
+    landlock: confinement(input, [...python.binds, dirname(input.hostPath), input.submissionRoot, python.interpreter]),
   };
   return ['-I', '-B', '-u', input.hostPath, JSON.stringify(config)];
+}
+
+/** The Landlock ruleset for a child without bubblewrap that reads `binds`, or null (bubblewrap, or no Landlock). */
+function confinement(input: LaunchInput, binds: string[]): Confinement | null {
+  const { layers } = input;
+  if (layers.bwrap || !layers.landlock) return null;
+  return confinementFor(binds, layers.unshare ? ['/tmp', '/dev/shm'] : []);
 }
 
 /** The program bubblewrap (or the shell, without it) execs, and the paths it must see. */
@@ -105,9 +119,14 @@ function program(input: LaunchInput): { command: string[]; binds: string[] } {
     };
   }
   const node = process.execPath;
+  const binds = [node, input.hostPath, input.config.bundle, input.submissionRoot];
+  // Without bubblewrap, node starts through the launcher, which installs Landlock and the seccomp filter first.
+  const rules = confinement(input, binds);
+  const launcher = rules ? input.layers.landlock?.launcher : null;
+  const seccomp = input.layers.seccomp ? seccompProgram('no-fork').toString('hex') : null;
   return {
-    command: [node, ...nodeArgs(input)],
-    binds: [node, input.hostPath, input.config.bundle, input.submissionRoot],
+    command: [...(rules && launcher ? launcherArgs(launcher, rules, seccomp) : []), node, ...nodeArgs(input)],
+    binds,
   };
 }
 
@@ -122,7 +141,7 @@ function bwrapArgs(input: LaunchInput): string[] {
 }
 
 // Inside a fresh mount namespace (root, no bubblewrap): an empty /tmp and /dev/shm of the player's own.
-const PRIVATE_TMP = 'mount -t tmpfs -o size=64m,mode=1777 referee-tmp /tmp && mount -t tmpfs -o size=16m,mode=1777 referee-shm /dev/shm && exec "$@"';
+const PRIVATE_TMP = `mount -t tmpfs -o size=${PRIVATE_TMP_MB}m,mode=1777 referee-tmp /tmp && mount -t tmpfs -o size=${PRIVATE_SHM_MB}m,mode=1777 referee-shm /dev/shm && exec "$@"`;
 
 /** Without bubblewrap, as root: unshare's namespaces, a private /tmp and /dev/shm, then the rest. */
 function unshareArgs(unshare: string): string[] {

@@ -32,8 +32,11 @@ export interface ValueStandIn {
 
 /** Child → parent. `hello` is the only message without an id (sent once, before any request). */
 export type Answer =
-  /** seccomp: the Python host's own filter, 'on' or why the kernel refused it (node's host sends none). */
-  | { t: 'hello'; seccomp?: string }
+  /**
+   * What the host installed on itself (or the launcher before it): seccomp 'on' or why the kernel refused it;
+   * landlock (without bubblewrap) 'abi7 net scope' style, or 'missing: why' (confinement.ts).
+   */
+  | { t: 'hello'; seccomp?: string; landlock?: string }
   | { t: 'loaded'; id: number; exports: string[]; entry: string | null; getMoveParams?: number }
   | { t: 'ready'; id: number }
   | { t: 'move'; id: number; value?: unknown; standIn?: ValueStandIn; leftoverThreads?: number }

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { getGame } from '../games/registry.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { parseAnswer } from './answer-schema.js';
@@ -21,6 +21,7 @@ import { hostBundlePath } from './host-bundle.js';
 import { GraderError } from '../referee/grader-error.js';
 import { bwrapFix, detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
 import { launchPlan, type PythonProgram } from './launch.js';
+import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
 import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
@@ -161,8 +162,14 @@ export class SandboxPlayer implements Player {
   private readonly memoryMb: number;
   /** In the path of every staged copy this player runs, so its processes can be found by command line. */
   readonly processTag = `r${randomBytes(6).toString('hex')}`;
-  /** The Python host's own seccomp filter: null until a child said hello, else 'on' or why it is missing. */
+  /**
+   * What the child installed on itself, from its hello: the seccomp filter ('on' or why it is missing) and, without
+   * bubblewrap, Landlock ('abi7 net scope' or 'missing: why'); null until a child said hello.
+   */
   private hostSeccomp: string | null = null;
+  private hostLandlock: string | null = null;
+  /** Whether the grader made itself non-dumpable ('on' or why not). */
+  private graderGuard: string | null = null;
 
   constructor(private readonly options: SandboxOptions) {
     this.name = options.name;
@@ -173,12 +180,17 @@ export class SandboxPlayer implements Player {
   /** The isolation this player runs under (recorded in every GameRecord and GradeResult). */
   get isolation(): IsolationRecord {
     const runtime = this.options.runtime ?? 'node';
-    const record = isolationRecord(this.layers, runtime);
-    if (runtime === 'python' && this.layers.seccomp && this.hostSeccomp !== null && this.hostSeccomp !== 'on' && !this.layers.bwrap) {
-      // The filter was meant to be there and the kernel refused it: reported missing, not silently skipped.
-      return { ...record, layers: record.layers.filter((name) => name !== 'seccomp'), problem: `seccomp: ${this.hostSeccomp}` };
-    }
-    return record;
+    // What the child said it installed (a layer the kernel refused is reported missing, never silently skipped);
+    // with bubblewrap, its filter is bubblewrap's and the Python host's extra one does not decide anything.
+    const reported = this.layers.bwrap ? null : { ...(this.hostSeccomp !== null ? { seccomp: this.hostSeccomp } : {}), ...(this.hostLandlock !== null ? { landlock: this.hostLandlock } : {}) };
+    return isolationRecord(this.layers, runtime, reported);
+  }
+
+  /** The layers with the launcher staged where an unprivileged child can run it (the cache may be root's 0700 home). */
+  private stagedLayers(): Layers {
+    const landlock = this.layers.landlock;
+    if (this.layers.bwrap || !landlock?.launcher || (this.options.runtime ?? 'node') !== 'node') return this.layers;
+    return { ...this.layers, landlock: { ...landlock, launcher: join(stageShared(dirname(landlock.launcher)), basename(landlock.launcher)) } };
   }
 
   /** What the submission exported, once it has been loaded (for the interface check's hints). */
@@ -258,13 +270,15 @@ export class SandboxPlayer implements Player {
       if (error instanceof GraderError) throw error;
       throw new GraderError(`the sandbox could not be prepared: ${(error as Error).message}`);
     }
-    if (!isHardened(this.layers) && !warnedFallback) {
+    if (!isHardened(this.layers, this.options.runtime ?? 'node') && !warnedFallback) {
       warnedFallback = true;
       process.stderr.write(`${fallbackWarning(this.layers)}\n`);
     }
     const memoryMb = this.memoryMb;
+    // The grader itself: a child of the same user must not ptrace it or read its memory (native-tools.ts).
+    this.graderGuard = protectGrader();
     const plan = launchPlan({
-      layers: this.layers,
+      layers: this.stagedLayers(),
       hostPath,
       config: { bundle: staged.entry, game: this.options.game, allow: this.options.allowImports ?? [] },
       submissionRoot: staged.dir,
@@ -276,6 +290,8 @@ export class SandboxPlayer implements Player {
       stdio: [plan.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
       detached: true,
       env: {},
+      // Never the grader's folder: a child without bubblewrap would start there (and PWD is not passed either).
+      cwd: staged.dir,
     });
     if (plan.stdin && proc.stdin) {
       proc.stdin.on('error', () => {
@@ -326,7 +342,10 @@ export class SandboxPlayer implements Player {
       const fix = this.layers.bwrap ? `; ${bwrapFix(tail)}` : '';
       throw new GraderError(`the sandbox did not start: ${why}${fix}`);
     }
-    if (hello.answer.t === 'hello' && hello.answer.seccomp !== undefined) this.hostSeccomp = hello.answer.seccomp;
+    if (hello.answer.t === 'hello') {
+      if (hello.answer.seccomp !== undefined) this.hostSeccomp = hello.answer.seccomp;
+      if (hello.answer.landlock !== undefined) this.hostLandlock = hello.answer.landlock;
+    }
     this.output.take(); // start-up noise is the harness's, not the student's
     const tree = processTree(proc.pid as number);
     for (const pid of tree) child.groups.add(processGroup(pid));

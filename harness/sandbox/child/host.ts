@@ -14,6 +14,7 @@ import { getGame } from '../../games/registry.js';
 import type { MoveInfo, PlayedMove } from '../../referee/player.js';
 import { describeValue } from '../../referee/describe-value.js';
 import { installBoundary } from './boundary.js';
+import { parseConfinement } from '../confinement.js';
 import type { Answer, HostConfig, Request, ValueStandIn } from '../protocol.js';
 import { ANSWER_FD, REQUEST_FD } from '../protocol.js';
 import { liveBoards } from './live-board.js';
@@ -209,7 +210,10 @@ function main(): void {
   });
   // The parent closing the channel means the series is over.
   input.on('end', () => process.exit(0));
-  send({ t: 'hello' });
+  // What the launcher installed before node started (without bubblewrap): told to the parent, hidden from the student.
+  const confinement = parseConfinement(process.env.REFEREE_CONFINEMENT);
+  delete process.env.REFEREE_CONFINEMENT;
+  send(confinement ? { t: 'hello', seccomp: confinement.seccomp, landlock: confinement.landlock } : { t: 'hello' });
 }
 
 main();

@@ -260,6 +260,9 @@ def main():
     host.count_leftover = timeout_module._leftover_threads  # bound before the submission can replace it
     for alias in TIMEOUT_ALIASES:
         sys.modules[alias] = timeout_module
+    # Without bubblewrap, Landlock first: files, TCP, signals and abstract sockets (python/landlock.py).
+    landlock = load_file('referee_landlock', 'landlock.py').install(config.get('landlock'))
+    del sys.modules['referee_landlock']
     # Below the language: the kernel refuses fork, process clones and exec from here on (python/seccomp.py).
     seccomp = load_file('referee_seccomp', 'seccomp.py').install(config.get('seccomp'))
     del sys.modules['referee_seccomp']
@@ -279,7 +282,7 @@ def main():
     sys.modules['__main__'] = type(sys)('__main__')
     readable = [HERE, root, '/dev', sys.prefix, sys.base_prefix, sys.exec_prefix] + [p for p in sys.path if p]
     guard.install(readable, config.get('tmp'))
-    host.send({'t': 'hello', 'seccomp': seccomp[:300]})
+    host.send({'t': 'hello', 'seccomp': seccomp[:300], 'landlock': (landlock or 'not asked')[:300]})
     host.serve()
 
 
