@@ -52,8 +52,36 @@ let snapshot = '';
 /** The id of the request being worked on; an answer for it is sent at most once. */
 let current: number | null = null;
 
+const ownKeys = Object.keys;
+const isArray = Array.isArray;
+const bufferFrom = Buffer.from.bind(Buffer);
+
+/**
+ * The channel's JSON, written by the host itself: JSON.stringify looks up `toJSON` on every object it meets, and an
+ * inherited Object.prototype.toJSON (the student's) could rewrite a 'tamper' answer into a 'move'. Only primitives
+ * go through the captured stringify, which consults no prototype for them; objects and arrays are the host's own,
+ * walked by their own keys.
+ */
+function encode(value: unknown): string {
+  if (value === null || typeof value !== 'object') return value === undefined ? 'null' : stringify(value);
+  let text = '';
+  if (isArray(value)) {
+    for (let i = 0; i < value.length; i++) text += (i > 0 ? ',' : '') + encode(value[i]);
+    return `[${text}]`;
+  }
+  const keys = ownKeys(value);
+  let first = true;
+  for (let i = 0; i < keys.length; i++) {
+    const item = (value as Record<string, unknown>)[keys[i]];
+    if (item === undefined) continue;
+    text += (first ? '' : ',') + stringify(keys[i]) + ':' + encode(item);
+    first = false;
+  }
+  return `{${text}}`;
+}
+
 function send(answer: Answer): void {
-  const bytes = Buffer.from(`${stringify(answer)}\n`);
+  const bytes = bufferFrom(`${encode(answer)}\n`);
   let sent = 0;
   while (sent < bytes.length) sent += writeSync(ANSWER_FD, bytes, sent);
 }
@@ -102,10 +130,11 @@ function load(id: number): void {
   mod.paths = [];
   const source = readFileSync(bundle, 'utf8');
   // Every run-time door to node's built-ins closes before student code runs (boundary.ts).
-  const guardedRequire = installBoundary(new Set(config.allow));
-  // Module#_compile (rather than vm.compileFunction) so --enable-source-maps maps stacks to the student's files.
-  mod.require = ((name: string) => (name === 'referee' || name === 'board-referee' ? refereeModule : guardedRequire(name))) as NodeJS.Require;
-  (mod as unknown as { _compile(code: string, file: string): void })._compile(source, bundle);
+  const boundary = installBoundary(new Set(config.allow));
+  // Module#_compile (rather than vm.compileFunction) so --enable-source-maps maps stacks to the student's files;
+  // the original, which the boundary has just closed to everyone else.
+  mod.require = ((name: string) => (name === 'referee' || name === 'board-referee' ? refereeModule : boundary.require(name))) as NodeJS.Require;
+  boundary.compile(mod, source, bundle);
   const exported = mod.exports as Record<string, unknown> | ((...args: unknown[]) => unknown);
   let names: string[] = [];
   let entry: string | null = null;
