@@ -93,6 +93,7 @@ function pythonArgs(input: LaunchInput, python: PythonProgram): string[] {
     root: input.submissionRoot,
     game: input.config.game,
     symbols: python.symbols,
+    stopAfterAnswer: input.config.stopAfterAnswer ?? false,
     tmp: input.layers.bwrap || input.layers.unshare ? '/tmp' : null,
     // The host installs it on itself before student code: no execve, fork or process clone, bwrap or not.
     seccomp: input.layers.seccomp ? seccompProgram('strict').toString('hex') : null,
@@ -140,8 +141,11 @@ function bwrapArgs(input: LaunchInput): string[] {
   return args;
 }
 
-// Inside a fresh mount namespace (root, no bubblewrap): an empty /tmp and /dev/shm of the player's own.
-const PRIVATE_TMP = `mount -t tmpfs -o size=${PRIVATE_TMP_MB}m,mode=1777 referee-tmp /tmp && mount -t tmpfs -o size=${PRIVATE_SHM_MB}m,mode=1777 referee-shm /dev/shm && exec "$@"`;
+// Inside a fresh mount namespace (root, no bubblewrap): an empty /tmp and /dev/shm of the player's own. The shell
+// stays as the pid namespace's init rather than exec'ing: the kernel ignores a SIGSTOP that the namespace's init
+// sends itself, and the host stops itself after each answer (HostConfig.stopAfterAnswer). It exits with the
+// player's status (128 + N for a signal, as bubblewrap reports it).
+const PRIVATE_TMP = `mount -t tmpfs -o size=${PRIVATE_TMP_MB}m,mode=1777 referee-tmp /tmp && mount -t tmpfs -o size=${PRIVATE_SHM_MB}m,mode=1777 referee-shm /dev/shm && "$@"`;
 
 /** Without bubblewrap, as root: unshare's namespaces, a private /tmp and /dev/shm, then the rest. */
 function unshareArgs(unshare: string): string[] {

@@ -16,6 +16,11 @@ export interface HostConfig {
   game: string;
   /** Bare imports the assignment allows at run time (Node built-ins left external by the compiler). */
   allow: string[];
+  /**
+   * Stop itself (SIGSTOP) right after writing each answer, so no student code runs on after it; the parent's
+   * next request comes with a SIGCONT. Off when the player may ponder.
+   */
+  stopAfterAnswer?: boolean;
 }
 
 /** Parent → child. Every request carries an id that its one answer repeats. */

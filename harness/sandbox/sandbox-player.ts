@@ -75,6 +75,8 @@ interface Pending {
   id: number;
   expect: Expect;
   timer: ReturnType<typeof setTimeout>;
+  /** The second wake-up of a self-stopped host (thaw), cleared with the answer. */
+  retry?: ReturnType<typeof setTimeout>;
   settle(outcome: Outcome): void;
 }
 
@@ -104,6 +106,8 @@ interface Child {
 
 /** How long an answered child may stay runnable before it is frozen (see scheduleFreeze). */
 const FREEZE_GRACE_MS = 2;
+/** When a self-stopped host is woken a second time, should the first SIGCONT have come before its stop (thaw). */
+const SELF_STOP_RETRY_MS = 5;
 
 /** Share of the memory ceiling in use at a deadline that makes the failure a memory one, not a timeout. */
 const MEMORY_AT_DEADLINE = 0.5;
@@ -280,7 +284,7 @@ export class SandboxPlayer implements Player {
     const plan = launchPlan({
       layers: this.stagedLayers(),
       hostPath,
-      config: { bundle: staged.entry, game: this.options.game, allow: this.options.allowImports ?? [] },
+      config: { bundle: staged.entry, game: this.options.game, allow: this.options.allowImports ?? [], stopAfterAnswer: !this.options.ponder },
       submissionRoot: staged.dir,
       memoryMb,
       joinFiles: cgroup ? cgroup.joinFiles() : [],
@@ -452,6 +456,7 @@ export class SandboxPlayer implements Player {
     if (!pending) return;
     this.pending = null;
     clearTimeout(pending.timer);
+    if (pending.retry) clearTimeout(pending.retry);
     if ('answer' in outcome && this.child) this.scheduleFreeze(this.child);
     // Output written just before the answer may sit in the stdout pipe's callback of this same loop turn.
     setImmediate(() => pending.settle(outcome));
@@ -506,8 +511,8 @@ export class SandboxPlayer implements Player {
       else this.violation ??= failure.message;
       return;
     }
-    // bubblewrap reports a child killed by signal N as exit code 128 + N.
-    if (this.layers.bwrap && code !== null && code > 128) {
+    // bubblewrap (and the unshare fallback's shell) reports a child killed by signal N as exit code 128 + N.
+    if ((this.layers.bwrap || this.layers.unshare) && code !== null && code > 128) {
       signal = signalName(code - 128) ?? signal;
       code = null;
     }
@@ -556,6 +561,18 @@ export class SandboxPlayer implements Player {
       if (child.fixedPids) signalPids(child.fixedPids, 'SIGCONT');
       else if (!child.cgroup?.setFrozen(false)) signalGroups(child.groups, 'SIGCONT');
       this.frozen = false;
+    }
+    if (!this.options.ponder && child.node) {
+      // The host stopped itself right after its answer (stopAfterAnswer): wake it. Should that stop land after
+      // this SIGCONT (the answer read and the next request sent within the microseconds between the host's write
+      // and its kill), one more SIGCONT shortly after wakes it: a rare few milliseconds, never a hang.
+      if (!child.fixedPids) signalPids([child.node], 'SIGCONT');
+      const id = this.pending?.id;
+      const again = setTimeout(() => {
+        if (this.child === child && this.pending?.id === id) signalPids([child.node], 'SIGCONT');
+      }, SELF_STOP_RETRY_MS);
+      again.unref();
+      if (this.pending) this.pending.retry = again;
     }
   }
 

@@ -86,10 +86,15 @@ function send(answer: Answer): void {
   while (sent < bytes.length) sent += writeSync(ANSWER_FD, bytes, sent);
 }
 
+/** Captured before the boundary wraps process.kill: the host stops itself after answering (HostConfig). */
+const stopSelf = config.stopAfterAnswer ? process.kill.bind(process, process.pid, 'SIGSTOP') : null;
+
 function answer(id: number, message: Answer): void {
   if (current !== id) return;
   current = null;
   send(message);
+  // Synchronously after the write: no student callback can run in between, none until the parent wakes it.
+  if (stopSelf) stopSelf();
 }
 
 /** Strings, finite numbers, booleans, null and small plain data travel as JSON; anything else as a stand-in. */

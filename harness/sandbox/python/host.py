@@ -62,6 +62,7 @@ _type = type
 _str = str
 _issubclass = issubclass
 _exit = os._exit
+_kill, _pid, _SIGSTOP = os.kill, os.getpid(), 19  # SIGSTOP on every Linux architecture the sandbox supports
 _repr = reprlib.Repr()
 _repr.maxstring = 200
 _repr.maxother = 200
@@ -101,6 +102,8 @@ class Host(object):
         self.current = None
         message['id'] = request_id
         self.send(message)
+        if self.config.get('stopAfterAnswer'):
+            _kill(_pid, _SIGSTOP)  # no student thread runs on after its answer: the parent's next request wakes us
 
     def serve(self):
         pending = b''
