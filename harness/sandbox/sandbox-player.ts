@@ -531,10 +531,11 @@ export class SandboxPlayer implements Player {
    */
   private scheduleFreeze(child: Child): void {
     if (this.options.ponder || this.frozen || this.freezeTimer) return;
-    if (child.fixedPids) {
+    if (child.fixedPids && !this.selfStops()) {
       // A few microseconds a move: stopped as soon as its answer is read, so the window in which it may compute
       // after answering is the grader's own reading latency, not that plus a timer's (which a loaded machine
-      // stretched to 27 ms).
+      // stretched to 27 ms). A host that stops itself is left to do so (stopping it here first would only make it
+      // stop itself again after the next SIGCONT); the timer below is then the backstop for one that does not.
       signalPids(child.fixedPids, 'SIGSTOP');
       this.frozen = true;
       return;
@@ -551,6 +552,11 @@ export class SandboxPlayer implements Player {
     this.freezeTimer.unref();
   }
 
+  /** Whether the host stops itself after each answer (HostConfig.stopAfterAnswer: whenever it may not ponder). */
+  private selfStops(): boolean {
+    return !this.options.ponder;
+  }
+
   /** Cancel a pending freeze, or wake a frozen child (after its request is written, so it wakes once). */
   private thaw(child: Child): void {
     if (this.freezeTimer) {
@@ -562,17 +568,22 @@ export class SandboxPlayer implements Player {
       else if (!child.cgroup?.setFrozen(false)) signalGroups(child.groups, 'SIGCONT');
       this.frozen = false;
     }
-    if (!this.options.ponder && child.node) {
+    const pending = this.pending;
+    if (this.selfStops() && child.node && pending) {
       // The host stopped itself right after its answer (stopAfterAnswer): wake it. Should that stop land after
-      // this SIGCONT (the answer read and the next request sent within the microseconds between the host's write
-      // and its kill), one more SIGCONT shortly after wakes it: a rare few milliseconds, never a hang.
-      if (!child.fixedPids) signalPids([child.node], 'SIGCONT');
-      const id = this.pending?.id;
-      const again = setTimeout(() => {
-        if (this.child === child && this.pending?.id === id) signalPids([child.node], 'SIGCONT');
-      }, SELF_STOP_RETRY_MS);
-      again.unref();
-      if (this.pending) this.pending.retry = again;
+      // this SIGCONT (the host preempted between its write and its kill while this grader answered at once), it
+      // is woken again, at 5, 10, 20 … up to 320 ms intervals until it answers: a rare delay, never a hang.
+      signalPids([child.node], 'SIGCONT');
+      let delay = SELF_STOP_RETRY_MS;
+      const again = (): void => {
+        if (this.child !== child || this.pending !== pending) return;
+        signalPids([child.node], 'SIGCONT');
+        delay = Math.min(delay * 2, 320);
+        pending.retry = setTimeout(again, delay);
+        pending.retry.unref();
+      };
+      pending.retry = setTimeout(again, delay);
+      pending.retry.unref();
     }
   }
 
