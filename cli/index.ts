@@ -8,6 +8,7 @@ import { isGraderError } from '../harness/referee/grader-error.js';
 import { Command, CommanderError } from 'commander';
 import { harnessVersion } from '../grading/package-root.js';
 import { UsageError } from './args.js';
+import { FEATURE_NEEDS, missingMessage, missingOptional } from '../grading/optional-dependency.js';
 
 /** Each subcommand's module, loaded only when it is the one asked for (start-up is most of a quick command). */
 const COMMANDS: Record<string, () => Promise<{ register(program: Command): void }>> = {
@@ -41,7 +42,25 @@ const program = new Command()
 // need every command's.
 const asked = process.argv[2];
 const wanted = asked !== undefined && Object.hasOwn(COMMANDS, asked) ? [COMMANDS[asked]] : Object.values(COMMANDS);
-for (const load of wanted) (await load()).register(program);
+for (const [name, load] of Object.entries(COMMANDS)) {
+  if (!wanted.includes(load)) continue;
+  try {
+    (await load()).register(program);
+  } catch (error) {
+    // An instructor command whose packages a student install leaves out: listed, and one line with the fix.
+    if (!missingOptional(error)) throw error;
+    const fix = missingMessage(`referee ${name}`, FEATURE_NEEDS[name] ?? [missingOptional(error)!]);
+    program
+      .command(name)
+      .description(`(not installed) ${fix}`)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .helpOption(false)
+      .action(() => {
+        throw new UsageError(fix);
+      });
+  }
+}
 
 try {
   await program.parseAsync(process.argv);

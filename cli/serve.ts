@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { CompileError, compileSubmission } from '../harness/submission/compile.js';
 import { resolveSubmission, SubmissionError } from '../harness/submission/resolve.js';
 import { startServer, type RunningServer } from '../web/server/app.js';
-import { WatchSource } from '../web/server/watch.js';
+import type { WatchSource } from '../web/server/watch.js';
+import { importFor, MissingDependencyError } from '../grading/optional-dependency.js';
 import type { SeatSession } from '../web/server/seat.js';
 import { gameArg, nonNegativeInt, UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
@@ -109,6 +110,14 @@ export function register(program: Command): void {
       }
       let watch: WatchSource | null = null;
       if (flags.watch !== undefined) {
+        // --watch reads SQLite journals: better-sqlite3 is not in a student install, so it loads only here.
+        let WatchSource: typeof import('../web/server/watch.js').WatchSource;
+        try {
+          ({ WatchSource } = await importFor('--watch', () => import('../web/server/watch.js')));
+        } catch (error) {
+          if (error instanceof MissingDependencyError) throw new UsageError(error.message);
+          throw error;
+        }
         const problem = WatchSource.problem(flags.watch);
         if (problem) throw new UsageError(problem);
         watch = new WatchSource(flags.watch);

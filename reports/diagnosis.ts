@@ -21,10 +21,17 @@ function percentile(sorted: number[], share: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))];
 }
 
-/** Discs or stones of each side in every position of a game, counted from its own SVG (`data-disc` symbols). */
-export function discCounts(game: AnyGame, svgs: string[]): [number, number][] {
-  const [first, second] = game.symbols.map((symbol) => `data-disc="${symbol}"`);
-  return svgs.map((svg) => [svg.split(first).length - 1, svg.split(second).length - 1]);
+/** Discs or stones of each side in every position of a game, from the game's board geometry (never its SVG markup). */
+export function discCounts(game: AnyGame, states: unknown[]): [number, number][] {
+  const [first, second] = game.symbols;
+  return states.map((state) => {
+    const counts: [number, number] = [0, 0];
+    for (const cell of game.geometry?.cells(state) ?? []) {
+      if (cell.piece === first) counts[0]++;
+      else if (cell.piece === second) counts[1]++;
+    }
+    return counts;
+  });
 }
 
 const PHASES = ['the opening', 'the middle game', 'the endgame'] as const;

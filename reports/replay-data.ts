@@ -42,8 +42,10 @@ export interface GameView {
   /** The failing turn of a forced loss: its illegal attempts, shown after the last frame. */
   failedAttempts: { text: string; reason: string }[];
   timeLimitMs: number;
-  /** Discs or stones of each side in every frame (counted from the SVG's data-disc marks). */
+  /** Discs or stones of each side in every frame (from the game's board geometry). */
   counts: [number, number][];
+  /** The cells that decided a game won on the board (the winning line), as circles on the last frame's picture. */
+  highlight: { x: number; y: number; r: number }[];
   /** The failing ask of a forced loss (its wall time is the time chart's last bar), or null. */
   fatal: { side: 0 | 1; verdict: string; wallMs: number; stack: string | null; output: string | null } | null;
 }
@@ -71,13 +73,20 @@ const attemptView = (attempt: IllegalAttempt): { text: string; reason: string } 
   reason: attempt.reason,
 });
 
-function endingOf(game: AnyGame, record: GameRecord): string {
+function endingOf(game: AnyGame, record: GameRecord, final: unknown): string {
   const { end } = record;
   const winnerName = end.winner === null ? null : `${game.sideNames[end.winner]} (${record.players[end.winner]})`;
   if (end.loser) {
     const loser = `${game.sideNames[end.loser.side]} (${record.players[end.loser.side]})`;
     const rule = end.loser.rule ? ` (rule: ${end.loser.rule})` : '';
     return `${loser} lost: it ${VERDICT_DESCRIPTIONS[end.loser.verdict]} — ${end.loser.message}${rule}`;
+  }
+  if (end.reason === 'resign' && end.resignedBy !== undefined) return `${game.sideNames[end.resignedBy]} (${record.players[end.resignedBy]}) resigned: ${winnerName} won.`;
+  if (end.reason === 'score' && game.geometry && game.isTerminal(final)) {
+    // The game's own words: why it ended, and a score only where the game has one (Reversi's disc count).
+    const ending = game.geometry.ending(final);
+    const score = ending.score ? ` ${ending.score}` : '';
+    return `${winnerName === null ? `Draw${score}` : `${winnerName} won${score}`}: ${ending.reason}.`;
   }
   const score = end.score ? ` ${end.score[0]}–${end.score[1]}` : '';
   const quit = end.reason === 'quit' && end.quitBy !== undefined ? ` ${game.sideNames[end.quitBy]} answered 'Q' (quitEndsGame): the count decided.` : '';
@@ -86,8 +95,8 @@ function endingOf(game: AnyGame, record: GameRecord): string {
 
 export function gameView(game: AnyGame, record: GameRecord, tokens: SvgTokens, meta: { title: string; studentSide: 0 | 1 | null; result: string }): GameView {
   let state = game.decode(record.initialState);
-  const svgs = [game.renderSvg(state)];
-  const frames = [tokens.encode(svgs[0])];
+  const states = [state];
+  const frames = [tokens.encode(game.renderSvg(state))];
   const plies: PlyView[] = [];
   for (const turn of record.turns) {
     if (turn.kind === 'pass') {
@@ -97,9 +106,8 @@ export function gameView(game: AnyGame, record: GameRecord, tokens: SvgTokens, m
       if (move === null) throw new Error(`record ply ${turn.ply}: ${JSON.stringify(turn.move)} is not ${game.id} notation`);
       state = game.apply(state, move);
     }
-    const svg = game.renderSvg(state, turn.kind === 'move' ? { lastMove: turn.move } : {});
-    svgs.push(svg);
-    frames.push(tokens.encode(svg));
+    states.push(state);
+    frames.push(tokens.encode(game.renderSvg(state, turn.kind === 'move' ? { lastMove: turn.move } : {})));
     plies.push({
       ply: turn.ply,
       side: turn.side,
@@ -111,6 +119,9 @@ export function gameView(game: AnyGame, record: GameRecord, tokens: SvgTokens, m
     });
   }
   const loser = record.end.loser;
+  const won = record.end.reason === 'score' && game.geometry !== undefined && game.isTerminal(state);
+  const cells = won ? new Map(game.geometry!.cells(state).map((cell) => [cell.name, cell])) : null;
+  const highlight = won ? game.geometry!.ending(state).line.flatMap((name) => (cells!.has(name) ? [{ x: cells!.get(name)!.x, y: cells!.get(name)!.y, r: cells!.get(name)!.r }] : [])) : [];
   return {
     title: meta.title,
     players: record.players,
@@ -118,10 +129,11 @@ export function gameView(game: AnyGame, record: GameRecord, tokens: SvgTokens, m
     result: meta.result,
     frames,
     plies,
-    ending: endingOf(game, record),
+    ending: endingOf(game, record, state),
     failedAttempts: (record.end.loser?.attempts ?? []).map(attemptView),
     timeLimitMs: record.config.moveTimeoutMs,
-    counts: discCounts(game, svgs),
+    counts: discCounts(game, states),
+    highlight,
     fatal:
       loser && loser.phase === 'move'
         ? { side: loser.side, verdict: loser.verdict, wallMs: loser.wallMs, stack: loser.stack ?? null, output: loser.side === meta.studentSide ? capped(loser.output?.text) : null }

@@ -9,6 +9,7 @@ import { InProcessPlayer } from '../harness/referee/in-process.js';
 import { playGame } from '../harness/referee/match.js';
 import { deriveSeed } from '../harness/referee/seed.js';
 import { randomAgent } from '../reference-ai/generic/random.js';
+import { benchCpp } from './bench-cpp.js';
 import { benchPython } from './bench-python.js';
 import { benchFreeze, benchSandbox } from './bench-sandbox.js';
 import { benchLandlock } from './bench-landlock.js';
@@ -81,7 +82,7 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
-  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, landlock, python, web, watch, sprt, ratings).
+  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, landlock, python, cpp, web, watch, sprt, ratings).
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
     `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (a shared machine swings every figure: read the ratios)`);
   if (want('table')) {
@@ -109,6 +110,10 @@ async function main(): Promise<void> {
   if (want('python')) {
     console.log('');
     await benchPython();
+  }
+  if (want('cpp')) {
+    console.log('');
+    await benchCpp();
   }
   if (want('web')) {
     console.log('');

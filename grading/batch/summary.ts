@@ -63,6 +63,19 @@ export function withClassFacts(
   });
 }
 
+/**
+ * A student's standing in words, one vocabulary for every class view (index.html, the --watch dashboard): 'graded';
+ * 'interface check failed' (a submission that does not compile or lacks getMove: graded, its score is the check's);
+ * 'not graded' or 'not graded: grader error' (no score at all), with the reason.
+ */
+export function classStatus(student: Pick<StudentSummary, 'status' | 'error' | 'interfaceCheck'>): { status: string; reason: string | null } {
+  if (student.status === 'error') {
+    return { status: student.error?.startsWith('not graded: grader error') ? 'not graded: grader error' : 'not graded', reason: student.error ?? student.interfaceCheck.reason ?? 'the interface check failed' };
+  }
+  if (!student.interfaceCheck.passed) return { status: 'interface check failed', reason: student.interfaceCheck.reason ?? 'the interface check failed' };
+  return { status: 'graded', reason: null };
+}
+
 const zeroVerdicts = (): VerdictCounts => Object.fromEntries(LOSS_VERDICTS.map((verdict) => [verdict, 0])) as VerdictCounts;
 
 /** The failed check line in one sentence: what failed, what was seen, how to fix it. */

@@ -1,38 +1,19 @@
 /**
- * JUnit XML from a GradeResult, for CI test reporters: one testsuite per grade, one testcase per rubric item
- * (the interface check first). An item short of full points is a failure whose message says why; an item not
- * played is skipped; points and max points are properties of each testcase and of the suite. A grade the grader
- * could not make (status 'grader-error') is one testcase with an <error> naming the grader error, and no failure:
- * CI reporters show errors apart from failures, and nothing here is charged to the student.
+ * JUnit XML from a GradeResult, for CI test reporters, valid against Jenkins xUnit's junit-10.xsd (the plugin
+ * skips invalid files): the root is one <testsuite> per grade — the schema allows no `skipped` count on
+ * <testsuites>, and parsers that read the root's counts then take skipped items as passed — with one testcase per
+ * rubric item (the interface check first). An item short of full points is a failure whose message says why; an
+ * item not played is skipped. The schema allows no <properties> in a testcase, so each case's points go in its
+ * <system-out> as `[[PROPERTY|points=…]]` lines (the inline-property convention JUnit parsers read) and, with the
+ * score, in the suite's <properties>. A grade the grader could not make (status 'grader-error') is one testcase
+ * with an <error> naming the grader error, and no failure: CI reporters show errors apart from failures, and
+ * nothing here is charged to the student. Written with xmlbuilder2, which escapes every text and attribute.
  */
+import { create } from 'xmlbuilder2';
 import type { GradeResult } from '../grade-result.js';
 
-/** Escape for XML text and attributes, dropping characters XML 1.0 cannot hold (student output may have them). */
-export function xmlEscape(text: string): string {
-  return text
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\t/g, '&#9;');
-}
-
-/** Element text keeps its line breaks. */
-const text = (value: string): string => xmlEscape(value).replace(/&#10;/g, '\n');
-
-const attributes = (values: Record<string, string | number>): string =>
-  Object.entries(values)
-    .map(([key, value]) => ` ${key}="${xmlEscape(String(value))}"`)
-    .join('');
-
-const properties = (values: Record<string, string | number>, indent: string): string =>
-  `${indent}<properties>\n${Object.entries(values)
-    .map(([name, value]) => `${indent}  <property${attributes({ name, value })}/>`)
-    .join('\n')}\n${indent}</properties>`;
+/** Characters XML 1.0 cannot hold at all (student output may have them): dropped, since no escape exists. */
+export const xmlSafe = (text: string): string => text.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '');
 
 const pct = (rate: number): string => `${(100 * rate).toFixed(1)}%`;
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
@@ -103,54 +84,43 @@ function casesOf(result: GradeResult): Case[] {
   return cases;
 }
 
-/** One <testsuite> element for one grade, named after `suiteName` (the student, in a batch). */
-function junitSuite(result: GradeResult, suiteName: string, indent = '  '): string {
-  const cases = casesOf(result);
-  const classname = `referee.${suiteName.replace(/[^\w.-]+/g, '_')}`;
-  const body = cases.map((testCase) => {
-    // An errored case claims no points, not even 0.
-    const points: Record<string, number> = testCase.error ? { maxPoints: testCase.maxPoints } : { points: testCase.points, maxPoints: testCase.maxPoints };
-    const inner = [properties(points, `${indent}    `)];
-    if (testCase.failure) {
-      inner.push(`${indent}    <failure${attributes({ message: testCase.failure.message, type: 'score' })}>${text(testCase.failure.body)}</failure>`);
-    }
-    if (testCase.error) {
-      inner.push(`${indent}    <error${attributes({ message: testCase.error.message, type: 'grader-error' })}>${text(testCase.error.body)}</error>`);
-    }
-    if (testCase.skipped) inner.push(`${indent}    <skipped${attributes({ message: testCase.skipped })}/>`);
-    return `${indent}  <testcase${attributes({ name: testCase.name, classname, time: seconds(testCase.ms) })}>\n${inner.join('\n')}\n${indent}  </testcase>`;
-  });
-  const suite = attributes({
-    name: suiteName,
-    tests: cases.length,
-    failures: cases.filter((testCase) => testCase.failure).length,
-    errors: cases.filter((testCase) => testCase.error).length,
-    skipped: cases.filter((testCase) => testCase.skipped).length,
-    time: seconds(result.timings.totalMs),
-    timestamp: result.timings.startedAt.replace(/\.\d+Z$/, ''),
-  });
-  return [
-    `${indent}<testsuite${suite}>`,
-    // A grader error has no score at all (a 0 would read as the student's).
-    properties(
-      notGraded(result)
-        ? { status: 'grader-error', graderError: result.graderError ?? 'unknown', maxScore: result.maxScore, assignment: result.assignment.title, configHash: result.assignment.hash }
-        : { score: result.score, maxScore: result.maxScore, assignment: result.assignment.title, configHash: result.assignment.hash },
-      `${indent}  `,
-    ),
-    ...body,
-    `${indent}</testsuite>`,
-  ].join('\n');
-}
+/**
+ * Jenkins reads a classname as package.class, split at the last dot: `referee.<student>` with the student's own
+ * dots made underscores, so `alice.smith` shows as class `alice_smith` in package `referee`, not as class `smith`.
+ */
+export const junitClassname = (suiteName: string): string => `referee.${xmlSafe(suiteName).replace(/\./g, '_').replace(/\s+/g, ' ').trim() || 'submission'}`;
 
+/** ISO 8601 with the zone kept (a timestamp without `Z` reads as local time). */
+const timestamp = (iso: string): string => iso.replace(/\.\d+Z$/, 'Z');
+
+/** The JUnit XML document for one grade: a <testsuite> named after `suiteName` (the student, in a batch). */
 export function toJUnit(result: GradeResult, suiteName = result.submission.name): string {
   const cases = casesOf(result);
-  const totals = attributes({
-    name: result.assignment.title,
-    tests: cases.length,
-    failures: cases.filter((testCase) => testCase.failure).length,
-    errors: cases.filter((testCase) => testCase.error).length,
+  const classname = junitClassname(suiteName);
+  const suite = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuite', {
+    name: xmlSafe(suiteName),
+    tests: String(cases.length),
+    failures: String(cases.filter((testCase) => testCase.failure).length),
+    errors: String(cases.filter((testCase) => testCase.error).length),
+    skipped: String(cases.filter((testCase) => testCase.skipped).length),
     time: seconds(result.timings.totalMs),
+    timestamp: timestamp(result.timings.startedAt),
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${totals}>\n${junitSuite(result, suiteName)}\n</testsuites>\n`;
+  // A grader error has no score at all (a 0 would read as the student's).
+  const suiteProperties: Record<string, string | number> = notGraded(result)
+    ? { status: 'grader-error', graderError: result.graderError ?? 'unknown', maxScore: result.maxScore, assignment: result.assignment.title, configHash: result.assignment.hash }
+    : { score: result.score, maxScore: result.maxScore, assignment: result.assignment.title, configHash: result.assignment.hash };
+  if (!notGraded(result)) for (const testCase of cases) suiteProperties[`points: ${testCase.name}`] = `${testCase.points}/${testCase.maxPoints}`;
+  const properties = suite.ele('properties');
+  for (const [name, value] of Object.entries(suiteProperties)) properties.ele('property', { name: xmlSafe(name), value: xmlSafe(String(value)) });
+  for (const testCase of cases) {
+    const element = suite.ele('testcase', { name: xmlSafe(testCase.name), classname, time: seconds(testCase.ms) });
+    if (testCase.failure) element.ele('failure', { message: xmlSafe(testCase.failure.message), type: 'score' }).txt(xmlSafe(testCase.failure.body));
+    if (testCase.error) element.ele('error', { message: xmlSafe(testCase.error.message), type: 'grader-error' }).txt(xmlSafe(testCase.error.body));
+    if (testCase.skipped) element.ele('skipped', { message: xmlSafe(testCase.skipped) });
+    // An errored case claims no points, not even 0.
+    const points = testCase.error ? [`[[PROPERTY|maxPoints=${testCase.maxPoints}]]`] : [`[[PROPERTY|points=${testCase.points}]]`, `[[PROPERTY|maxPoints=${testCase.maxPoints}]]`];
+    element.ele('system-out').txt(points.join('\n'));
+  }
+  return `${suite.end({ prettyPrint: true })}\n`;
 }

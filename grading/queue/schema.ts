@@ -36,7 +36,7 @@ const PLAYER = {
         kind: { const: 'artefact' },
         name: NAME,
         artefact: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-        runtime: { enum: ['node', 'python'] },
+        runtime: { enum: ['node', 'python', 'cpp'] },
         entry: RELATIVE_PATH,
       },
     },
@@ -71,6 +71,7 @@ export const GAME_JOB_SCHEMA = {
         constructTimeoutMs: { type: 'integer', minimum: 1 },
         tamperLoses: { type: 'boolean' },
         forcedLossDiff: { type: 'number' },
+        seedPlayerRandom: { type: 'boolean' },
       },
     },
     seed: { type: 'integer', minimum: -2147483648, maximum: 4294967295 },
@@ -89,7 +90,7 @@ export const ARTEFACT_SCHEMA = {
   properties: {
     format: { const: 'referee.artefact/1' },
     hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-    runtime: { enum: ['node', 'python'] },
+    runtime: { enum: ['node', 'python', 'cpp'] },
     entry: RELATIVE_PATH,
     files: {
       type: 'array',
@@ -164,7 +165,7 @@ export function decodeArtefact(text: string, expectedHash: string): Artefact {
     throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} is not JSON: refused`);
   }
   if (!checkArtefact(data)) throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} refused: ${describe(checkArtefact.errors)}`);
-  const shaped = data as { hash: string; runtime: 'node' | 'python'; entry: string; files: { path: string; base64: string }[] };
+  const shaped = data as { hash: string; runtime: 'node' | 'python' | 'cpp'; entry: string; files: { path: string; base64: string }[] };
   if (shaped.hash !== expectedHash) throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} holds another artefact: refused`);
   const files = shaped.files.map((file) => ({ path: file.path, bytes: Buffer.from(file.base64, 'base64') }));
   if (files.reduce((sum, file) => sum + file.bytes.length, 0) > ARTEFACT_LIMITS.maxBytes) throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} is over the size cap: refused`);

@@ -37,6 +37,56 @@ export interface StudentBoardFactory<S> {
   fingerprint(board: unknown): string;
 }
 
+/**
+ * One cell of a position's board as renderSvg draws it: where it is in the picture, what is on it, and what a touch
+ * on it means. The web board, the report viewer and the tests read cells from here, never from the SVG's markup.
+ */
+export interface BoardCell {
+  /** The cell's name: its notation where it has one ('D3'), else a name unique to the cell ('c3r0'); the SVG's data-square. */
+  name: string;
+  /** Grid position as drawn: row 0 is the top row of the picture, column 0 the leftmost (arrow keys walk these). */
+  row: number;
+  col: number;
+  /** Centre and radius of a piece on the cell, in the units of the SVG's viewBox at the size asked for. */
+  x: number;
+  y: number;
+  r: number;
+  /** The symbol of the piece on the cell ('X', 'O'), or null when it holds none. */
+  piece: string | null;
+  /**
+   * The move a touch on this cell asks for: the cell's own notation, or in a drop game its column ('3'); null for a
+   * cell no move ever names (Connect Four's no-go cell still names its column: a click there drops into it).
+   */
+  move: string | null;
+  /** What the cell is when nothing can ever be played there, in words (Connect Four's 'no-go cell'), else null. */
+  note: string | null;
+}
+
+/** How a game that ended on the board ended, in the game's own words. */
+export interface BoardEnding {
+  /** Why, e.g. 'five in a row', 'White has no legal move', 'neither side can move', 'the board is full'. */
+  reason: string;
+  /** The cells that decided it (the winning line), for a highlight; empty when no line decided. */
+  line: string[];
+  /** The score as this game reads it ('40–24' discs in Reversi), or null for a game that is won or lost outright. */
+  score: string | null;
+}
+
+/** A game's board as people see and touch it (the web board, the report viewer), beside renderSvg in its folder. */
+export interface BoardGeometry<S = unknown> {
+  /** Every cell of this position's board, at the picture renderSvg(state, { size }) draws (default size 320). */
+  cells(state: S, size?: number): BoardCell[];
+  /** The name of the cell `move` lands on when played in `state` (a drop game's resting cell), or null if it cannot. */
+  landing(state: S, move: string): string | null;
+  /**
+   * Why `move` cannot be played in `state`, in the game's own terms ('C3 is taken', "Black's first move may not be
+   * the centre (E5)", 'column 3 is full'), or null when it is legal.
+   */
+  whyIllegal(state: S, move: string): string | null;
+  /** How a finished position ended on the board (terminal states only). */
+  ending(state: S): BoardEnding;
+}
+
 export interface Game<S = unknown, M = unknown> {
   /** Registry id, e.g. 'reversi'. */
   readonly id: string;
@@ -96,6 +146,8 @@ export interface Game<S = unknown, M = unknown> {
    * `data-disc` (the side's symbol); the last-move mark has class `last-move`.
    */
   renderSvg(state: S, options?: SvgOptions): string;
+  /** The board as data, matching renderSvg's picture: every registered game has one (the web board needs it). */
+  readonly geometry?: BoardGeometry<S>;
   /** What a student's getMove receives for a state. */
   readonly studentBoard: StudentBoardFactory<S>;
   /** Game-specific facts about a move for records and reports, e.g. Reversi's { flipped: 4 }. */

@@ -13,6 +13,7 @@ export function explainEnd(record: GameRecord, sideNames: readonly [string, stri
   if (end.reason === 'quit') {
     return `${winner}: ${who(end.quitBy ?? 0)} answered 'Q' and quitEndsGame is on, so the count decided (${end.score?.join('-') ?? ''})`;
   }
+  if (end.reason === 'resign') return `${winner}: ${who(end.resignedBy ?? 0)} resigned at ply ${record.turns.length + 1}`;
   const loser = end.loser;
   if (!loser) return `${winner} by ${end.reason}`;
   const when = loser.phase === 'start' ? 'while being built' : `at ply ${record.turns.length + 1}`;

@@ -105,6 +105,8 @@ export interface GameEnd {
   loser?: ForfeitRecord;
   /** reason 'quit' only: the side that answered 'Q' under config.quitEndsGame (the count decides the winner). */
   quitBy?: Side;
+  /** reason 'resign' only: the side that resigned (the other one wins). */
+  resignedBy?: Side;
   /** Per-side score for a 'score' end; null after a forced loss (the final state is recorded instead). */
   score: [number, number] | null;
   diff: number;
@@ -274,6 +276,7 @@ function checkEnd(value: unknown, turn: number): void {
   if (!isTime(end.diff)) check.fail('diff', 'a non-negative number');
   check.string(end, 'finalState');
   if (end.quitBy !== undefined && !isSide(end.quitBy)) check.fail('quitBy', '0 or 1');
+  if (end.resignedBy !== undefined && !isSide(end.resignedBy)) check.fail('resignedBy', '0 or 1');
   if (end.loser === undefined) return;
   const loser = check.object(end.loser, 'loser');
   if (!isSide(loser.side)) check.fail('loser.side', '0 or 1');

@@ -139,6 +139,15 @@ function replayChecked<S, M>(record: GameRecord, game: Game<S, M>): S {
     if (end.diff !== outcome.diff) fail(`diff is ${end.diff}, but the count gives ${outcome.diff}`);
     return state;
   }
+  if (end.reason === 'resign') {
+    if (end.resignedBy === undefined) fail("a 'resign' end must name resignedBy");
+    if (end.loser !== undefined) fail("a 'resign' end names a loser");
+    if (game.isTerminal(state)) fail("a 'resign' end after the game was already over");
+    if (end.winner !== other(end.resignedBy!)) fail(`winner must be the opponent of the side that resigned (${other(end.resignedBy!)})`);
+    if (end.score !== null) fail('a resignation records score null');
+    if (end.diff !== config.forcedLossDiff) fail(`a resignation reports diff ${config.forcedLossDiff} (config.forcedLossDiff)`);
+    return state;
+  }
   if (end.reason === 'score') {
     if (end.loser !== undefined) fail("a 'score' end names a loser");
     if (!game.isTerminal(state)) fail("reason is 'score' but the game is not over");

@@ -7,10 +7,13 @@ import type { PlayerAnswer } from './player.js';
 export const LOSS_VERDICTS = ['timeout', 'illegal', 'tamper', 'error', 'crash', 'memory', 'protocol'] as const;
 
 export type LossVerdict = (typeof LOSS_VERDICTS)[number];
-/** 'score': the game ended on the board; 'quit': a player answered 'Q' under config.quitEndsGame (count decides). */
-export type EndReason = 'score' | 'quit' | LossVerdict;
+/**
+ * 'score': the game ended on the board; 'quit': a player answered 'Q' under config.quitEndsGame (count decides);
+ * 'resign': a person at `referee serve` resigned (the Gomoku course GUI's G key): the other side wins.
+ */
+export type EndReason = 'score' | 'quit' | 'resign' | LossVerdict;
 
-export const END_REASONS: readonly EndReason[] = ['score', 'quit', ...LOSS_VERDICTS];
+export const END_REASONS: readonly EndReason[] = ['score', 'quit', 'resign', ...LOSS_VERDICTS];
 
 /** One-line explanations for reports, phrased after "lost because it …". */
 export const VERDICT_DESCRIPTIONS: Readonly<Record<LossVerdict, string>> = {
@@ -28,7 +31,7 @@ export function isLossVerdict(value: unknown): value is LossVerdict {
 }
 
 export function isEndReason(value: unknown): value is EndReason {
-  return value === 'score' || value === 'quit' || isLossVerdict(value);
+  return value === 'score' || value === 'quit' || value === 'resign' || isLossVerdict(value);
 }
 
 /** The answers that end a game outright (everything but a value or readiness to check). */

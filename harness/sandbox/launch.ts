@@ -4,11 +4,11 @@
  *   → [without bubblewrap, as root] unshare: own network, IPC, pid and mount namespace, fresh /tmp and /dev/shm
  *   → [as root] setpriv: drop to the unprivileged host uid/gid and every capability
  *   → [when it works] bwrap, with the seccomp filter read from its stdin (`--seccomp 0`)
- *   → [without bubblewrap, node] the Landlock launcher (native/landlock-launch.c): Landlock and the seccomp filter
- *     on itself, then exec (confinement.ts describes the ruleset)
- *   → node with permission flags, or python3 -I running the Python host (python/host.py), which installs the
- *     strict seccomp filter (and, without bubblewrap, the same Landlock ruleset) on itself before the submission
- *     loads.
+ *   → [without bubblewrap, node and C++] the Landlock launcher (native/landlock-launch.c): Landlock (and for node
+ *     the seccomp filter) on itself, then exec (confinement.ts describes the ruleset)
+ *   → node with permission flags, or python3 -I running the Python host (python/host.py), or the C++ host
+ *     (cpp/host.cpp), each of which installs the strict seccomp filter on itself before the submission loads (the
+ *     Python host, without bubblewrap, the same Landlock ruleset too, through ctypes).
  * The shell joins the cgroups before anything else runs, so no process of the player ever lives outside them.
  * What the child sees of the user's files is its private staged copy (staging.ts), never the user's folder.
  */
@@ -39,6 +39,13 @@ export interface LaunchInput {
    * `config.bundle` the submission's entry .py file.
    */
   python?: PythonProgram;
+  /** Run the C++ host (cpp/host.cpp, compiled): `hostPath` is the host binary and `config.bundle` the player's .so. */
+  cpp?: CppProgram;
+}
+
+export interface CppProgram {
+  /** The game's side symbols: an AIPlayer is built with AIPlayer(symbols[side]). */
+  symbols: readonly string[];
 }
 
 export interface PythonProgram {
@@ -58,7 +65,8 @@ const ADDRESS_SPACE_HEADROOM_MB = 1536;
 
 // Join each cgroup (args before "--"), forbid core dumps, cap the address space and the size of any one file
 // written (in 512-byte blocks: the private tmpfs's size), then exec the rest.
-const SHELL = [
+// Exported for the sandboxed C++ compiler (cpp-build.ts), which starts the same way.
+export const SHELL = [
   'for f do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift',
   `ulimit -c 0 2>/dev/null; ulimit -v "$1" 2>/dev/null; ulimit -f ${PRIVATE_TMP_MB * 2048} 2>/dev/null; shift`,
   'exec "$@"',
@@ -94,6 +102,8 @@ function pythonArgs(input: LaunchInput, python: PythonProgram): string[] {
     game: input.config.game,
     symbols: python.symbols,
     stopAfterAnswer: input.config.stopAfterAnswer ?? false,
+    // Packages the platform's Python offers, loaded before the audit hook when the submission imports them.
+    packages: ['numpy', ...(input.config.allow ?? []).filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))],
     tmp: input.layers.bwrap || input.layers.unshare ? '/tmp' : null,
     // The host installs it on itself before student code: no execve, fork or process clone, bwrap or not.
     seccomp: input.layers.seccomp ? seccompProgram('strict').toString('hex') : null,
@@ -112,6 +122,18 @@ function confinement(input: LaunchInput, binds: string[]): Confinement | null {
 
 /** The program bubblewrap (or the shell, without it) execs, and the paths it must see. */
 function program(input: LaunchInput): { command: string[]; binds: string[] } {
+  if (input.cpp) {
+    // The host installs the strict filter (no exec either) on itself before it dlopens the player.
+    const filter = input.layers.seccomp ? seccompProgram('strict').toString('hex') : '-';
+    const binds = [input.hostPath, input.submissionRoot];
+    // Without bubblewrap it starts through the Landlock launcher, like node (its own filter is the seccomp layer).
+    const rules = confinement(input, binds);
+    const launcher = rules ? input.layers.landlock?.launcher : null;
+    return {
+      command: [...(rules && launcher ? launcherArgs(launcher, rules, null) : []), input.hostPath, input.config.bundle, input.config.game, input.cpp.symbols.join(''), filter],
+      binds,
+    };
+  }
   const python = input.python;
   if (python) {
     return {
@@ -148,7 +170,7 @@ function bwrapArgs(input: LaunchInput): string[] {
 const PRIVATE_TMP = `mount -t tmpfs -o size=${PRIVATE_TMP_MB}m,mode=1777 referee-tmp /tmp && mount -t tmpfs -o size=${PRIVATE_SHM_MB}m,mode=1777 referee-shm /dev/shm && "$@"`;
 
 /** Without bubblewrap, as root: unshare's namespaces, a private /tmp and /dev/shm, then the rest. */
-function unshareArgs(unshare: string): string[] {
+export function unshareArgs(unshare: string): string[] {
   return [unshare, '--net', '--ipc', '--pid', '--fork', '--kill-child', '--mount', '--mount-proc', '--propagation', 'private', '/bin/sh', '-c', PRIVATE_TMP, 'sh'];
 }
 

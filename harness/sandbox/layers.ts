@@ -20,6 +20,7 @@ import { detectCgroups, type CgroupSupport } from './cgroup.js';
 import { landlockComplete, type ConfinementReport } from './confinement.js';
 import { nativeTools } from './native-tools.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
+import { SYSTEM_READ_DIRS, systemLibraryLinks } from './system-paths.js';
 
 /** The size of a player's private /tmp and /dev/shm (bubblewrap's and the unshare fallback's tmpfs). */
 export const PRIVATE_TMP_MB = 64;
@@ -109,7 +110,9 @@ export function bwrapBaseArgs(): string[] {
   // Sized like the unshare fallback's (launch.ts): an unsized tmpfs lets a player fill the machine's memory.
   args.push('--proc', '/proc', '--dev', '/dev');
   args.push('--size', String(PRIVATE_TMP_MB * 1024 * 1024), '--tmpfs', '/tmp', '--size', String(PRIVATE_SHM_MB * 1024 * 1024), '--tmpfs', '/dev/shm');
-  for (const dir of ['/usr', '/lib', '/lib64', '/lib32', '/bin']) args.push('--ro-bind-try', dir, dir);
+  for (const dir of SYSTEM_READ_DIRS) args.push('--ro-bind-try', dir, dir);
+  // Shared libraries reached through /etc/alternatives (numpy's BLAS): the links only, not /etc (system-paths.ts).
+  for (const link of systemLibraryLinks()) args.push('--symlink', link.target, link.path);
   return args;
 }
 
@@ -198,7 +201,7 @@ export function detectLayers(options: { fresh?: boolean } = {}): Layers {
  * the child itself (node children need the compiled launcher for that). This is the prediction from the probe;
  * a player's record is decided by what its child reported (isolationRecord with `reported`).
  */
-export function isHardened(layers: Layers, runtime: 'node' | 'python' = 'node'): boolean {
+export function isHardened(layers: Layers, runtime: 'node' | 'python' | 'cpp' = 'node'): boolean {
   if (layers.bwrap !== null) return true;
   const landlock = layers.landlock;
   if (!landlock || landlock.abi < 6 || process.env.REFEREE_SANDBOX_NO_LANDLOCK === '1' || !layers.seccomp) return false;
@@ -234,15 +237,18 @@ export function fallbackWarning(layers: Layers): string {
  */
 export type IsolationRecord = PlayerIsolation;
 
-export function isolationRecord(layers: Layers, runtime: 'node' | 'python', reported?: Partial<ConfinementReport> | null): IsolationRecord {
+export function isolationRecord(layers: Layers, runtime: 'node' | 'python' | 'cpp', reported?: Partial<ConfinementReport> | null): IsolationRecord {
   let names = describeLayers(layers).filter((layer) => layer.active).map((layer) => layer.layer);
   if (runtime === 'python') names = [...names.filter((name) => name !== 'node-permissions'), 'python-audit-hook'];
+  // Native code has no in-process layer: the C++ host's own seccomp filter and the OS layers are all there is.
+  if (runtime === 'cpp') names = names.filter((name) => name !== 'node-permissions');
   const problems = layers.bwrapProblem ? [layers.bwrapProblem] : [];
   let hardened = isHardened(layers, runtime);
   if (!layers.bwrap) {
     // Without bubblewrap the child installs seccomp and Landlock on itself: what it reported is what ran (before
-    // any child started, the probe's prediction). Node needs the launcher for both.
-    const canSelfInstall = runtime === 'python' || layers.landlock?.launcher != null;
+    // any child started, the probe's prediction). Node needs the launcher for both; the Python and C++ hosts
+    // install seccomp themselves (C++ gets Landlock from the launcher, which it does not report: the prediction).
+    const canSelfInstall = runtime !== 'node' || layers.landlock?.launcher != null;
     const seccomp = reported?.seccomp !== undefined ? reported.seccomp === 'on' : layers.seccomp && canSelfInstall;
     const landlock = reported?.landlock !== undefined ? landlockComplete(reported.landlock) : hardened;
     names = names.filter((name) => name !== 'seccomp' && name !== 'landlock');

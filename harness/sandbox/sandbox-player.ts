@@ -6,6 +6,7 @@
  * outstanding, time is measured here from request to answer, CPU is read from the cgroup (or /proc), and the
  * child is frozen with SIGSTOP whenever it is not its turn (within FREEZE_GRACE_MS of its answer).
  */
+import { deriveSeed } from '../games/common/seed.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -20,7 +21,8 @@ import { studentStack } from './student-stack.js';
 import { hostBundlePath } from './host-bundle.js';
 import { GraderError } from '../referee/grader-error.js';
 import { bwrapFix, detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
-import { launchPlan, type PythonProgram } from './launch.js';
+import { cppHostPath } from './cpp-runtime.js';
+import { launchPlan, type CppProgram, type PythonProgram } from './launch.js';
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
 import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
@@ -34,8 +36,11 @@ export interface SandboxOptions {
   name: string;
   /** The compiled submission (CommonJS bundle, see harness/submission/compile.ts); for Python, the entry .py file. */
   bundlePath: string;
-  /** Which host runs the submission (default 'node'); 'python' runs python/host.py under python3 -I. */
-  runtime?: 'node' | 'python';
+  /**
+   * Which host runs the submission (default 'node'); 'python' runs python/host.py under python3 -I; 'cpp' runs the
+   * C++ host (cpp/host.cpp), which dlopens `bundlePath`, a compiled .so (compile-cpp.ts, or a course test AI).
+   */
+  runtime?: 'node' | 'python' | 'cpp';
   /**
    * The submission's root folder. The child never sees it: it gets a private staged copy of its program (the
    * bundle; for Python, `files`).
@@ -131,6 +136,14 @@ function peakMemoryMb(root: number): number | null {
   return read ? kb / 1024 : null;
 }
 
+const SIGNAL_MEANING: Partial<Record<NodeJS.Signals, string>> = {
+  SIGSEGV: ' (segmentation fault: a bad pointer or an array index out of bounds)',
+  SIGABRT: ' (abort: a failed assert, an uncaught exception or a corrupted heap)',
+  SIGFPE: ' (arithmetic error: an integer division by zero)',
+  SIGBUS: ' (bus error: a bad memory access)',
+  SIGILL: ' (illegal instruction)',
+};
+
 const MEMORY_SIGNS = /heap out of memory|Reached heap limit|Allocation failed|Array buffer allocation failed|^MemoryError/m;
 let warnedFallback = false;
 
@@ -193,7 +206,7 @@ export class SandboxPlayer implements Player {
   /** The layers with the launcher staged where an unprivileged child can run it (the cache may be root's 0700 home). */
   private stagedLayers(): Layers {
     const landlock = this.layers.landlock;
-    if (this.layers.bwrap || !landlock?.launcher || (this.options.runtime ?? 'node') !== 'node') return this.layers;
+    if (this.layers.bwrap || !landlock?.launcher || (this.options.runtime ?? 'node') === 'python') return this.layers;
     return { ...this.layers, landlock: { ...landlock, launcher: join(stageShared(dirname(landlock.launcher)), basename(landlock.launcher)) } };
   }
 
@@ -209,7 +222,9 @@ export class SandboxPlayer implements Player {
       const failure = await this.spawnAndLoad(start.timeLimitMs);
       if (failure) return failure;
     }
-    return this.ask({ t: 'start', id: 0, side: start.side }, 'ready', start.timeLimitMs);
+    // The player's own randomness, per game and side, from the game's seed: same seed, same games.
+    const randomSeed = start.seedRandom ? playerRandomSeed(start.seed, start.side) : undefined;
+    return this.ask({ t: 'start', id: 0, side: start.side, ...(randomSeed === undefined ? {} : { randomSeed }) }, 'ready', start.timeLimitMs);
   }
 
   async requestMove(request: MoveRequest): Promise<PlayerAnswer> {
@@ -255,6 +270,7 @@ export class SandboxPlayer implements Player {
     if (refusal) throw new GraderError(refusal);
     let hostPath: string;
     let python: PythonProgram | undefined;
+    let cpp: CppProgram | undefined;
     let staged: StagedProgram;
     let cgroup: PlayerCgroup | null = null;
     try {
@@ -265,6 +281,10 @@ export class SandboxPlayer implements Player {
         hostPath = join(stageShared(pythonRuntimeDir()), 'host.py');
         const root = this.options.submissionRoot;
         staged = stageProgram(root, this.options.files ?? pythonFiles(root), this.options.bundlePath, this.processTag);
+      } else if (this.options.runtime === 'cpp') {
+        cpp = { symbols: getGame(this.options.game).symbols };
+        hostPath = stageShared(cppHostPath());
+        staged = stageProgram(dirname(this.options.bundlePath), [this.options.bundlePath], this.options.bundlePath, this.processTag);
       } else {
         hostPath = stageShared(await hostBundlePath());
         staged = stageProgram(dirname(this.options.bundlePath), [this.options.bundlePath], this.options.bundlePath, this.processTag);
@@ -289,6 +309,7 @@ export class SandboxPlayer implements Player {
       memoryMb,
       joinFiles: cgroup ? cgroup.joinFiles() : [],
       python,
+      cpp,
     });
     const proc = spawn(plan.command, plan.args, {
       stdio: [plan.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
@@ -412,6 +433,11 @@ export class SandboxPlayer implements Player {
   }
 
   private noPlayerMessage(exported: string[]): string {
+    if (this.options.runtime === 'cpp') {
+      return exported.length > 0
+        ? `the library exports ${exported.join(', ')} but not both getPoint and clearPoint, nor an AIPlayer: declare them extern "C" as Strategy.h does`
+        : 'the library exports neither getPoint/clearPoint (the Connect Four SDK: extern "C" in Strategy.h) nor an AIPlayer (AIPlayer.cpp)';
+    }
     if (this.options.runtime === 'python') {
       return exported.length > 0
         ? `the submission defines no AIPlayer class (it defines ${exported.join(', ')}): name your class AIPlayer`
@@ -511,13 +537,16 @@ export class SandboxPlayer implements Player {
       else this.violation ??= failure.message;
       return;
     }
-    // bubblewrap (and the unshare fallback's shell) reports a child killed by signal N as exit code 128 + N.
-    if ((this.layers.bwrap || this.layers.unshare) && code !== null && code > 128) {
+    // bubblewrap (and the unshare fallback's shell) reports a child killed by signal N as exit code 128 + N;
+    // the C++ host exits with 128 + N itself on a fatal signal N.
+    if ((this.layers.bwrap || this.layers.unshare || this.options.runtime === 'cpp') && code !== null && code > 128) {
       signal = signalName(code - 128) ?? signal;
       code = null;
     }
     const lastLine = tail.trim().split('\n').pop() ?? '';
-    const message = startError ?? `the player's process exited${lastLine ? `: ${lastLine.slice(0, 300)}` : ''}`;
+    let message = startError ?? `the player's process exited${lastLine ? `: ${lastLine.slice(0, 300)}` : ''}`;
+    // Native code dies of signals: name it and what it usually means (the SDK's Compete counts it as a loss).
+    if (!startError && signal && this.options.runtime === 'cpp') message = `the player's process was killed by ${signal}${SIGNAL_MEANING[signal] ?? ''}${lastLine ? `: ${lastLine.slice(0, 300)}` : ''}`;
     const failure: Failure = { kind: 'crash', message, exitCode: code, signal, output };
     if (this.pending) this.settlePending({ failure });
     else this.violation ??= message;
@@ -554,7 +583,7 @@ export class SandboxPlayer implements Player {
 
   /** Whether the host stops itself after each answer (HostConfig.stopAfterAnswer: whenever it may not ponder). */
   private selfStops(): boolean {
-    return !this.options.ponder;
+    return !this.options.ponder && this.options.runtime !== 'cpp';
   }
 
   /** Cancel a pending freeze, or wake a frozen child (after its request is written, so it wakes once). */
@@ -645,4 +674,9 @@ function processCpuMs(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** The seed of a player's own randomness in a game: the game's seed and the side, mixed (each side its own stream). */
+export function playerRandomSeed(gameSeed: number, side: 0 | 1): number {
+  return deriveSeed(gameSeed, 1000 + side);
 }

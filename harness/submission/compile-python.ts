@@ -13,7 +13,7 @@ import { aloneMessage, CompileError, type CompiledSubmission, type SourceProblem
 import type { ResolvedSubmission } from './resolve.js';
 
 /** Modules the Python host provides under these names, whatever the submission folder holds. */
-const PROVIDED = new Set(['board.py', 'func_timeout.py', 'func_timeout/__init__.py']);
+const PROVIDED = new Set(['board.py', 'game.py', 'func_timeout.py', 'func_timeout/__init__.py']);
 
 interface SyntaxReport {
   files: string[];
@@ -46,7 +46,7 @@ export async function compilePythonSubmission(submission: ResolvedSubmission): P
   if (!python) throw new CompileError([{ file: '', line: 0, column: 0, text: NO_PYTHON }]);
   const report = await runSyntaxCheck(python.path, submission);
   if (report.problems.length > 0) throw new CompileError(report.problems);
-  // board.py and func_timeout.py are the grader's own (the host registers them first): a local copy is not an import.
+  // board.py, game.py and func_timeout.py are the grader's own (the host registers them first): a local copy is not an import.
   const own = report.files.filter((file) => file !== submission.entry && !PROVIDED.has(relative(submission.root, file)));
   if (submission.kind === 'file' && own.length > 0) {
     const imported = relative(submission.root, own[0]);

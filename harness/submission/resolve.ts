@@ -5,12 +5,13 @@
  * it is ever read, bundled or executed. Before anything is compiled the submission is measured: over
  * `maxSubmissionMb` or `maxFiles`, a symlink that leaves it, or a file name that is not UTF-8, and it is refused
  * with a one-line reason. Python submissions (the course platform's own language) are a .py file or a folder with
- * AIPlayer.py or main.py.
+ * AIPlayer.py or main.py; C++ submissions a folder with Strategy.cpp (the Connect Four course's SDK) or AIPlayer.cpp,
+ * or a compiled .so (the course's test AIs).
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 
-export const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs', '.py'] as const;
+export const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs', '.py', '.cpp', '.cc', '.so'] as const;
 /** Directory entries tried in order after package.json `main`. */
 export const ENTRY_CANDIDATES = [
   'src/AIPlayer.ts',
@@ -21,9 +22,22 @@ export const ENTRY_CANDIDATES = [
   'index.js',
   'AIPlayer.py',
   'main.py',
+  'Strategy.cpp',
+  'src/AIPlayer.cpp',
+  'AIPlayer.cpp',
+  'Strategy/Strategy.cpp',
 ] as const;
 
-export type SubmissionLanguage = 'TypeScript' | 'JavaScript' | 'Python';
+/**
+ * Python entries in a folder, in the order they are tried (the course notebook's main.py, the names students use).
+ * After these: a file named aiplayer.py in any case (taken with a warning), then the one .py file at the top of
+ * the folder that defines `class AIPlayer`.
+ */
+export const PYTHON_ENTRY_CANDIDATES = ['AIPlayer.py', 'main.py', 'player.py', 'ai_player.py'] as const;
+const TYPESCRIPT_ENTRY_CANDIDATES = ENTRY_CANDIDATES.filter((name) => !name.endsWith('.py'));
+const DEFINES_AIPLAYER = /^class[ \t]+AIPlayer\b/m;
+
+export type SubmissionLanguage = 'TypeScript' | 'JavaScript' | 'Python' | 'C++';
 
 const LANGUAGE_OF: Record<string, SubmissionLanguage> = {
   '.ts': 'TypeScript',
@@ -31,11 +45,20 @@ const LANGUAGE_OF: Record<string, SubmissionLanguage> = {
   '.mjs': 'JavaScript',
   '.cjs': 'JavaScript',
   '.py': 'Python',
+  '.cpp': 'C++',
+  '.cc': 'C++',
+  // A compiled C++ player: the Connect Four course's test AIs (TestCases/*.so).
+  '.so': 'C++',
 };
 
 /** The language of an entry file, by its extension. */
 export function languageOf(entry: string): SubmissionLanguage {
   return LANGUAGE_OF[extname(entry)] ?? 'JavaScript';
+}
+
+/** The sandbox host that runs a submission of this language. */
+export function runtimeOf(language: SubmissionLanguage | string | undefined): 'node' | 'python' | 'cpp' {
+  return language === 'Python' ? 'python' : language === 'C++' ? 'cpp' : 'node';
 }
 
 /** How big a submission may be; checked before anything is compiled (the assignment's maxSubmissionMb, maxFiles). */
@@ -118,6 +141,8 @@ export interface ResolvedSubmission {
   entry: string;
   kind: 'file' | 'directory';
   language: SubmissionLanguage;
+  /** How the entry was found when that deserves a word (a differently cased name, a class found by content). */
+  notes?: string[];
 }
 
 /** A submission that cannot be found or is not shaped like one; the message names the fix. */
@@ -164,7 +189,50 @@ function mainOf(root: string): string | null {
   return found;
 }
 
-export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAULT_SUBMISSION_LIMITS): ResolvedSubmission {
+/** The top-level files of a folder (names only), for entry detection and for saying what was seen. */
+function topFiles(root: string): string[] {
+  try {
+    return readdirSync(root, { withFileTypes: true })
+      .filter((entry) => entry.isFile() || entry.isSymbolicLink())
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A Python entry found by content: the one top-level .py file that defines class AIPlayer. Null when there is
+ * none or more than one.
+ */
+function looseFindPython(root: string, files: string[]): { file: string; note: string } | null {
+  const defining = files.filter((name) => {
+    if (!name.endsWith('.py')) return false;
+    try {
+      return DEFINES_AIPLAYER.test(readFileSync(join(root, name), 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+  if (defining.length === 1) return { file: join(root, defining[0]), note: `took ${defining[0]}, the one file that defines class AIPlayer, as the entry` };
+  return null;
+}
+
+/** The "no entry" message: what the folder holds, and the names to use for its language. */
+function noEntryMessage(input: string, files: string[]): string {
+  const python = files.some((name) => name.endsWith('.py')) && !files.some((name) => /\.(ts|js|mjs|cjs)$/.test(name));
+  const seen = files.length === 0 ? 'it holds no files' : `it holds ${files.slice(0, 8).join(', ')}${files.length > 8 ? ` and ${files.length - 8} more` : ''}`;
+  if (python) {
+    return `no entry file in ${input} (${seen}): name the file with class AIPlayer AIPlayer.py (or main.py, player.py), or pass --entry FILE; looked for ${PYTHON_ENTRY_CANDIDATES.join(', ')} and a single file defining class AIPlayer`;
+  }
+  return `no entry file in ${input} (${seen}): add src/AIPlayer.ts (or set "main" in package.json), Strategy.cpp or AIPlayer.cpp for C++, or pass --entry FILE; looked for ${TYPESCRIPT_ENTRY_CANDIDATES.join(', ')}, and for Python ${PYTHON_ENTRY_CANDIDATES.join(', ')}`;
+}
+
+/**
+ * `entry`: a file inside the folder named by the user or the assignment (`--entry`, the config's `entry`),
+ * relative to the folder; it overrides every convention.
+ */
+export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAULT_SUBMISSION_LIMITS, entryName?: string): ResolvedSubmission {
   const input = resolve(path);
   if (!existsSync(input)) {
     // A name that was not UTF-8 reaches node with U+FFFD in place of its bytes, so it cannot be opened by name.
@@ -176,13 +244,35 @@ export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAU
   const isDirectory = statSync(input).isDirectory();
   const root = realpathSync(isDirectory ? input : dirname(input));
   let entry: string;
-  if (isDirectory) {
-    const found = mainOf(root) ?? ENTRY_CANDIDATES.map((name) => join(root, name)).find((file) => existsSync(file));
-    if (!found) {
-      throw new SubmissionError(
-        `no entry file in ${input}: add src/AIPlayer.ts (or set "main" in package.json), or AIPlayer.py for Python; looked for ${ENTRY_CANDIDATES.join(', ')}`,
-      );
+  const notes: string[] = [];
+  if (isDirectory && entryName !== undefined) {
+    const named = resolve(root, entryName);
+    if (!existsSync(named) || !statSync(named).isFile()) {
+      throw new SubmissionError(`the entry ${entryName} (--entry or the assignment's "entry") is not a file in ${input}: give a path relative to the folder, e.g. --entry AIPlayer.py`);
     }
+    if (!hasSourceExtension(named)) {
+      throw new SubmissionError(`the entry ${entryName} is not a source file: use a ${SOURCE_EXTENSIONS.join(', ')} file`);
+    }
+    entry = realpathSync(named);
+  } else if (isDirectory) {
+    const files = topFiles(root);
+    const pythonFirst = files.some((name) => name.endsWith('.py')) && !files.some((name) => /\.(ts|js|mjs|cjs)$/.test(name)) && !existsSync(join(root, 'src'));
+    const candidates = pythonFirst ? [...PYTHON_ENTRY_CANDIDATES] : [...ENTRY_CANDIDATES, ...PYTHON_ENTRY_CANDIDATES.slice(2)];
+    const cased = files.find((name) => name.toLowerCase() === 'aiplayer.py' && name !== 'AIPlayer.py');
+    let found = mainOf(root) ?? candidates.map((name) => join(root, name)).find((file) => existsSync(file));
+    if (pythonFirst && cased && (!found || !found.endsWith('AIPlayer.py'))) {
+      // The platform's name in another case (AIplayer.py) outranks main.py and player.py.
+      found = join(root, cased);
+      notes.push(`took ${cased} as the entry (the platform's name is AIPlayer.py: rename it to be safe on case-sensitive systems)`);
+    }
+    if (!found) {
+      const loose = looseFindPython(root, files);
+      if (loose) {
+        found = loose.file;
+        notes.push(loose.note);
+      }
+    }
+    if (!found) throw new SubmissionError(noEntryMessage(input, files));
     entry = realpathSync(found);
   } else {
     if (!hasSourceExtension(input)) {
@@ -198,5 +288,5 @@ export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAU
   if (!isInside(root, entry)) {
     throw new SubmissionError(`the entry ${entry} lies outside the submission folder ${root}; move it inside`);
   }
-  return { input, root, entry, kind: isDirectory ? 'directory' : 'file', language: languageOf(entry) };
+  return { input, root, entry, kind: isDirectory ? 'directory' : 'file', language: languageOf(entry), ...(notes.length > 0 ? { notes } : {}) };
 }

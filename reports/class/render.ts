@@ -6,7 +6,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { LOSS_VERDICTS } from '../../harness/referee/verdict.js';
-import type { StudentSummary } from '../../grading/batch/summary.js';
+import { classStatus, type StudentSummary } from '../../grading/batch/summary.js';
 import { CLASS_CSS, CLASS_SCRIPT, CLASS_TEMPLATE } from './template.js';
 
 export interface ClassIndexOptions {
@@ -118,14 +118,7 @@ function viewModel(options: ClassIndexOptions): Record<string, unknown> {
   });
   const failures = students
     .filter((student) => student.status === 'error' || !student.interfaceCheck.passed)
-    .map((student) => ({
-      name: nameOf(student.id),
-      status:
-        student.status === 'error'
-          ? student.error?.startsWith('not graded: grader error') ? 'not graded: grader error' : 'not graded'
-          : 'interface check failed',
-      reason: student.error ?? student.interfaceCheck.reason ?? 'the interface check failed',
-    }));
+    .map((student) => ({ name: nameOf(student.id), ...classStatus(student) }));
   const scored = students.filter((student) => !notGraded(student));
   const scores = scored.map((student) => student.score);
   return {

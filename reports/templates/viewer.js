@@ -122,6 +122,13 @@
     frame = Math.max(0, Math.min(last, frame));
     current = { game: gameIndex, frame: frame };
     board.innerHTML = frameSvg(game, frame);
+    // The winning line of a game won on the board, ringed on its last position (cells from the game's geometry).
+    var svg = board.querySelector('svg');
+    if (svg && frame === last && game.highlight) {
+      game.highlight.forEach(function (cell) {
+        svg.appendChild(svgElement('circle', { cx: cell.x, cy: cell.y, r: cell.r * 1.12, fill: 'none', stroke: '#16a34a', 'stroke-width': 3, 'class': 'win-line' }));
+      });
+    }
     slider.max = String(last);
     slider.value = String(frame);
     select.value = String(gameIndex);

@@ -40,8 +40,11 @@ function viewModel(result: TournamentResult): Record<string, unknown> {
   const span = hi - lo || 1;
   const x = (elo: number): number => Math.round(((elo - lo) / span) * (BAR_WIDTH - 8)) + 4;
   const awards = new Map((result.rubric?.awards ?? []).map((award) => [award.id, award]));
+  // Reference AIs (Referee's own opponents) are marked wherever a player is named: they are not anyone's submission.
+  const reference = new Set(result.participants.filter((participant) => participant.kind === 'reference').map((participant) => participant.id));
   const ranking = result.ranking.map((row) => ({
     ...row,
+    reference: reference.has(row.id),
     award: awards.get(row.id)?.points ?? null,
     awardBasis: awards.get(row.id)?.basis ?? '',
     eloText: whole(row.elo),
@@ -50,11 +53,13 @@ function viewModel(result: TournamentResult): Record<string, unknown> {
     los: row.losNext === null ? '' : `${(100 * row.losNext).toFixed(1)}%`,
     bar: { x1: x(row.low), x2: x(row.high), cx: x(row.elo), width: BAR_WIDTH },
   }));
-  const order = result.ranking.map((row) => row.id);
+  const order = result.ranking.map((row, index) => ({ id: row.id, rank: index + 1, reference: reference.has(row.id) }));
   const cellOf = new Map(result.crosstable.map((cell) => [`${cell.a}\u0000${cell.b}`, cell]));
-  const crossRows = order.map((rowId) => ({
+  const crossRows = order.map(({ id: rowId, rank, reference: isReference }) => ({
     id: rowId,
-    cells: order.map((columnId) => {
+    rank,
+    reference: isReference,
+    cells: order.map(({ id: columnId }) => {
       if (rowId === columnId) return { self: true };
       const direct = cellOf.get(`${rowId}\u0000${columnId}`);
       const reverse = cellOf.get(`${columnId}\u0000${rowId}`);
@@ -78,6 +83,7 @@ function viewModel(result: TournamentResult): Record<string, unknown> {
     isSwiss: result.pairing === 'swiss',
     rubric: result.rubric ?? null,
     dispersionText: result.model.dispersion.toFixed(3),
+    hasReference: reference.size > 0,
     ranking,
     order,
     crossRows,

@@ -51,6 +51,8 @@ const readPaths = () => ({
     resolve('reference-ai'),
   ]),
 });
+/** A file outside the submission that exists on the machine (absent inside bubblewrap, refused without it). */
+const fspathTarget = () => ({ __TARGET__: JSON.stringify(resolve('package.json')) });
 const valueCase = (name: string, code: string, also: (answer: PlayerAnswer) => void): Case => ({
   name,
   file: 'returns_value.py',
@@ -97,6 +99,11 @@ const cases: Case[] = [
     },
     noBwrap: true,
   },
+  // Issue #22: the audit hook never calls the submission's objects (io.FileIO(obj) passes obj to the hook).
+  { name: "a path object whose __fspath__ targets the hook", file: 'fspath_hook.py', fill: fspathTarget, phase: 'move', kind: 'move', also: legal },
+  { name: "a path object whose __fspath__ targets the hook, without bubblewrap", file: 'fspath_hook.py', fill: fspathTarget, phase: 'move', kind: 'move', also: legal, noBwrap: true },
+  { name: 'replacing what the hook might look up (builtins, os.lstat, realpath)', file: 'hook_lookups.py', fill: fspathTarget, phase: 'move', kind: 'move', also: legal },
+  { name: 'replacing what the hook might look up, without bubblewrap', file: 'hook_lookups.py', fill: fspathTarget, phase: 'move', kind: 'move', also: legal, noBwrap: true },
   {
     name: 'mutating board._board',
     file: 'mutate_board.py',

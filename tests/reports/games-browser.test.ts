@@ -1,7 +1,7 @@
 /**
- * The replay viewer for every registered game, in Chromium: after each step the board shows exactly the discs
- * of the game's own SVG for that position (game.ts's rendering convention: data-square, data-disc). Nothing here
- * names a game.
+ * The replay viewer for every registered game, in Chromium: after each step the board shows exactly the pieces the
+ * game's geometry has for that position (drawn with game.ts's convention: data-square, data-disc); a game won on the
+ * board ends with its reason in the game's words and its winning line ringed. Nothing here names a game.
  */
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { AnyGame } from '../../harness/games/game.js';
 import { gameIds, getGame } from '../../harness/games/registry.js';
 import { resolveAssignment } from '../../grading/assignment.js';
 import { referenceContestant } from '../../grading/contestant.js';
@@ -20,11 +21,9 @@ const available = existsSync(CHROMIUM);
 const browserDescribe = available || process.env.CI ? describe : describe.skip;
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** { square: disc } as an SVG string draws it. */
-function discsInSvg(svg: string): Record<string, string> {
-  const discs: Record<string, string> = {};
-  for (const match of svg.matchAll(/data-square="([^"]+)" data-disc="([^"]+)"/g)) discs[match[1]] = match[2];
-  return discs;
+/** { cell: piece } of a position, from the game's geometry. */
+function piecesOf(game: AnyGame, state: unknown): Record<string, string> {
+  return Object.fromEntries(game.geometry!.cells(state).flatMap((cell) => (cell.piece === null ? [] : [[cell.name, cell.piece]])));
 }
 
 async function shownDiscs(page: Page): Promise<Record<string, string>> {
@@ -66,7 +65,7 @@ browserDescribe('the replay viewer draws every game', () => {
       const state = positions[positions.length - 1];
       positions.push(turn.kind === 'pass' ? game.pass(state) : game.apply(state, game.parseMove(turn.move!)));
     }
-    const expected = (ply: number) => discsInSvg(game.renderSvg(positions[ply]));
+    const expected = (ply: number) => piecesOf(game, positions[ply]);
 
     const page = await context.newPage();
     await page.goto(pathToFileURL(file).href);
@@ -79,6 +78,12 @@ browserDescribe('the replay viewer draws every game', () => {
     expect(await page.$$eval('#board .last-move', (marks) => marks.length)).toBe(1);
     await page.click('#last');
     expect(await shownDiscs(page)).toEqual(expected(record.turns.length));
+    const final = positions[positions.length - 1];
+    if (record.end.reason === 'score' && game.isTerminal(final)) {
+      const ending = game.geometry!.ending(final);
+      expect(await page.textContent('#turn-info .verdict')).toContain(`: ${ending.reason}.`);
+      expect(await page.locator('#board .win-line').count()).toBe(ending.line.length);
+    }
     await page.close();
   });
 });

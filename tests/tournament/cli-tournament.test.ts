@@ -183,6 +183,12 @@ describe('referee tournament (CLI)', () => {
       await page.goto(pathToFileURL(join(out, 'tournament.html')).href);
       expect(await page.$$eval('.rank-row', (rows) => rows.map((row) => row.getAttribute('data-player')))).toEqual(result.ranking.map((row) => row.id));
       expect(await page.$$eval('.rank-row svg.bar', (bars) => bars.length)).toBe(10);
+      // Crosstable columns are named (rank and player), reference AIs are marked, the jargon is explained on the page.
+      expect(await page.$$eval('.crosstable th.col-name', (heads) => heads.map((head) => head.textContent))).toEqual(result.ranking.map((row, index) => `${index + 1}. ${row.id}`));
+      const marked = await page.$$eval('.rank-row', (rows) => rows.filter((row) => row.querySelector('.ref-ai')).map((row) => row.getAttribute('data-player')));
+      expect(marked.sort()).toEqual(result.participants.filter((p) => p.kind === 'reference').map((p) => p.id).sort());
+      expect(marked.length).toBeGreaterThan(0);
+      expect(await page.textContent('#terms')).toMatch(/LOS next.*Likelihood of superiority.*Dispersion \(\d\.\d{3}\).*reference AI/s);
       const cells = await page.$$('button.cell');
       expect(cells).toHaveLength(90);
       const target = cells[17];

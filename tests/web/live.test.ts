@@ -169,7 +169,7 @@ describe('safety', () => {
   test.each([
     [['serve', 'no-such-file.ts'], /submission not found/],
     [['serve', 'tests/fixtures/hostile/syntax-error.ts'], /syntax-error\.ts:\d+:\d+/],
-    [['serve', '--watch', '/no/such/out'], /no such folder/],
+    [['serve', '--watch', 'package.json'], /--watch package.json: not a folder/],
     [['serve', '--host', '0.0.0.0', '--token', 'short'], /--token must be/],
     [['serve', '--game', 'chess'], /unknown game 'chess'/],
     [['play', '--black', 'humans', '--white', 'random'], /unknown player 'humans'.*human/],

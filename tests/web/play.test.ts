@@ -85,7 +85,7 @@ describe.each(gameIds())('%s against random', (gameId) => {
       }));
       const on = (x: number, y: number) => discs.some((d) => Math.hypot(d.x - x, d.y - y) < d.r);
       const numbers = [...document.querySelectorAll('#board .move-number')].filter((t) => !on(Number(t.getAttribute('x')), Number(t.getAttribute('y'))));
-      const targets = [...document.querySelectorAll('#board [data-move]')].filter((t) => on(Number(t.getAttribute('cx')), Number(t.getAttribute('cy'))));
+      const targets = [...document.querySelectorAll('#board .target')].filter((t) => on(Number(t.getAttribute('cx')), Number(t.getAttribute('cy'))));
       return numbers.length + targets.length;
     });
     expect(misplaced).toBe(0);
@@ -182,7 +182,7 @@ describe('other modes', () => {
     await page.waitForSelector('#load-panel:not([hidden])');
     expect(await page.locator('#load-pick option').count()).toBe(2);
     await page.selectOption('#load-pick', '1');
-    expect(await page.textContent('#load-summary')).toMatch(/reversi, [1-9]\d* plies/);
+    expect(await page.textContent('#load-summary')).toMatch(/^Reversi \(Othello\), 8x8: greedy \(Black\) vs random \(White\), [1-9]\d* plies, (Black won|White won|a draw)/);
     await page.selectOption('#black', 'ref:greedy');
     await page.selectOption('#white', 'human');
     await page.fill('#load-ply', '3');
@@ -230,7 +230,7 @@ describe('other modes', () => {
     }
     expect(found).toBe(true);
     const label = await page.evaluate(() => document.activeElement!.getAttribute('aria-label'));
-    expect(label).toMatch(/^[A-O]\d+: legal move for Black$/);
+    expect(label).toMatch(/^[A-O]\d+: empty, legal move for Black$/);
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowUp');
     const chosen = await page.evaluate(() => document.activeElement!.getAttribute('data-move'));
@@ -239,16 +239,19 @@ describe('other modes', () => {
     await settle(page, 0);
     const first = await page.$$eval('#move-list button', (b) => b.map((x) => x.textContent));
     expect(first[0]).toBe(`X ${chosen}`);
-    // Focus stays on the board: a second move from the keyboard alone.
-    for (let i = 0; i < 60; i++) {
+    // Focus stays on the board, on the cell just played (now taken: Enter says so); one step aside plays again.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-cell'))).toBe(chosen);
+    await page.keyboard.press('Enter');
+    expect(await page.textContent('#message')).toBe(`${chosen} is taken: every stone stays where it is played`);
+    for (const key of ['ArrowLeft', 'ArrowDown', 'ArrowLeft', 'ArrowDown']) {
       if (await page.evaluate(() => document.activeElement?.matches('#board [data-move]') ?? false)) break;
-      await page.keyboard.press('Tab');
+      await page.keyboard.press(key);
     }
     await page.keyboard.press('Enter');
     await settle(page, 2);
     expect(await plyOf(page)).toBe(4);
-    // Every cell of the 15x15 board is reachable: stones, legal targets and (here none) empty non-legal cells.
-    expect(await page.locator('#board [data-square], #board [data-move]').count()).toBe(225);
+    // Every cell of the 15x15 board is reachable: one focusable cell each, stones and all.
+    expect(await page.locator('#board [data-cell]').count()).toBe(225);
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('u');
     await page.waitForFunction(() => Number(document.body.dataset.ply) === 2);
@@ -262,20 +265,25 @@ describe('other modes', () => {
   test('keyboard: every Reversi cell is reachable, and an illegal one says so', async () => {
     const page = await open('game=reversi&black=human&white=ref:random');
     await settle(page);
-    expect(await page.locator('#board [data-square], #board [data-move]').count()).toBe(64);
-    await page.focus('#board [data-square="A1"]');
-    expect(await page.evaluate(() => document.activeElement!.getAttribute('aria-label'))).toBe('A1: empty');
+    expect(await page.locator('#board [data-cell]').count()).toBe(64);
+    await page.focus('#board [data-cell="A1"]');
+    const why = "A1 turns over no disc: a move must close a line of White's discs between it and one of Black's";
+    expect(await page.evaluate(() => document.activeElement!.getAttribute('aria-label'))).toBe(`A1: empty (not playable: ${why})`);
     await page.keyboard.press('Enter');
-    expect(await page.textContent('#message')).toMatch(/A1 is not a legal move/);
+    expect(await page.textContent('#message')).toBe(why);
+    expect(await plyOf(page)).toBe(0);
     await page.keyboard.press('ArrowRight');
-    expect(await page.evaluate(() => document.activeElement!.getAttribute('data-square'))).toBe('B1');
+    expect(await page.evaluate(() => document.activeElement!.getAttribute('data-cell'))).toBe('B1');
+    // An occupied square from the keyboard: the arrows reach it, and it says it is taken.
+    await page.focus('#board [data-cell="D4"]');
+    expect(await page.evaluate(() => document.activeElement!.getAttribute('aria-label'))).toMatch(/^D4: White O \(not playable: D4 is taken/);
     await page.close();
   });
 
   test('Connect Four: a click anywhere in a column drops a disc in that column', async () => {
     const page = await open('game=connect4&black=human&white=ref:random');
     await settle(page);
-    const target = page.locator('#board [data-move="3"]');
+    const target = page.locator('#board .target[data-target="3"]');
     const landing = (await target.boundingBox())!;
     const board = (await page.locator('#board svg').boundingBox())!;
     // The top row of column 3, far above where the disc lands.

@@ -370,6 +370,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             if (message.type === 'undo') await session.undo();
             else if (message.type === 'redo') await session.redo();
             else if (message.type === 'restart') await session.restart();
+            else if (message.type === 'resign') {
+              const refused = session.resign();
+              if (refused) fail(refused);
+            }
             else if (message.type === 'pause') session.setPaused(true);
             else if (message.type === 'resume') session.setPaused(false);
             else if (message.type === 'step') session.step();

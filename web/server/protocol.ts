@@ -25,6 +25,7 @@ export type ClientMessage =
   | { type: 'undo' }
   | { type: 'redo' }
   | { type: 'restart' }
+  | { type: 'resign' }
   | { type: 'pause' }
   | { type: 'resume' }
   | { type: 'step' }
@@ -97,6 +98,7 @@ export const CLIENT_MESSAGE_SCHEMA = {
     noFields('undo'),
     noFields('redo'),
     noFields('restart'),
+    noFields('resign'),
     noFields('pause'),
     noFields('resume'),
     noFields('step'),
@@ -192,6 +194,8 @@ export interface SessionSnapshot {
   end: null | {
     winner: 0 | 1 | null;
     reason: string;
+    /** reason 'resign': the side that resigned. */
+    resignedBy: 0 | 1 | null;
     /** The forfeit message (timeout, illegal answers, crash …), or null for a normal end. */
     message: string | null;
     score: [number, number] | null;

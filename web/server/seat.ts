@@ -112,7 +112,7 @@ export class SeatSession {
       players: this.players,
       specs: null,
       turns: this.turns.map((t) => ({ side: t.side, kind: t.kind, move: t.move, wallMs: t.wallMs })),
-      end: end && { winner: end.winner, reason: end.reason, message: end.loser?.message ?? null, score: end.score },
+      end: end && { winner: end.winner, reason: end.reason, resignedBy: end.resignedBy ?? null, message: end.loser?.message ?? null, score: end.score },
       canUndo: false,
       canRedo: false,
       clock: pending && humanToMove !== null ? { side: humanToMove, elapsedMs: Date.now() - pending.since } : null,

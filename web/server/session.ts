@@ -339,6 +339,40 @@ export class GameSession {
     });
   }
 
+  /**
+   * A person resigns (the course GUI's G key): the person to move, else the page's only human side. The run stops and
+   * the game ends as 'resign', a record `referee replay` accepts. Returns a one-line refusal, or null.
+   */
+  resign(): string | null {
+    if (this.end) return 'the game is over already: press R to restart';
+    let side: Side | null = null;
+    for (const s of [0, 1] as const) if (this.humans[s]?.pending) side = s;
+    if (side === null && this.humans[0] !== null && this.humans[1] === null) side = 0;
+    if (side === null && this.humans[1] !== null && this.humans[0] === null) side = 1;
+    if (side === null) {
+      return this.aiVsAi ? 'nobody plays a side from this page: Pause stops the AIs, New game starts another' : 'wait until the referee asks a side to move, then resign';
+    }
+    const resignedBy = side;
+    void this.enqueue(async () => {
+      if (this.end) return;
+      await this.stopRun();
+      const state = this.positionAfter(this.turns);
+      const end: GameEnd = {
+        winner: (1 - resignedBy) as Side,
+        reason: 'resign',
+        resignedBy,
+        score: null,
+        diff: this.config.forcedLossDiff,
+        finalState: this.game.encode(state),
+      };
+      this.record = { ...(this.saveRecord() as Omit<GameRecord, 'end'>), config: configForGame(this.game, this.config), end };
+      this.end = end;
+      this.redoStack = [];
+      this.broadcast();
+    });
+    return null;
+  }
+
   restart(): Promise<void> {
     return this.enqueue(async () => {
       this.redoStack = [];
@@ -394,6 +428,7 @@ export class GameSession {
       end: end && {
         winner: end.winner,
         reason: end.reason,
+        resignedBy: end.resignedBy ?? null,
         message: end.loser?.message ?? null,
         score: end.score,
       },

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BATCH_JOURNAL_FILE, PLAN_KEY } from '../../grading/batch/journal-db.js';
-import type { StudentSummary } from '../../grading/batch/summary.js';
+import { classStatus, type StudentSummary } from '../../grading/batch/summary.js';
 import { JOURNAL_FILE } from '../../grading/journal.js';
 import { TOURNAMENT_JOURNAL_FILE } from '../../grading/tournament/journal.js';
 import { LIVE_FILE, LIVE_HEARTBEAT_KEY, LIVE_STATE_KEY, readLiveFile, STALE_AFTER_MS, type LiveGame } from '../../grading/live.js';
@@ -60,6 +60,8 @@ export type RunState = 'running' | 'stopped' | 'done' | 'interrupted' | 'unknown
 export interface WatchOverview {
   source: 'batch' | 'tournament' | 'grade' | 'none';
   dir: string;
+  /** False until the folder is made (by the run about to write there). */
+  dirExists: boolean;
   run: { state: RunState; heartbeat: string | null };
   /** A tournament's participants: score is their points, maxScore their games finished. */
   students: { id: string; status: string; score: number | null; maxScore: number | null; games: number; planned: number | null; playing: number; error: string | null }[];
@@ -153,10 +155,18 @@ export class WatchSource {
 
   constructor(readonly dir: string) {}
 
-  /** A one-line problem with the folder, or null (an empty folder is fine: a batch may be about to start). */
+  /**
+   * A one-line problem with the folder, or null. An empty folder is fine (a batch may be about to start), and so is
+   * one that does not exist yet (`serve --watch out/` started before `batch --out out/`): the page waits for it.
+   */
   static problem(dir: string): string | null {
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) return `--watch ${dir}: no such folder; pass the --out folder of a batch, grade or tournament`;
+    if (existsSync(dir) && !statSync(dir).isDirectory()) return `--watch ${dir}: not a folder; pass the --out folder of a batch, grade or tournament`;
     return null;
+  }
+
+  /** Whether the folder exists yet. */
+  exists(): boolean {
+    return existsSync(this.dir);
   }
 
   private journal(): Database.Database | null {
@@ -176,7 +186,7 @@ export class WatchSource {
   }
 
   private empty(source: WatchOverview['source']): WatchOverview {
-    return { source, dir: this.dir, run: { state: 'unknown', heartbeat: null }, students: [], games: [], gamesTotal: 0, live: [], workers: [] };
+    return { source, dir: this.dir, dirExists: this.exists(), run: { state: 'unknown', heartbeat: null }, students: [], games: [], gamesTotal: 0, live: [], workers: [] };
   }
 
   overview(): WatchOverview {
@@ -288,11 +298,17 @@ export class WatchSource {
     }
     for (const grade of grades) {
       const summary = parseJson(grade.summary) as StudentSummary | null;
-      Object.assign(student(grade.student), {
-        status: summary?.status ?? 'graded',
+      const entry = student(grade.student);
+      // index.html's words (a submission that does not compile is 'interface check failed', not 'graded').
+      const standing = summary?.interfaceCheck ? classStatus(summary) : { status: summary?.status ?? 'graded', reason: summary?.error ?? null };
+      // Games reused from the journal (an identical submission's, a resumed run's) count as this student's.
+      const games = typeof summary?.gamesPlayed === 'number' && typeof summary.gamesReused === 'number' ? summary.gamesPlayed + summary.gamesReused : 0;
+      Object.assign(entry, {
+        status: standing.status,
         score: summary?.score ?? null,
         maxScore: summary?.maxScore ?? null,
-        error: summary?.error ?? null,
+        error: standing.reason,
+        games: Math.max(entry.games, games),
       });
     }
     const games: WatchedGame[] = [];
@@ -314,6 +330,7 @@ export class WatchSource {
     return {
       source: this.kind,
       dir: this.dir,
+      dirExists: true,
       run,
       students: tournament ? [...byStudent.values()] : [...byStudent.values()].sort((a, b) => a.id.localeCompare(b.id)),
       games,
@@ -362,6 +379,7 @@ export class WatchSource {
     return {
       source: 'grade',
       dir: this.dir,
+      dirExists: true,
       run,
       students: [{ id: 'this submission', status: run.state === 'running' ? 'grading' : 'finished', score: null, maxScore: null, games: entries.length, planned: null, playing: live.length, error: null }],
       games: games.slice(0, MAX_LISTED),

@@ -6,6 +6,7 @@
 import type { Game, Outcome } from '../game.js';
 import { Board } from './board.js';
 import { perftGrid } from './core.js';
+import { connect4Geometry } from './geometry.js';
 import { decodeState, encodeState, type ShapeCheck } from './codec.js';
 import { drawLayout, MAX_SIZE, MIN_SIZE } from './layout.js';
 import { renderSvg, renderText } from './render.js';
@@ -60,6 +61,7 @@ function makeConnect4(variant: Variant): Game<Connect4State, number> {
     },
     renderText,
     renderSvg,
+    geometry: connect4Geometry,
     studentBoard: {
       create: (s) => Board.fromState(s),
       fingerprint: (board) => Board.fingerprint(board),

@@ -21,8 +21,13 @@ export function renderText(state: Grid): string {
   return lines.join('\n');
 }
 
-const UNIT = 40;
+/** The picture's units (its viewBox is the same at any pixel size): a cell's side, the band of column numbers, a disc's radius. */
+export const UNIT = 40;
 const LABEL_BAND = 18;
+export const DISC_RADIUS = UNIT * 0.4;
+
+/** A cell's name in the picture (data-square): the game's notation names columns, not cells. */
+export const cellName = (row: number, col: number): string => `c${col}r${row}`;
 
 /** The cell the marked move landed on: `lastMove` names a column (its top disc), else the state's own last move. */
 function markedCell(state: Connect4State, lastMove: string | undefined): number {
@@ -64,7 +69,7 @@ export function renderSvg(state: Connect4State, options: SvgOptions = {}): strin
       const fill = value === FIRST ? '#dc2626' : value === SECOND ? '#facc15' : '#ffffff';
       // Discs carry game.ts's rendering convention; a cell has no notation of its own, so it is named c<col>r<row>.
       const disc = value === FIRST ? ' data-disc="X"' : value === SECOND ? ' data-disc="O"' : '';
-      parts.push(`<circle data-square="c${col}r${row}"${disc} cx="${cx}" cy="${cy}" r="${UNIT * 0.4}" fill="${fill}"/>`);
+      parts.push(`<circle data-square="${cellName(row, col)}"${disc} cx="${cx}" cy="${cy}" r="${DISC_RADIUS}" fill="${fill}"/>`);
       if (cell === marked) parts.push(`<circle class="last-move" cx="${cx}" cy="${cy}" r="${UNIT * 0.15}" fill="none" stroke="#111827" stroke-width="3"/>`);
     }
   }

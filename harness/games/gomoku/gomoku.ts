@@ -7,6 +7,7 @@ import type { Game, Outcome } from '../game.js';
 import { Board } from './board.js';
 import { cellName, CELLS, EMPTY, parseCell } from './core.js';
 import { decodeState, encodeState } from './codec.js';
+import { gomokuGeometry } from './geometry.js';
 import { renderSvg, renderText } from './render.js';
 import { applyCell, emptyState, type GomokuState } from './state.js';
 
@@ -46,6 +47,7 @@ export function makeGomoku(exactFive: boolean): Game<GomokuState, number> {
     },
     renderText: (s) => renderText(s.cells),
     renderSvg: (s, options) => renderSvg(s.cells, s.lastMove, options),
+    geometry: gomokuGeometry(exactFive),
     studentBoard: {
       create: (s) => Board.fromState(s, exactFive),
       fingerprint: (board) => Board.fingerprint(board),

@@ -118,6 +118,32 @@ export function isLegal(cells: Uint8Array, piece: number, cell: number): boolean
   return legalAfterLabelling(cells, piece, cell);
 }
 
+/**
+ * Why `piece` may not play `cell`, for people: 'taken'; 'capture' with the opponent stones it would capture (the
+ * group whose last liberty it is); 'suicide' with its own stones left without a liberty (the new stone and any
+ * group it joins); or null when the move is legal. The centre rule is the state's, not the core's.
+ */
+export function whyIllegalCell(cells: Uint8Array, piece: number, cell: number): { kind: 'taken' | 'capture' | 'suicide'; stones: number[] } | null {
+  if (cells[cell] !== EMPTY) return { kind: 'taken', stones: [cell] };
+  labelGroups(cells);
+  if (legalAfterLabelling(cells, piece, cell)) return null;
+  const inGroup = (group: number): number[] => {
+    const stones: number[] = [];
+    for (let c = 0; c < CELLS; c++) if (groupOf[c] === group) stones.push(c);
+    return stones;
+  };
+  for (let k = cell * 4, end = k + 4; k < end; k++) {
+    const n = NEIGHBORS[k];
+    if (n >= 0 && cells[n] !== EMPTY && cells[n] !== piece && liberties[groupOf[n]] === 1) return { kind: 'capture', stones: inGroup(groupOf[n]) };
+  }
+  const own = [cell];
+  for (let k = cell * 4, end = k + 4; k < end; k++) {
+    const n = NEIGHBORS[k];
+    if (n >= 0 && cells[n] === piece && !own.includes(n)) for (const stone of inGroup(groupOf[n])) if (!own.includes(stone)) own.push(stone);
+  }
+  return { kind: 'suicide', stones: own.sort((a, b) => a - b) };
+}
+
 /** Whether every group has a liberty (true of every position NoGo play can reach). */
 export function allGroupsBreathe(cells: Uint8Array): boolean {
   const groups = labelGroups(cells);

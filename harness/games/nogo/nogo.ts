@@ -7,6 +7,7 @@ import type { Game, Outcome } from '../game.js';
 import { Board } from './board.js';
 import { cellName, CELLS, CENTER, hasLegalMove, legalCells, parseCell, perftCells, withoutCell } from './core.js';
 import { decodeState, encodeState } from './codec.js';
+import { nogoGeometry } from './geometry.js';
 import { renderSvg, renderText } from './render.js';
 import { applyCell, emptyState, pieceOf, type NoGoState } from './state.js';
 
@@ -53,6 +54,7 @@ export const nogo: Game<NoGoState, number> = {
   },
   renderText: (s) => renderText(s.cells),
   renderSvg: (s, options) => renderSvg(s.cells, s.lastMove, options),
+  geometry: nogoGeometry,
   studentBoard: {
     create: (s) => Board.fromState(s),
     fingerprint: (board) => Board.fingerprint(board),

@@ -3,7 +3,7 @@ import { goBoardSvg, goBoardText, type GoBoardSpec } from '../common/go-board.js
 import type { SvgOptions } from '../game.js';
 import { parseCell, SIZE } from './core.js';
 
-const SPEC: GoBoardSpec = {
+export const SPEC: GoBoardSpec = {
   size: SIZE,
   files: 'ABCDEFGHJ',
   /** Star points: the centre and the four 3-3 points. */

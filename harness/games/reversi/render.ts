@@ -20,10 +20,16 @@ export function renderText(s: ReversiState): string {
   return lines.join('\n');
 }
 
-export function renderSvg(s: ReversiState, options: SvgOptions = {}): string {
-  const size = options.size ?? 320;
+/** Where the picture at `size` pixels puts the squares (its viewBox is size x size): margin, square side, disc radius. */
+export function boardLayout(size: number): { margin: number; sq: number; radius: number } {
   const margin = 20;
   const sq = (size - margin) / 8;
+  return { margin, sq, radius: sq * 0.4 };
+}
+
+export function renderSvg(s: ReversiState, options: SvgOptions = {}): string {
+  const size = options.size ?? 320;
+  const { margin, sq, radius } = boardLayout(size);
   const last = options.lastMove === undefined ? -1 : toSquare(options.lastMove);
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}" width="${size}" height="${size}" ` +
@@ -51,7 +57,7 @@ export function renderSvg(s: ReversiState, options: SvgOptions = {}): string {
       const cy = margin + (r + 0.5) * sq;
       const fill = v === 'X' ? '#111' : '#fafafa';
       parts.push(`<circle data-square="${'ABCDEFGH'[c]}${r + 1}" data-disc="${v}" cx="${cx}" cy="${cy}" ` +
-        `r="${sq * 0.4}" fill="${fill}" stroke="#333" stroke-width="1"/>`);
+        `r="${radius}" fill="${fill}" stroke="#333" stroke-width="1"/>`);
     }
   }
   if (last >= 0) {

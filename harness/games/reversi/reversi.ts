@@ -2,6 +2,7 @@
 import type { Game, Outcome, Side } from '../game.js';
 import { Board, squareName } from './board.js';
 import { flips, hasSquare, legalMask, orderedMoves, out, perft, popcount, START } from './core.js';
+import { reversiGeometry } from './geometry.js';
 import { renderSvg, renderText } from './render.js';
 import type { ReversiState } from './state.js';
 
@@ -102,6 +103,7 @@ export const reversi: Game<ReversiState, number> = {
   parseMove: parseSquare,
   renderText,
   renderSvg,
+  geometry: reversiGeometry,
   studentBoard: {
     create: (s) => Board.fromBits(s.bh, s.bl, s.wh, s.wl),
     fingerprint: (board) => Board.fingerprint(board),

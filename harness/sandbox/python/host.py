@@ -13,6 +13,8 @@ import importlib
 import importlib.util
 import json
 import os
+import random
+import re
 import reprlib
 import sys
 import threading
@@ -30,6 +32,8 @@ BOARD_FILES = {
     'gomoku-exact5': 'board_gomoku.py',
     'nogo': 'board_nogo.py',
 }
+# Folders of a submission that hold no code of it (as the grader's resolve step skips them).
+SKIPPED_FOLDERS = frozenset(('node_modules', '.git', '__pycache__', '.venv', 'venv', 'referee-report'))
 # func_timeout's submodules in the PyPI package, for `from func_timeout.exceptions import FunctionTimedOut`.
 TIMEOUT_ALIASES = ('func_timeout.exceptions', 'func_timeout.dafunc', 'func_timeout.StoppableThread')
 
@@ -70,9 +74,14 @@ _repr.maxlist = _repr.maxtuple = _repr.maxset = _repr.maxdict = 12
 sys.path.insert(0, HERE)
 from conventions import LiveBoard, call_get_move, call_plan  # noqa: E402  (the host's own folder)
 from exposed import MoveInfo, thread_excepthook_for  # noqa: E402  (what the submission may hold: see exposed.py)
+from move_thread import MoveThread  # noqa: E402
 del sys.path[0]
 del sys.modules['conventions']
 del sys.modules['exposed']
+del sys.modules['move_thread']
+# The host's own files, left out of the tracebacks a student reads.
+ROOT_PREFIX = None  # the submission folder with its trailing separator, set by main()
+HOST_FILES = frozenset(os.path.join(HERE, name) for name in os.listdir(HERE) if name.endswith('.py'))
 
 
 class Host(object):
@@ -88,6 +97,7 @@ class Host(object):
         self.player_class = None
         self.player = None
         self.current = None
+        self.mover = MoveThread()
 
     # --- the channel -------------------------------------------------------------------------------------------
 
@@ -124,7 +134,7 @@ class Host(object):
             if kind == 'load':
                 self.load(request_id)
             elif kind == 'start':
-                self.start(request_id, request['side'])
+                self.start(request_id, request['side'], request.get('randomSeed'))
             else:
                 self.move(request_id, request['state'], request['info'], request.get('played'))
         except SystemExit as stop:
@@ -163,12 +173,22 @@ class Host(object):
             self.player_class = candidate
         self.answer(request_id, {'t': 'loaded', 'exports': names[:50], 'entry': entry_name})
 
-    def start(self, request_id, side):
+    def start(self, request_id, side, random_seed=None):
         if self.player_class is None:
             raise RuntimeError('the submission has no AIPlayer class to construct')
         self.player = None
         self.live.reset()
-        self.player = self.player_class(self.symbols[side])
+        if random_seed is not None:
+            # Reproducible grades (config.seedPlayerRandom): the random module, and numpy's if the submission
+            # imported it, replay the same stream for the same game seed.
+            random.seed(random_seed)
+            numpy = sys.modules.get('numpy')
+            if numpy is not None:
+                numpy.random.seed(random_seed)
+        player = self.player_class(self.symbols[side])
+        # game.py's Game.__init__ sets each player's colour after constructing it, over whatever it set itself.
+        player.color = self.symbols[side]
+        self.player = player
         self.answer(request_id, {'t': 'ready'})
 
     def move(self, request_id, state, info, played=None):
@@ -184,7 +204,9 @@ class Host(object):
         function = getattr(get_move, '__func__', get_move)
         if function is not self.plan_for:
             self.plan_for, self.plan = function, call_plan(get_move)
-        value = call_get_move(get_move, self.plan, self.live.board, lambda: MoveInfo(info))
+        # Called from a thread that is not the main one, as the platform's func_timeout does (signal.signal fails).
+        plan, board = self.plan, self.live.board
+        value = self.mover.call(lambda: call_get_move(get_move, plan, board, lambda: MoveInfo(info)))
         message = carry(value)
         if self.live.changed():
             message['t'] = 'tamper'
@@ -227,10 +249,18 @@ def error_answer(error):
     """The error as `Type: message` and a traceback without the host's own frames, most recent call last."""
     message = '%s: %s' % (_type(error).__name__, describe(error))
     if _type(error).__name__ == 'ModuleNotFoundError' and getattr(error, 'name', None):
-        message = "ModuleNotFoundError: No module named '%s' (only the standard library, board and func_timeout are available)" % error.name
+        if error.name.split('.')[0] == 'numpy':
+            message = ("ModuleNotFoundError: No module named 'numpy': the grader's python3 (%s) has no numpy; install it "
+                       "there (Debian/Ubuntu: apt-get install python3-numpy) or set REFEREE_PYTHON to a python3 that has it"
+                       % sys.executable)
+        else:
+            message = "ModuleNotFoundError: No module named '%s' (only the standard library, numpy, board, game and func_timeout are available)" % error.name
     stack = None
     try:
-        frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename != HOST_FILE]
+        frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename not in HOST_FILES]
+        for frame in frames:  # the student's files as they named them, not by the private staged folder
+            if ROOT_PREFIX and frame.filename.startswith(ROOT_PREFIX):
+                frame.filename = frame.filename[len(ROOT_PREFIX):]
         lines = ['Traceback (most recent call last):\n'] + traceback.format_list(frames)
         lines += traceback.format_exception_only(_type(error), error)
         stack = ''.join(lines)[-8000:]
@@ -251,6 +281,38 @@ def load_file(name, file_name):
     return module
 
 
+def preload_packages(packages, root):
+    """
+    Import now, before the audit hook, the allowed packages (numpy) that the submission's files import: numpy loads
+    ctypes and its shared libraries while importing, which the hook refuses to student code. Only packages the
+    files mention are loaded (numpy costs ~100 ms a start); one that is missing is left for the submission's own
+    import to report.
+    """
+    if not packages:
+        return
+    wanted = re.compile(r'^\s*(?:import|from)\s+(%s)\b' % '|'.join(re.escape(name) for name in packages), re.M)
+    found = set()
+    seen = 0
+    for folder, folders, files in os.walk(root):
+        folders[:] = [name for name in folders if name not in SKIPPED_FOLDERS]
+        for name in files:
+            if not name.endswith('.py'):
+                continue
+            seen += 1
+            if seen > 500:
+                break
+            try:
+                with open(os.path.join(folder, name), encoding='utf-8', errors='replace') as handle:
+                    found.update(wanted.findall(handle.read(1 << 20)))
+            except OSError:
+                pass
+    for name in sorted(found):
+        try:
+            importlib.import_module(name)
+        except Exception:
+            pass
+
+
 def main():
     config = json.loads(sys.argv[1])
     host = Host(config)
@@ -263,12 +325,17 @@ def main():
     host.count_leftover = timeout_module._leftover_threads  # bound before the submission can replace it
     for alias in TIMEOUT_ALIASES:
         sys.modules[alias] = timeout_module
+    load_file('game', 'game.py')  # the notebook's game.py, for submissions that import it (after board, func_timeout)
+    preload_packages(config.get('packages') or (), config['root'])
     # Without bubblewrap, Landlock first: files, TCP, signals and abstract sockets (python/landlock.py).
     landlock = load_file('referee_landlock', 'landlock.py').install(config.get('landlock'))
     del sys.modules['referee_landlock']
     # Below the language: the kernel refuses fork, process clones and exec from here on (python/seccomp.py).
     seccomp = load_file('referee_seccomp', 'seccomp.py').install(config.get('seccomp'))
     del sys.modules['referee_seccomp']
+    # copy.deepcopy of lists without one audit event per element (see deepcopy_lists.py).
+    load_file('referee_deepcopy_lists', 'deepcopy_lists.py').install()
+    del sys.modules['referee_deepcopy_lists']
     guard = load_file('referee_guard', 'guard.py')
     # func_timeout holds the one ctypes function it needs; the modules go, so `import ctypes` is asked afresh.
     for name in [name for name in sys.modules if name == 'ctypes' or name.startswith('ctypes.') or name == '_ctypes']:
@@ -277,6 +344,8 @@ def main():
 
     entry_dir = os.path.dirname(config['entry'])
     root = config['root']
+    global ROOT_PREFIX
+    ROOT_PREFIX = root.rstrip(os.sep) + os.sep
     sys.path[:0] = [entry_dir] if entry_dir == root else [entry_dir, root]
     sys.dont_write_bytecode = True
     os.chdir(root)

@@ -1,0 +1,174 @@
+/**
+ * The board: the game's own picture (renderSvg), with a layer of cells on top taken from the game's geometry (never
+ * from the picture's markup). Every cell can be clicked and reached by the keyboard; a touch either plays the move
+ * the cell means (a Connect Four cell means its column) or says why not, in the game's own words.
+ */
+import type { BoardCell } from '../../harness/games/game.js';
+import { send } from './connection.js';
+import { $, say, svgElement } from './dom.js';
+import { page } from './page.js';
+import { geometryOf, shown } from './positions.js';
+
+export const BOARD_SIZE = 560;
+
+/** The cells of the position on the board, by name (the last drawing's). */
+let drawnCells = new Map<string, BoardCell>();
+
+/** Why a touch on the board cannot play now (whoever's turn it is, whatever the cell), or null when it can. */
+function whyNotNow(): string | null {
+  const view = shown();
+  const snap = page.snapshot;
+  if (!view) return 'no game yet: wait for the connection';
+  if (view.preview) return `this is the loaded game at ply ${view.ply}: press "Play on from here" to play from it`;
+  if (!snap) return 'no game yet';
+  if (view.mover !== null) return null;
+  if (page.viewPly !== null) return `you are looking at ply ${view.ply}: press End (or "Back to the game") to play`;
+  if (snap.end) return 'the game is over: R starts it again, U takes moves back';
+  if (view.game.isTerminal(view.state)) return 'the game is over';
+  const side = view.game.toMove(view.state);
+  const name = view.game.sideNames[side];
+  if (!snap.humanSides[side]) {
+    if (!snap.humanSides[0] && !snap.humanSides[1]) return 'the AIs play both sides of this game: watch, or start a new game with a Human side';
+    return `it is ${name}'s turn: ${snap.players[side]} is thinking`;
+  }
+  return "wait a moment: the referee has not asked for this move yet";
+}
+
+/** Why the move a cell means is not playable for the side to move now, in the game's words, or null when it is. */
+export function whyNotCell(cell: BoardCell): string | null {
+  const now = whyNotNow();
+  if (now) return now;
+  const view = shown()!;
+  if (cell.move === null) return cell.note ?? `${cell.name} is not a move of this game`;
+  return geometryOf(view.game).whyIllegal(view.state, cell.move);
+}
+
+export function play(move: string): void {
+  const snap = page.snapshot;
+  if (!snap || snap.humanToMove === null || page.viewPly !== null || page.preview) return;
+  send({ type: 'move', ply: snap.turns.length + 1, move });
+}
+
+/** A touch (click, Enter, Space) on a cell: play what it means, or say why not. */
+export function touch(name: string): void {
+  const cell = drawnCells.get(name);
+  if (!cell) return;
+  const why = whyNotCell(cell);
+  if (why) return say(why);
+  say('');
+  $('board').dataset.hadFocus = document.activeElement?.closest('#board') ? '1' : '0';
+  play(cell.move!);
+}
+
+function describe(cell: BoardCell, symbols: readonly string[], sideNames: readonly string[]): string {
+  const side = cell.piece === null ? -1 : symbols.indexOf(cell.piece);
+  const what = cell.note ?? (side < 0 ? 'empty' : `${sideNames[side]} ${cell.piece}`);
+  const where = cell.move === null || cell.move === cell.name ? cell.name : `${cell.name}, column ${cell.move}`;
+  return `${where}: ${what}`;
+}
+
+/** Distance between neighbouring cells' centres: the side of a cell's clickable square. */
+function pitch(cells: BoardCell[]): number {
+  const a = cells.find((cell) => cell.row === 0 && cell.col === 0);
+  const b = cells.find((cell) => cell.row === 0 && cell.col === 1);
+  return a && b ? Math.abs(b.x - a.x) : (cells[0]?.r ?? 10) * 2.5;
+}
+
+export function drawBoard(): void {
+  const view = shown();
+  if (!view) return;
+  const { game, state, states, turns, ply, mover } = view;
+  const geometry = geometryOf(game);
+  const lastTurn = ply > 0 ? turns[ply - 1] : undefined;
+  const lastMove = lastTurn?.kind === 'move' ? lastTurn.move : undefined;
+  const board = $('board');
+  // Redrawing replaces the cells: a keyboard user's focus goes back to the same cell.
+  const hadFocus = board.contains(document.activeElement) || board.dataset.hadFocus === '1';
+  board.innerHTML = game.renderSvg(state, { lastMove, size: BOARD_SIZE });
+  const svg = board.querySelector('svg')!;
+  const numbers = $<HTMLInputElement>('show-numbers').checked;
+  svg.classList.toggle('show-legal', $<HTMLInputElement>('show-legal').checked);
+  svg.classList.toggle('show-numbers', numbers);
+  svg.setAttribute('aria-label', `${game.title} board at ply ${ply}${view.preview ? ' (loaded game, preview)' : ''}`);
+  const cells = geometry.cells(state, BOARD_SIZE);
+  drawnCells = new Map(cells.map((cell) => [cell.name, cell]));
+
+  // Move numbers on the pieces still standing where each move landed (the Gomoku course's "order of moves"), in a
+  // colour that reads on the piece there now (a Reversi disc may have been turned over since); the newest in red,
+  // standing in for the last-move mark it would otherwise hide.
+  if (numbers) {
+    for (let i = 0; i < ply; i++) {
+      const turn = turns[i];
+      if (turn.kind !== 'move') continue;
+      const at = drawnCells.get(geometry.landing(states[i], turn.move!) ?? '');
+      if (!at || at.piece === null) continue;
+      const text = svgElement('text', {
+        x: at.x, y: at.y + at.r * 0.35, 'text-anchor': 'middle', 'font-size': at.r * (i + 1 >= 100 ? 0.8 : 1),
+        fill: i === ply - 1 ? '#e11d48' : at.piece === game.symbols[0] ? '#f9fafb' : '#111827',
+        class: i === ply - 1 ? 'move-number last' : 'move-number',
+      });
+      text.textContent = String(i + 1);
+      svg.append(text);
+    }
+  }
+
+  // A finished position: the cells that decided it (the winning line).
+  if (game.isTerminal(state)) {
+    for (const name of geometry.ending(state).line) {
+      const cell = drawnCells.get(name);
+      if (cell) svg.append(svgElement('circle', { cx: cell.x, cy: cell.y, r: cell.r * 1.12, class: 'win-line', 'data-line': name }));
+    }
+  }
+
+  // Where each legal move would land (shown with "Legal moves"), then the clickable cells on top of everything.
+  const legal = new Set<string>();
+  if (mover !== null) {
+    for (const move of game.legalMoves(state)) {
+      const notation = game.formatMove(move);
+      legal.add(notation);
+      const at = drawnCells.get(geometry.landing(state, notation) ?? '');
+      if (at) svg.append(svgElement('circle', { cx: at.x, cy: at.y, r: at.r, class: 'target', 'data-target': notation }));
+    }
+  }
+  const side = pitch(cells);
+  const layer = svgElement('g', { class: 'cells' });
+  const focusable: SVGElement[] = [];
+  for (const cell of cells) {
+    const playable = cell.move !== null && legal.has(cell.move);
+    const why = mover !== null && !playable ? whyNotCell(cell) : null;
+    const label = describe(cell, game.symbols, game.sideNames) + (playable ? `, legal move for ${game.sideNames[mover!]}` : why ? ` (not playable: ${why})` : '');
+    const rect = svgElement('rect', {
+      x: cell.x - side / 2, y: cell.y - side / 2, width: side, height: side, class: 'cell', 'data-cell': cell.name,
+      'data-row': cell.row, 'data-col': cell.col, role: 'button', tabindex: -1, 'aria-label': label,
+    });
+    if (playable) rect.setAttribute('data-move', cell.move!);
+    layer.append(rect);
+    focusable.push(rect);
+  }
+  svg.append(layer);
+
+  // One tab stop into the board (roving tabindex): the cell the keyboard was on, else a legal one, else the first.
+  const first = focusable.find((el) => el.dataset.cell === page.focusedCell) ?? focusable.find((el) => el.hasAttribute('data-move')) ?? focusable[0];
+  first?.setAttribute('tabindex', '0');
+  if (first && first.dataset.cell === page.focusedCell && hadFocus) first.focus();
+  board.dataset.hadFocus = '0';
+}
+
+export function wireBoard(): void {
+  $('board').addEventListener('click', (event) => {
+    const cell = (event.target as Element).closest('[data-cell]');
+    if (cell) touch(cell.getAttribute('data-cell')!);
+  });
+}
+
+/** Pieces of each side on the board now (from the geometry). */
+export function pieceCounts(): [number, number] {
+  const view = shown();
+  const counts: [number, number] = [0, 0];
+  if (!view) return counts;
+  for (const cell of geometryOf(view.game).cells(view.state)) {
+    if (cell.piece === view.game.symbols[0]) counts[0]++;
+    else if (cell.piece === view.game.symbols[1]) counts[1]++;
+  }
+  return counts;
+}

@@ -1,0 +1,145 @@
+/**
+ * The settings form (game, who plays each side, time, seed) and the game's buttons: restart, undo, redo, resign,
+ * the AI-vs-AI pacing (pause, step, speed), and browsing earlier positions. Each button is enabled only when it can act.
+ */
+import type { ClientMessage, SideSpec } from '../server/protocol.js';
+import { send } from './connection.js';
+import { $, say } from './dom.js';
+import { page, render, type Welcome } from './page.js';
+
+function playerOptions(select: HTMLSelectElement, gameId: string, keep: string): void {
+  const info = page.welcome!.games.find((g) => g.id === gameId)!;
+  select.replaceChildren();
+  const add = (value: string, label: string): void => {
+    const option = document.createElement('option');
+    option.value = value;
+    option.textContent = label;
+    select.append(option);
+  };
+  add('human', 'Human');
+  for (const level of info.levels) add(`ref:${level}`, `AI: ${level}`);
+  page.welcome!.submissions.forEach((path, index) => add(`sub:${index}`, `Submission: ${path}`));
+  if ([...select.options].some((o) => o.value === keep)) select.value = keep;
+}
+
+export function gameChanged(): void {
+  const gameId = $<HTMLSelectElement>('game').value;
+  const info = page.welcome!.games.find((g) => g.id === gameId)!;
+  playerOptions($<HTMLSelectElement>('black'), gameId, $<HTMLSelectElement>('black').value || 'human');
+  playerOptions($<HTMLSelectElement>('white'), gameId, $<HTMLSelectElement>('white').value || `ref:${info.levels[0]}`);
+  $<HTMLInputElement>('move-time').value = String(info.moveTimeMs / 1000);
+  $('seed-label').title = info.seeded ? 'The seed draws the board layout' : 'The seed drives the AIs’ randomness';
+}
+
+/** Fill the settings from the welcome and the URL's query (?game=…&black=…&white=…). */
+export function setUpSettings(message: Welcome): void {
+  const select = $<HTMLSelectElement>('game');
+  select.replaceChildren();
+  for (const game of message.games) {
+    const option = document.createElement('option');
+    option.value = game.id;
+    option.textContent = game.title;
+    select.append(option);
+  }
+  const params = new URLSearchParams(location.search);
+  select.value = params.get('game') ?? message.defaultGame;
+  if (!select.value) select.value = message.games[0].id;
+  $<HTMLSelectElement>('black').value = params.get('black') ?? 'human';
+  gameChanged();
+  for (const side of ['black', 'white']) {
+    const wanted = params.get(side);
+    if (wanted) $<HTMLSelectElement>(side).value = wanted;
+  }
+}
+
+export function specOf(value: string): SideSpec {
+  if (value.startsWith('ref:')) return { kind: 'reference', name: value.slice(4) };
+  if (value.startsWith('sub:')) return { kind: 'submission', index: Number(value.slice(4)) };
+  return { kind: 'human' };
+}
+
+function chosenSides(): [SideSpec, SideSpec] {
+  let black = $<HTMLSelectElement>('black').value;
+  let white = $<HTMLSelectElement>('white').value;
+  if ($<HTMLSelectElement>('colour').value === 'random' && Math.random() < 0.5) [black, white] = [white, black];
+  return [specOf(black), specOf(white)];
+}
+
+function moveTimeMs(): number | undefined {
+  const seconds = Number($<HTMLInputElement>('move-time').value);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.max(100, Math.round(seconds * 1000)) : undefined;
+}
+
+export function newGame(): void {
+  const [black, white] = chosenSides();
+  const seedText = $<HTMLInputElement>('seed').value.trim();
+  const message: ClientMessage = { type: 'new', game: $<HTMLSelectElement>('game').value, black, white };
+  if (seedText !== '' && /^\d+$/.test(seedText)) message.seed = Number(seedText);
+  const time = moveTimeMs();
+  if (time !== undefined) message.moveTimeMs = time;
+  page.preview = null;
+  $('load-panel').hidden = true;
+  send(message);
+}
+
+/** Resign for the person at this page (the server picks the side: the one to move, or the only human one). */
+export function resign(): void {
+  const snap = page.snapshot;
+  if (!snap || snap.kind !== 'play' || page.preview) return;
+  if (snap.end) return say('the game is over already: R starts it again');
+  send({ type: 'resign' });
+}
+
+export function view(ply: number | null): void {
+  if (!page.snapshot || page.preview) return;
+  const live = page.snapshot.turns.length;
+  page.viewPly = ply === null || ply >= live ? null : Math.max(0, ply);
+  render();
+}
+
+export function browse(delta: number): void {
+  if (!page.snapshot || page.preview) return;
+  const live = page.snapshot.turns.length;
+  view((page.viewPly ?? live) + delta);
+}
+
+/** Buttons follow the game: what cannot act now is disabled. */
+export function drawControls(): void {
+  const snap = page.snapshot;
+  if (!snap) return;
+  const isPlay = snap.kind === 'play';
+  const over = snap.end !== null;
+  $<HTMLButtonElement>('undo').disabled = !snap.canUndo;
+  $<HTMLButtonElement>('redo').disabled = !snap.canRedo;
+  $<HTMLButtonElement>('restart').disabled = !isPlay;
+  $<HTMLButtonElement>('save').disabled = !isPlay;
+  const aiVsAi = isPlay && !snap.humanSides[0] && !snap.humanSides[1];
+  $<HTMLButtonElement>('resign').disabled = !isPlay || over || aiVsAi;
+  $('resign').hidden = aiVsAi;
+  $('ai-controls').hidden = !aiVsAi;
+  $('pause').textContent = snap.paused ? 'Play' : 'Pause';
+  $<HTMLButtonElement>('pause').disabled = over;
+  $<HTMLButtonElement>('step').disabled = over || !snap.paused;
+  $<HTMLSelectElement>('speed').value = String(snap.delayMs);
+  if (isPlay && $<HTMLSelectElement>('game').value !== snap.game && !page.preview) {
+    $<HTMLSelectElement>('game').value = snap.game;
+    gameChanged();
+  }
+  if (isPlay && $<HTMLInputElement>('seed').value === '') $<HTMLInputElement>('seed').placeholder = `random (now ${snap.seed})`;
+  $('view-note').hidden = page.viewPly === null || page.preview !== null;
+}
+
+export function wireControls(): void {
+  $('new-game').addEventListener('click', newGame);
+  $('game').addEventListener('change', gameChanged);
+  $('restart').addEventListener('click', () => send({ type: 'restart' }));
+  $('undo').addEventListener('click', () => send({ type: 'undo' }));
+  $('redo').addEventListener('click', () => send({ type: 'redo' }));
+  $('resign').addEventListener('click', resign);
+  $('show-legal').addEventListener('change', render);
+  $('show-numbers').addEventListener('change', render);
+  $('live').addEventListener('click', () => view(null));
+  $('pause').addEventListener('click', () => send({ type: page.snapshot?.paused ? 'resume' : 'pause' }));
+  $('step').addEventListener('click', () => send({ type: 'step' }));
+  $('speed').addEventListener('change', () => send({ type: 'speed', delayMs: Number($<HTMLSelectElement>('speed').value) }));
+}
