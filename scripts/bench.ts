@@ -12,6 +12,7 @@ import { randomAgent } from '../reference-ai/generic/random.js';
 import { benchCpp } from './bench-cpp.js';
 import { benchPython } from './bench-python.js';
 import { benchFreeze, benchSandbox } from './bench-sandbox.js';
+import { benchLandlock } from './bench-landlock.js';
 import { benchWatch, benchWeb } from './bench-web.js';
 import { benchBoard } from './bench-board.js';
 import { benchTable } from './bench-table.js';
@@ -82,7 +83,7 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
-  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, python, cpp, web, board, watch, sprt, ratings).
+  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, landlock, python, cpp, web, board, watch, sprt, ratings).
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
     `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (a shared machine swings every figure: read the ratios)`);
   if (want('table')) {
@@ -102,6 +103,10 @@ async function main(): Promise<void> {
   if (want('freeze')) {
     console.log('');
     await benchFreeze();
+  }
+  if (want('landlock')) {
+    console.log('');
+    await benchLandlock();
   }
   if (want('python')) {
     console.log('');
