@@ -24,6 +24,7 @@ import { isSubmissionPath } from '../harness/submission/player.js';
 
 interface GradeFlags {
   config?: string;
+  entry?: string;
   game?: string;
   out: string;
   seed?: number;
@@ -72,6 +73,7 @@ function rerunCommand(submission: string, flags: GradeFlags): string {
   const words = ['referee', 'grade', submission];
   if (flags.config) words.push('--config', flags.config);
   if (flags.game) words.push('--game', flags.game);
+  if (flags.entry) words.push('--entry', flags.entry);
   if (flags.seed !== undefined) words.push('--seed', String(flags.seed));
   return words.map(shellWord).join(' ');
 }
@@ -104,6 +106,7 @@ export function register(program: Command): void {
     .argument('<submission>', 'the AIPlayer file or folder (a reference AI name grades that reference)')
     .option('--config <file>', 'assignment JSON (see grading/assignment.schema.json); default: the built-in ladder')
     .option('--game <id>', 'without --config: the game whose built-in assignment to use (default: reversi)')
+    .option('--entry <file>', "the entry file inside the submission folder, e.g. AIplayer.py (over the assignment's entry and the name conventions)")
     .option('--out <dir>', 'folder for grade.json, report.html and games.jsonl', 'referee-report')
     .option('--seed <s>', "replace every rubric item's series seed", integer)
     .option('--min-score <x>', 'exit with code 1 when the score is below x', score)
@@ -117,6 +120,7 @@ export function register(program: Command): void {
     .action(async (submission: string, flags: GradeFlags) => {
       let assignment = assignmentArg(flags.config, flags.game);
       if (flags.checkOnly) assignment = { ...assignment, opponents: [] };
+      if (flags.entry !== undefined) assignment = { ...assignment, entry: flags.entry };
       if (flags.only && (flags.only.item >= assignment.opponents.length || flags.only.index >= assignment.opponents[flags.only.item].games)) {
         throw new UsageError(`--only ${flags.only.item}:${flags.only.index} names no game: items are 0..${assignment.opponents.length - 1}`);
       }
@@ -140,7 +144,7 @@ export function register(program: Command): void {
           contestantSpec = { kind: 'reference', name: graded.name, ai: graded.name, openingMoves: 0 };
         } else {
           // Code that does not compile fails the interface check and plays no game: no artefact needed.
-          const artefact = await buildArtefact(submission).catch(() => null);
+          const artefact = await buildArtefact(submission, assignment.entry).catch(() => null);
           if (artefact) {
             await pool.publish(artefact);
             contestantSpec = artefactSpec(artefact, graded.name);

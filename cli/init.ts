@@ -85,7 +85,7 @@ export function scaffold(dir: string, refereeSpec: string, force = false, python
       ENTRY: entry,
       LIMITS: limitsText(game.id),
       INTERFACE: python
-        ? '```python\nclass AIPlayer:\n    def __init__(self, color): ...\n    def get_move(self, board): ...   # or get_move(self, board, info)\n```'
+        ? '```python\nclass AIPlayer:\n    def __init__(self, color): ...\n    def get_move(self, board): ...   # or get_move(self, board, info=None)\n```'
         : `\`\`\`ts\nimport type { ${BOARD_TYPE[folder] ?? 'Board'} as Board, MoveInfo } from 'board-referee';\n\nexport class AIPlayer {\n  constructor(color: '${game.symbols[0]}' | '${game.symbols[1]}') { … }\n  getMove(board: Board, info?: MoveInfo): string { … }\n}\n\`\`\``,
     };
     const generic = join(template, 'generic');

@@ -78,6 +78,8 @@ export interface Assignment {
   /** Submission size caps, checked before compiling (absent: 5 MB and 500 files; kept out of the hash when unset). */
   maxSubmissionMb?: number;
   maxFiles?: number;
+  /** The entry file inside every submission folder (relative), over the name conventions. */
+  entry?: string;
   interfaceCheck: { points: number; visibility: Visibility };
   opponents: OpponentItem[];
   tournament?: TournamentItem;
@@ -337,6 +339,7 @@ export function resolveAssignment(json: unknown, source = 'the assignment', base
       forcedLossDiff: raw.forcedLossDiff as number | undefined,
       turnTimeoutMs: raw.turnTimeoutMs as number | undefined,
       quitEndsGame: raw.quitEndsGame as boolean | undefined,
+      seedPlayerRandom: raw.seedPlayerRandom as boolean | undefined,
       gameRules: raw.gameRules as Record<string, boolean> | undefined,
     });
   } catch (error) {
@@ -360,6 +363,7 @@ export function resolveAssignment(json: unknown, source = 'the assignment', base
     parallelGames: (raw.parallelGames as number | undefined) ?? PLATFORM.parallelGames,
     ...(raw.maxSubmissionMb !== undefined ? { maxSubmissionMb: raw.maxSubmissionMb as number } : {}),
     ...(raw.maxFiles !== undefined ? { maxFiles: raw.maxFiles as number } : {}),
+    ...(raw.entry !== undefined ? { entry: raw.entry as string } : {}),
     interfaceCheck: {
       points: interfaceCheck.points ?? PLATFORM.interfacePoints,
       visibility: interfaceCheck.visibility ?? PLATFORM.visibility,

@@ -79,7 +79,7 @@ export async function submissionContestant(path: string, assignment: Assignment)
   let hash = sha256(`missing:${absolute}`);
   let language = LANGUAGES[extname(absolute)] ?? 'unknown';
   try {
-    const resolved = resolveSubmission(absolute, sizeLimits);
+    const resolved = resolveSubmission(absolute, sizeLimits, assignment.entry);
     language = LANGUAGES[extname(resolved.entry)] ?? language;
     hash = existsSync(resolved.entry) ? sha256(readFileSync(resolved.entry, 'utf8')) : hash;
     hash = (await compileSubmission(resolved)).hash;
@@ -93,6 +93,6 @@ export async function submissionContestant(path: string, assignment: Assignment)
       // The same limits as `referee check` with this assignment (grading/check-limits), size caps included.
       return checkItems(await checkSubmission(absolute, checkLimits(assignment, assignment.title)));
     },
-    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path, limits: sizeLimits }),
+    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path, limits: sizeLimits, entry: assignment.entry }),
   };
 }

@@ -81,8 +81,8 @@ function pythonFiles(root: string): ArtefactFile[] {
  * The artefact of a submission (a file or folder), compiled as grading compiles it. Throws the compile or
  * resolve error (the interface check reports those first, so a batch only builds artefacts of passing code).
  */
-export async function buildArtefact(path: string): Promise<Artefact> {
-  const submission = resolveSubmission(path);
+export async function buildArtefact(path: string, entryName?: string): Promise<Artefact> {
+  const submission = resolveSubmission(path, undefined, entryName);
   const compiled = await compileSubmission(submission);
   let runtime: Artefact['runtime'];
   let entry: string;

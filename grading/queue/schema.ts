@@ -71,6 +71,7 @@ export const GAME_JOB_SCHEMA = {
         constructTimeoutMs: { type: 'integer', minimum: 1 },
         tamperLoses: { type: 'boolean' },
         forcedLossDiff: { type: 'number' },
+        seedPlayerRandom: { type: 'boolean' },
       },
     },
     seed: { type: 'integer', minimum: -2147483648, maximum: 4294967295 },

@@ -21,7 +21,8 @@ export interface HostConfig {
 /** Parent → child. Every request carries an id that its one answer repeats. */
 export type Request =
   | { t: 'load'; id: number }
-  | { t: 'start'; id: number; side: 0 | 1 }
+  /** randomSeed: a uint32 to seed the player's Math.random / random module with before it is built (absent: unseeded). */
+  | { t: 'start'; id: number; side: 0 | 1; randomSeed?: number }
   | { t: 'move'; id: number; state: string; info: MoveInfo; played?: PlayedMove[] };
 
 /** A returned value that JSON cannot carry faithfully (undefined, NaN, a function, a huge object …). */

@@ -6,6 +6,7 @@
  * outstanding, time is measured here from request to answer, CPU is read from the cgroup (or /proc), and the
  * child is frozen with SIGSTOP whenever it is not its turn (within FREEZE_GRACE_MS of its answer).
  */
+import { deriveSeed } from '../games/common/seed.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -205,7 +206,9 @@ export class SandboxPlayer implements Player {
       const failure = await this.spawnAndLoad(start.timeLimitMs);
       if (failure) return failure;
     }
-    return this.ask({ t: 'start', id: 0, side: start.side }, 'ready', start.timeLimitMs);
+    // The player's own randomness, per game and side, from the game's seed: same seed, same games.
+    const randomSeed = start.seedRandom ? playerRandomSeed(start.seed, start.side) : undefined;
+    return this.ask({ t: 'start', id: 0, side: start.side, ...(randomSeed === undefined ? {} : { randomSeed }) }, 'ready', start.timeLimitMs);
   }
 
   async requestMove(request: MoveRequest): Promise<PlayerAnswer> {
@@ -616,4 +619,9 @@ function processCpuMs(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** The seed of a player's own randomness in a game: the game's seed and the side, mixed (each side its own stream). */
+export function playerRandomSeed(gameSeed: number, side: 0 | 1): number {
+  return deriveSeed(gameSeed, 1000 + side);
 }

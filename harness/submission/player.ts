@@ -18,11 +18,13 @@ export interface SubmissionPlayerOptions
   name?: string;
   /** Size caps checked before compiling (default 5 MB, 500 files). */
   limits?: SubmissionLimits;
+  /** The entry file inside a folder submission (--entry, the assignment's `entry`). */
+  entry?: string;
 }
 
 /** Throws SubmissionError or CompileError (one-line, fix-naming messages) before any student code runs. */
 export async function createSubmissionPlayer(path: string, options: SubmissionPlayerOptions = {}): Promise<Player> {
-  const submission = resolveSubmission(path, options.limits);
+  const submission = resolveSubmission(path, options.limits, options.entry);
   const compiled = await compileSubmission(submission, { allowImports: options.allowImports });
   return new SandboxPlayer({
     ...options,

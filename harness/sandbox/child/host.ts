@@ -11,6 +11,7 @@ import { readFileSync, writeSync } from 'node:fs';
 import Module from 'node:module';
 import { Socket } from 'node:net';
 import { getGame } from '../../games/registry.js';
+import { createRng } from '../../games/common/seed.js';
 import type { MoveInfo, PlayedMove } from '../../referee/player.js';
 import { describeValue } from '../../referee/describe-value.js';
 import { installBoundary } from './boundary.js';
@@ -130,11 +131,16 @@ function getMoveParams(cls: StudentClass | null): { getMoveParams?: number } {
   }
 }
 
-function start(id: number, side: 0 | 1): void {
+function start(id: number, side: 0 | 1, randomSeed: number | undefined): void {
   if (!playerClass) throw new Error('the submission has no AIPlayer class to construct');
   player = null;
   live = null;
   currentInfo = null;
+  // Reproducible grades: Math.random replays the same stream for the same game seed (config.seedPlayerRandom).
+  if (randomSeed !== undefined) {
+    const rng = createRng(randomSeed);
+    Math.random = () => rng.next();
+  }
   player = new playerClass(symbols[side]);
   answer(id, { t: 'ready', id });
 }
@@ -176,7 +182,7 @@ function handle(request: Request): void {
   }
   try {
     if (request.t === 'load') load(request.id);
-    else if (request.t === 'start') start(request.id, request.side);
+    else if (request.t === 'start') start(request.id, request.side, request.randomSeed);
     else move(request.id, request.state, request.info, request.played);
   } catch (error) {
     answer(request.id, errorAnswer(request.id, error));

@@ -13,6 +13,7 @@ import importlib
 import importlib.util
 import json
 import os
+import random
 import re
 import reprlib
 import sys
@@ -78,6 +79,7 @@ del sys.modules['conventions']
 del sys.modules['exposed']
 del sys.modules['move_thread']
 # The host's own files, left out of the tracebacks a student reads.
+ROOT_PREFIX = None  # the submission folder with its trailing separator, set by main()
 HOST_FILES = frozenset(os.path.join(HERE, name) for name in os.listdir(HERE) if name.endswith('.py'))
 
 
@@ -129,7 +131,7 @@ class Host(object):
             if kind == 'load':
                 self.load(request_id)
             elif kind == 'start':
-                self.start(request_id, request['side'])
+                self.start(request_id, request['side'], request.get('randomSeed'))
             else:
                 self.move(request_id, request['state'], request['info'], request.get('played'))
         except SystemExit as stop:
@@ -168,11 +170,18 @@ class Host(object):
             self.player_class = candidate
         self.answer(request_id, {'t': 'loaded', 'exports': names[:50], 'entry': entry_name})
 
-    def start(self, request_id, side):
+    def start(self, request_id, side, random_seed=None):
         if self.player_class is None:
             raise RuntimeError('the submission has no AIPlayer class to construct')
         self.player = None
         self.live.reset()
+        if random_seed is not None:
+            # Reproducible grades (config.seedPlayerRandom): the random module, and numpy's if the submission
+            # imported it, replay the same stream for the same game seed.
+            random.seed(random_seed)
+            numpy = sys.modules.get('numpy')
+            if numpy is not None:
+                numpy.random.seed(random_seed)
         player = self.player_class(self.symbols[side])
         # game.py's Game.__init__ sets each player's colour after constructing it, over whatever it set itself.
         player.color = self.symbols[side]
@@ -246,6 +255,9 @@ def error_answer(error):
     stack = None
     try:
         frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename not in HOST_FILES]
+        for frame in frames:  # the student's files as they named them, not by the private staged folder
+            if ROOT_PREFIX and frame.filename.startswith(ROOT_PREFIX):
+                frame.filename = frame.filename[len(ROOT_PREFIX):]
         lines = ['Traceback (most recent call last):\n'] + traceback.format_list(frames)
         lines += traceback.format_exception_only(_type(error), error)
         stack = ''.join(lines)[-8000:]
@@ -326,6 +338,8 @@ def main():
 
     entry_dir = os.path.dirname(config['entry'])
     root = config['root']
+    global ROOT_PREFIX
+    ROOT_PREFIX = root.rstrip(os.sep) + os.sep
     sys.path[:0] = [entry_dir] if entry_dir == root else [entry_dir, root]
     sys.dont_write_bytecode = True
     os.chdir(root)
