@@ -32,7 +32,7 @@ const freeze = Object.freeze;
 /** The ask being answered, for `moveInfo()`; frozen so a submission cannot change what the next call reads. */
 let currentInfo: Readonly<MoveInfo> | null = null;
 /**
- * What `import { Board, moveInfo } from 'referee'` gives: the class of the game's student board, and the
+ * What `import { Board, moveInfo } from 'board-referee'` (or the older 'referee') gives: the class of the game's student board, and the
  * documented accessor for the move's limits (getMove itself receives only the board, as in game.py).
  */
 const refereeModule = Object.freeze({
