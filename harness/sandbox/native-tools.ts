@@ -51,7 +51,12 @@ let built: NativeTools | null = null;
 /** Build (once per cache) and return the tools; cheap after the first call of a process. */
 export function nativeTools(): NativeTools {
   if (built && (!built.launcher || existsSync(built.launcher))) return built;
-  built = build();
+  try {
+    built = build();
+  } catch (error) {
+    // An unwritable cache, a vanished source: the layers are missing, the grader goes on.
+    built = { launcher: null, guard: null, problem: `the Landlock launcher could not be prepared: ${(error as Error).message.slice(0, 200)}` };
+  }
   return built;
 }
 

@@ -297,6 +297,10 @@ export class SandboxPlayer implements Player {
     if (!isHardened(this.layers, this.options.runtime ?? 'node') && !warnedFallback) {
       warnedFallback = true;
       process.stderr.write(`${fallbackWarning(this.layers)}\n`);
+    } else if (this.layers.bwrapProblem && !warnedFallback) {
+      // Still hardened, but the user should know why bubblewrap is not the layer doing it.
+      warnedFallback = true;
+      process.stderr.write(`note: ${this.layers.bwrapProblem}. Landlock and seccomp stand in for it (hardened).\n`);
     }
     const memoryMb = this.memoryMb;
     // The grader itself: a child of the same user must not ptrace it or read its memory (native-tools.ts).
