@@ -8,7 +8,7 @@ import { checkSubmission, type CheckResult, type CheckStep } from '../harness/su
 import { formatProblem } from '../harness/submission/compile.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkLimits, defaultCheckLimits } from '../grading/check-limits.js';
+import { checkLimits, platformCheckLimits } from '../grading/check-limits.js';
 import { gameArg, positiveInt, UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
 import { addRuleOptions, type RuleFlags } from './rule-options.js';
@@ -20,6 +20,7 @@ interface CheckFlags extends RuleFlags {
   allowImport?: string[];
   typeCheck: boolean;
   json?: boolean;
+  entry?: string;
 }
 
 const MARK: Record<CheckStep['status'], string> = { pass: '✓', fail: '✗', warn: '!', skip: '-' };
@@ -59,13 +60,14 @@ export function register(program: Command): void {
     .option('--config <file>', "assignment JSON: check under its game and limits (as `referee grade --config` does)")
     .option('--game <id>', "without --config: the game, checked under its built-in assignment's limits (default: reversi)")
     .option('--memory-mb <mb>', 'memory ceiling of the player process in MB (default 512)', positiveInt)
+    .option('--entry <file>', 'the entry file inside the submission folder, e.g. AIplayer.py (over the name conventions)')
     .option('--allow-import <name...>', 'bare imports the assignment allows (default: none)')
     .option('--no-type-check', 'skip the tsc type check (type errors are only warnings anyway)')
     .option('--json', 'print the result as JSON');
   addRuleOptions(command).action(async (submission: string, flags: CheckFlags) => {
     // One check: the assignment's limits when given, else the game's built-in assignment's (what `referee grade`
     // uses too); flags override single limits.
-    const limits = flags.config ? checkLimits(assignmentArg(flags.config, flags.game), flags.config) : defaultCheckLimits(gameArg(flags.game ?? 'reversi').id);
+    const limits = flags.config ? checkLimits(assignmentArg(flags.config, flags.game), flags.config) : platformCheckLimits(gameArg(flags.game ?? 'reversi').id);
     if (!existsSync(submission)) throw new UsageError(`submission not found: ${resolve(submission)}; pass a file like src/AIPlayer.ts or a folder`);
     const overridden = flags.moveTimeout !== undefined || flags.illegalLimit !== undefined;
     const result = await checkSubmission(submission, {
@@ -76,6 +78,9 @@ export function register(program: Command): void {
       memoryMb: flags.memoryMb,
       allowImports: flags.allowImport,
       typeCheck: flags.typeCheck,
+      // Said on stderr while a slow answer is awaited (a 60 s limit is a long silence otherwise).
+      ...(flags.json ? {} : { onWaiting: (waitedMs: number, limitMs: number) => console.error(`  … no answer yet after ${waitedMs / 1000} s; the ${flags.config ? 'assignment' : 'platform'} allows ${limitMs / 1000} s a move`) }),
+      ...(flags.entry !== undefined ? { entry: flags.entry } : {}),
     });
     if (!result.hardened && !flags.json) console.error(fallbackWarning(detectLayers()));
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatCheck(result));

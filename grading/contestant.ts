@@ -8,11 +8,11 @@ import { getGame } from '../harness/games/registry.js';
 import { InProcessPlayer } from '../harness/referee/in-process.js';
 import type { Player, PlayerIsolation } from '../harness/referee/player.js';
 import { detectLayers, isolationRecord } from '../harness/sandbox/layers.js';
-import { checkSubmission, type CheckResult } from '../harness/submission/check.js';
+import { checkSubmission, type CheckOptions, type CheckResult } from '../harness/submission/check.js';
 import { checkLimits, submissionLimits } from './check-limits.js';
 import { compileSubmission, formatProblem } from '../harness/submission/compile.js';
 import { createSubmissionPlayer } from '../harness/submission/player.js';
-import { resolveSubmission } from '../harness/submission/resolve.js';
+import { resolveSubmission, runtimeOf } from '../harness/submission/resolve.js';
 import { referenceAgent } from '../reference-ai/index.js';
 import { sha256, type Assignment } from './assignment.js';
 import type { GradedSubmission, InterfaceCheckResult } from './grade-result.js';
@@ -46,7 +46,7 @@ export function referenceContestant(game: string, name: string): Contestant {
   };
 }
 
-const LANGUAGES: Record<string, string> = { '.ts': 'TypeScript', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript', '.py': 'Python' };
+const LANGUAGES: Record<string, string> = { '.ts': 'TypeScript', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript', '.py': 'Python', '.cpp': 'C++', '.cc': 'C++', '.so': 'C++' };
 
 /** The submission module's checklist in the grade's own terms. */
 export function checkItems(check: CheckResult): InterfaceCheckResult {
@@ -73,13 +73,13 @@ export function checkItems(check: CheckResult): InterfaceCheckResult {
  * A student's submission (a file or a folder). Its hash is the compiled bundle's (the code that actually runs),
  * or the entry file's when it does not compile, so the journal never reuses games of other code.
  */
-export async function submissionContestant(path: string, assignment: Assignment): Promise<Contestant> {
+export async function submissionContestant(path: string, assignment: Assignment, checkOverrides: Partial<CheckOptions> = {}): Promise<Contestant> {
   const absolute = resolve(path);
   const sizeLimits = submissionLimits(assignment);
   let hash = sha256(`missing:${absolute}`);
   let language = LANGUAGES[extname(absolute)] ?? 'unknown';
   try {
-    const resolved = resolveSubmission(absolute, sizeLimits);
+    const resolved = resolveSubmission(absolute, sizeLimits, assignment.entry);
     language = LANGUAGES[extname(resolved.entry)] ?? language;
     hash = existsSync(resolved.entry) ? sha256(readFileSync(resolved.entry, 'utf8')) : hash;
     hash = (await compileSubmission(resolved)).hash;
@@ -88,11 +88,12 @@ export async function submissionContestant(path: string, assignment: Assignment)
   }
   return {
     submission: { name: path, path, hash, language, kind: 'submission' },
-    isolation: isolationRecord(detectLayers(), language === 'Python' ? 'python' : 'node'),
+    isolation: isolationRecord(detectLayers(), runtimeOf(language)),
     async check() {
       // The same limits as `referee check` with this assignment (grading/check-limits), size caps included.
-      return checkItems(await checkSubmission(absolute, checkLimits(assignment, assignment.title)));
+      // checkOverrides: `grade` without a config judges the platform's limits, with the assignment's as the pace.
+      return checkItems(await checkSubmission(absolute, { ...checkLimits(assignment, assignment.title), ...checkOverrides }));
     },
-    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path, limits: sizeLimits }),
+    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path, limits: sizeLimits, entry: assignment.entry }),
   };
 }

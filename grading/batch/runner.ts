@@ -246,7 +246,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
         const contestant = { ...base, submission: { ...base.submission, name: task.student } };
         let contestantSpec: PlayerSpec | undefined;
         try {
-          const artefact = await buildArtefact(task.path);
+          const artefact = await buildArtefact(task.path, assignment.entry);
           await pool.publish(artefact);
           contestantSpec = artefactSpec(artefact, task.student);
         } catch (error) {

@@ -13,7 +13,7 @@ import { SandboxPlayer } from '../sandbox/sandbox-player.js';
 import { CompileError, compileSubmission, type SourceProblem } from './compile.js';
 import { describeJudged, judgeAnswer } from './judge.js';
 import { probePositions } from './probes.js';
-import { resolveSubmission, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits } from './resolve.js';
+import { resolveSubmission, runtimeOf, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits } from './resolve.js';
 import { exportHint } from './suggest.js';
 import { typeCheck, type TypeCheckResult } from './typecheck.js';
 
@@ -70,11 +70,26 @@ export interface CheckOptions {
   limits?: SubmissionLimits;
   /** Run tsc for warnings (default true for TypeScript entries). */
   typeCheck?: boolean;
+  /**
+   * A tighter limit the submission will meet later (the built-in ladder's 500 ms a move when `check` judges the
+   * platform's 60 s): answers slower than it pass with a warning naming it.
+   */
+  pace?: { moveTimeoutMs: number; source: string };
+  /** Called once when an answer has not come after `waitingAfterMs` (default 5 s): the CLI says it is waiting. */
+  onWaiting?: (waitedMs: number, moveTimeoutMs: number) => void;
+  waitingAfterMs?: number;
   /** The entry file inside a folder submission (`--entry`, the assignment's `entry`), over the name conventions. */
   entry?: string;
   /** Seed for the probe positions (default 1). */
   seed?: number;
   layers?: Layers;
+}
+
+/** 500 ms, 2.1 s, 60 s. */
+function formatSeconds(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  return `${seconds >= 10 ? Math.round(seconds) : Math.round(seconds * 10) / 10} s`;
 }
 
 /** SandboxPlayer's default memory ceiling, stated with the other limits. */
@@ -98,6 +113,23 @@ const PYTHON_TITLES: Partial<Record<StepId, string>> = {
   moves: 'get_move answers the opening legally within the time limit',
 };
 
+/** The steps and hints in the C++ SDK's words (getPoint, Point, the 3 s wall clock). */
+const CPP_TITLES: Partial<Record<StepId, string>> = {
+  export: 'exports getPoint and clearPoint (or an AIPlayer)',
+  construct: 'loads and starts for both colours within the time limit',
+  moves: 'answers the opening legally within the time limit',
+};
+
+const CPP_FIX: Record<string, string> = {
+  timeout: 'answer sooner: the limit is wall time, and clock() counts CPU time, which falls behind the wall clock on a busy machine; budget with std::chrono::steady_clock',
+  error: 'catch the exception inside getPoint, or do not throw it',
+  crash: 'fix the crash (the signal above): check array indices and pointers, and do not call exit()',
+  memory: 'use less memory (the limit applies to the whole process); free what you allocate each move',
+  protocol: 'do not write to file descriptors 3/4',
+  tamper: 'work on a copy of the board',
+  illegal: 'return new Point(top[y] - 1, y) for a column y with top[y] > 0 (rows count from the top)',
+};
+
 const FIX: Record<string, string> = {
   timeout: "make it answer sooner: check the time you are given, moveInfo().timeLimitMs (import { moveInfo } from 'board-referee')",
   error: 'fix the error above (the stack points at your code)',
@@ -109,7 +141,7 @@ const FIX: Record<string, string> = {
 };
 
 const PYTHON_FIX: Record<string, string> = {
-  timeout: 'make it answer sooner: stop your search in time (func_timeout, or get_move(self, board, info) and info.time_limit)',
+  timeout: 'make it answer sooner: stop your search in time (func_timeout, or get_move(self, board, info=None) and info.time_limit when info is given: game.py calls get_move(board=board))',
   error: 'fix the error above (the traceback points at your code)',
   crash: 'do not call sys.exit or os._exit; return a move instead',
   memory: 'use less memory (the limit applies to the whole process)',
@@ -119,7 +151,7 @@ const PYTHON_FIX: Record<string, string> = {
 };
 
 function fixes(language: SubmissionLanguage | undefined): Record<string, string> {
-  return language === 'Python' ? PYTHON_FIX : FIX;
+  return language === 'Python' ? PYTHON_FIX : language === 'C++' ? CPP_FIX : FIX;
 }
 
 /** Lines of output kept with a failure: the last ones printed before it (the rest is in the report). */
@@ -140,7 +172,9 @@ function failure(game: AnyGame, answer: PlayerAnswer, limitMs: number, language?
   const judged = judgeAnswer(game, null, answer, limitMs);
   const missing = judged.verdict === 'error' && language === 'Python' ? /No module named '([^']+)'/.exec(judged.message) : null;
   if (missing) {
-    const hint = `'${missing[1]}' is not available to submissions (the standard library, board and func_timeout are): remove the import, or copy the module into your submission folder`;
+    const hint = missing[1].split('.')[0] === 'numpy'
+      ? "numpy is missing from the grader's python3, not from your code: install it there (Debian/Ubuntu: apt-get install python3-numpy) or set REFEREE_PYTHON to a python3 that has it"
+      : `'${missing[1]}' is not available to submissions (the standard library, numpy, board, game and func_timeout are): remove the import, or copy the module into your submission folder`;
     return { detail: describeJudged(judged), hint };
   }
   return { detail: describeJudged(judged), hint: fixes(language)[judged.verdict] ?? '' };
@@ -148,7 +182,7 @@ function failure(game: AnyGame, answer: PlayerAnswer, limitMs: number, language?
 
 /** The sandbox layers as a list of names; a Python child has the audit hook where node has its permission model. */
 function activeLayers(layers: Layers, language: SubmissionLanguage | undefined): string[] {
-  return isolationRecord(layers, language === 'Python' ? 'python' : 'node').layers;
+  return isolationRecord(layers, runtimeOf(language)).layers;
 }
 
 export async function checkSubmission(path: string, options: CheckOptions = {}): Promise<CheckResult> {
@@ -173,6 +207,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     }
     steps.sort((a, b) => Object.keys(TITLES).indexOf(a.id) - Object.keys(TITLES).indexOf(b.id));
     if (submission?.language === 'Python') for (const step of steps) step.title = PYTHON_TITLES[step.id] ?? step.title;
+    if (submission?.language === 'C++') for (const step of steps) step.title = CPP_TITLES[step.id] ?? step.title;
     return {
       ok: steps.every((step) => step.status !== 'fail'),
       limits,
@@ -227,7 +262,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
       // It plays here (the host falls back to a positional call), but the platform's game.py would not run it.
       step('compile', 'warn', {
         detail: `${platformFails.file}:${platformFails.line}: ${platformFails.text}`,
-        hint: 'write def get_move(self, board): (and def get_move(self, board, info): for the move info)',
+        hint: 'write def get_move(self, board): (and def get_move(self, board, info=None): for the move info: game.py calls get_move(board=board))',
         problems: compiled.warnings,
       });
     } else step('compile', 'pass', compiled.warnings.length > 0 ? { problems: compiled.warnings } : {});
@@ -242,7 +277,11 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
         ? 'import only files inside your submission folder (and referee)'
         : error.problems.some((p) => p.text.includes('python3'))
           ? 'install python3 (>= 3.8) where referee runs, or set REFEREE_PYTHON'
-          : 'fix the syntax at the places listed',
+          : error.problems.some((p) => p.text.startsWith('Windows-only code'))
+            ? 'make the code portable as the line above says: Referee builds with g++ on Linux'
+            : submission?.language === 'C++'
+              ? 'fix the compile errors at the places listed'
+              : 'fix the syntax at the places listed',
       problems: error.problems,
     });
     // Code that does not parse gets no type errors: they would repeat the syntax errors in tsc's words.
@@ -259,7 +298,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     memoryMb: options.memoryMb,
     allowImports: options.allowImports,
     layers,
-    runtime: submission.language === 'Python' ? 'python' : 'node',
+    runtime: runtimeOf(submission.language),
   });
   const language = submission.language;
   const hints = fixes(language);
@@ -300,6 +339,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     // fails after 20 moves still plays its games, and the games decide.
     const played: string[] = [];
     const later: string[] = [];
+    let slowest = 0;
     let laterWarning: CheckStep | null = null;
     let tampered: CheckStep | null = null;
     for (const probe of probePositions(game, options.seed ?? 1)) {
@@ -337,8 +377,16 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
           lastMove: null,
         };
         const asked = performance.now();
-        const answer = await player.requestMove({ state: game.encode(probe.state), info });
-        turnUsedMs += performance.now() - asked;
+        const waitingAfterMs = options.waitingAfterMs ?? 5000;
+        const waiting = options.onWaiting && waitingAfterMs < moveTimeoutMs
+          ? setTimeout(() => options.onWaiting?.(waitingAfterMs, moveTimeoutMs), waitingAfterMs)
+          : null;
+        const answer = await player.requestMove({ state: game.encode(probe.state), info }).finally(() => {
+          if (waiting) clearTimeout(waiting);
+        });
+        const tookMs = performance.now() - asked;
+        turnUsedMs += tookMs;
+        if (answer.kind !== 'timeout') slowest = Math.max(slowest, tookMs);
         // 'tamper': the board differs from the turn's start after this ask. As in game.py, only the ask that
         // ends the turn counts (a board changed and restored between asks is fine).
         const changed = answer.kind === 'tamper';
@@ -366,7 +414,15 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
       }
       if (outcome?.ok) (gate ? played : later).push(`${probe.label} → ${outcome.move}`);
     }
-    step('moves', 'pass', { detail: played.join('; ') });
+    const pace = options.pace;
+    if (pace && slowest > pace.moveTimeoutMs) {
+      step('moves', 'warn', {
+        detail: `${played.join('; ')}; the slowest answer took ${formatSeconds(slowest)}: within the platform's ${formatSeconds(moveTimeoutMs)}, over ${pace.source}'s ${formatSeconds(pace.moveTimeoutMs)} a move`,
+        hint: language === 'Python'
+          ? `under ${pace.source} a move over ${formatSeconds(pace.moveTimeoutMs)} loses: stop your search early (check time.monotonic() against a budget below the limit), or grade with the course's own assignment (--config)`
+          : `under ${pace.source} a move over ${formatSeconds(pace.moveTimeoutMs)} loses: stop your search early (moveInfo().timeLimitMs gives the limit), or grade with the course's own assignment (--config)`,
+      });
+    } else step('moves', 'pass', { detail: played.join('; ') });
     steps.push(tampered ?? { id: 'tamper', title: TITLES.tamper, status: 'pass' });
     if (laterWarning) steps.push(laterWarning);
     else step('later', 'pass', later.length > 0 ? { detail: later.join('; ') } : {});

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import type { Player } from '../referee/player.js';
 import { SandboxPlayer, type SandboxOptions } from '../sandbox/sandbox-player.js';
 import { compileSubmission } from './compile.js';
-import { resolveSubmission, type SubmissionLimits } from './resolve.js';
+import { resolveSubmission, runtimeOf, type SubmissionLimits } from './resolve.js';
 
 export { isSubmissionPath } from './resolve.js';
 
@@ -18,11 +18,13 @@ export interface SubmissionPlayerOptions
   name?: string;
   /** Size caps checked before compiling (default 5 MB, 500 files). */
   limits?: SubmissionLimits;
+  /** The entry file inside a folder submission (--entry, the assignment's `entry`). */
+  entry?: string;
 }
 
 /** Throws SubmissionError or CompileError (one-line, fix-naming messages) before any student code runs. */
 export async function createSubmissionPlayer(path: string, options: SubmissionPlayerOptions = {}): Promise<Player> {
-  const submission = resolveSubmission(path, options.limits);
+  const submission = resolveSubmission(path, options.limits, options.entry);
   const compiled = await compileSubmission(submission, { allowImports: options.allowImports });
   return new SandboxPlayer({
     ...options,
@@ -31,6 +33,6 @@ export async function createSubmissionPlayer(path: string, options: SubmissionPl
     submissionRoot: submission.root,
     ...(compiled.files ? { files: compiled.files } : {}),
     game: options.game ?? 'reversi',
-    runtime: submission.language === 'Python' ? 'python' : 'node',
+    runtime: runtimeOf(submission.language),
   });
 }
