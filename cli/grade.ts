@@ -37,6 +37,8 @@ interface GradeFlags {
   open?: boolean;
   quiet?: boolean;
   queue?: string;
+  keyFile?: string;
+  redisPasswordFile?: string;
 }
 
 /** Progress lines on stderr: every game on a terminal; without one (CI logs, pipes) at most one a second. */
@@ -124,7 +126,9 @@ export function register(program: Command): void {
     .option('--check-only', 'run the interface check and stop (no games)')
     .option('--resume', 'reuse the finished games of an interrupted grade in --out')
     .option('--json', 'print the summary as JSON')
-    .option('--queue <url>', 'play the games on `referee worker`s through Redis: redis://[:password@]host:6379/0 (rediss:// for TLS)')
+    .option('--queue <url>', 'play the games on `referee worker`s through Redis: redis://host:6379/0 (rediss:// for TLS; the password from --redis-password-file or $REFEREE_REDIS_PASSWORD)')
+    .option('--key-file <path>', `with --queue: the key that signs results, shared with every worker (created, mode 600, if the file does not exist; default: $REFEREE_QUEUE_KEY_FILE)`)
+    .option('--redis-password-file <path>', "with --queue: a file (mode 600) whose first line is Redis's password (default: $REFEREE_REDIS_PASSWORD; never put it in the URL)")
     .option('--open', 'open report.html in a browser when done')
     .option('--quiet', 'no progress lines on stderr')
     .action(async (submission: string, flags: GradeFlags) => {
@@ -143,10 +147,10 @@ export function register(program: Command): void {
       if (flags.queue) {
         try {
           // The queue's packages are not in a student install: loaded only here.
-          const { QueuePool } = await importFor('--queue', () => import('../grading/queue/pool.js'));
-          pool = await QueuePool.open(flags.queue, { size: 16, onWarning: (message) => console.error(`warning: ${message}`) });
+          const { openQueuePool } = await importFor('--queue', () => import('./queue-flags.js'));
+          pool = await openQueuePool({ ...flags, queue: flags.queue }, 16);
         } catch (error) {
-          if (error instanceof MissingDependencyError || (error as Error).name === 'QueueUsageError') throw new UsageError((error as Error).message);
+          if (error instanceof MissingDependencyError) throw new UsageError(error.message);
           throw error;
         }
         const { submission: graded } = contestant;

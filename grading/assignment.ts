@@ -4,7 +4,8 @@
  * touching the board loses); DEFAULT_ASSIGNMENT is the built-in ladder used when no config is given.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { distance } from 'fastest-levenshtein';
 import { gameIds, getGame } from '../harness/games/registry.js';
@@ -237,14 +238,30 @@ export const slotCount = (item: OpponentItem): number => item.games * (item.ladd
 /** Items whose games are played in pairs until a decision, not all at once. */
 export const isSequential = (item: OpponentItem): boolean => item.scoring.rule === 'sprt';
 
+/**
+ * An opponent named by a path to a compiled C++ player (the Connect Four course's TestCases/*.so) instead of a
+ * reference AI: untrusted, it plays sandboxed like a submission. Relative paths are relative to the assignment file.
+ */
+export const isCompiledOpponent = (name: string): boolean => name.endsWith('.so');
+
+/** An opponent's name as shown in titles and records: a compiled test AI by its file name. */
+export const opponentLabel = (name: string): string => (isCompiledOpponent(name) ? basename(name) : name);
+
+/** Every compiled test AI an assignment plays against (absolute paths, each once). */
+export function compiledOpponents(assignment: Assignment): string[] {
+  const names = assignment.opponents.flatMap((item) => (item.ladder ? item.ladder.map((level) => level.name) : [item.name]));
+  return [...new Set(names.filter(isCompiledOpponent))];
+}
+
 function resolveItem(raw: Record<string, unknown>): OpponentItem {
   const points = raw.points as number;
   const ladder = resolveLadder(raw.ladder, points);
   const name = ladder ? ladder.map((level) => level.name).join(' → ') : (raw.name as string);
+  const shown = ladder ? ladder.map((level) => opponentLabel(level.name)).join(' → ') : opponentLabel(name);
   const scoring = resolveScoring(raw.scoring as Record<string, unknown> | undefined);
   return {
     name,
-    title: (raw.title as string | undefined) ?? (ladder ? `ladder: ${name}` : `vs ${name}`),
+    title: (raw.title as string | undefined) ?? (ladder ? `ladder: ${shown}` : `vs ${shown}`),
     games: scoring.rule === 'sprt' ? scoring.maxGames : (raw.games as number | undefined) ?? PLATFORM.games,
     ...(ladder ? { ladder } : {}),
     points: ladder ? Math.max(...ladder.map((level) => level.points)) : points,
@@ -260,10 +277,10 @@ function resolveItem(raw: Record<string, unknown>): OpponentItem {
  * Validate untrusted JSON (already parsed) and fill in the defaults. `source` names the file in errors.
  * Throws an AssignmentError listing every problem with its JSON pointer.
  */
-export function resolveAssignment(json: unknown, source = 'the assignment'): Assignment {
+export function resolveAssignment(json: unknown, source = 'the assignment', baseDir = process.cwd()): Assignment {
   const validate = compiledSchema();
   if (!validate(json)) throw new AssignmentError(issuesOf(validate.errors ?? []), source);
-  const raw = json as Record<string, unknown>;
+  const raw = withCompiledPaths(json as Record<string, unknown>, baseDir);
   const issues: ConfigIssue[] = [];
   const game = (raw.game as string | undefined) ?? PLATFORM.game;
   if (!gameIds().includes(game)) issues.push({ pointer: '/game', message: `unknown game "${game}": use one of ${gameIds().join(', ')}` });
@@ -286,6 +303,15 @@ export function resolveAssignment(json: unknown, source = 'the assignment'): Ass
   opponents.forEach((item, index) => {
     const names = item.ladder ? item.ladder.map((level) => level.name) : [item.name];
     names.forEach((name, level) => {
+      if (isCompiledOpponent(name)) {
+        if (!existsSync(name)) {
+          issues.push({
+            pointer: item.ladder ? `/opponents/${index}/ladder/${level}` : `/opponents/${index}/name`,
+            message: `the compiled test AI ${name} does not exist: give its path relative to the assignment file`,
+          });
+        }
+        return;
+      }
       if (issues.length > 0 || known.includes(name)) return;
       const guess = closest(name, known);
       issues.push({
@@ -313,6 +339,7 @@ export function resolveAssignment(json: unknown, source = 'the assignment'): Ass
       forcedLossDiff: raw.forcedLossDiff as number | undefined,
       turnTimeoutMs: raw.turnTimeoutMs as number | undefined,
       quitEndsGame: raw.quitEndsGame as boolean | undefined,
+      seedPlayerRandom: raw.seedPlayerRandom as boolean | undefined,
       gameRules: raw.gameRules as Record<string, boolean> | undefined,
     });
   } catch (error) {
@@ -410,7 +437,24 @@ export function loadAssignment(path: string): Assignment {
   } catch (error) {
     throw new AssignmentError([{ pointer: '/', message: `is not valid JSON (${jsonErrorAt(text, (error as Error).message)}): fix the syntax` }], path);
   }
-  return resolveAssignment(json, path);
+  return resolveAssignment(json, path, dirname(resolve(path)));
+}
+
+/** The assignment with every compiled test AI's path made absolute (relative to `baseDir`). */
+function withCompiledPaths(raw: Record<string, unknown>, baseDir: string): Record<string, unknown> {
+  if (!Array.isArray(raw.opponents)) return raw;
+  const absolute = (name: unknown): unknown => (typeof name === 'string' && isCompiledOpponent(name) && !isAbsolute(name) ? resolve(baseDir, name) : name);
+  const opponents = (raw.opponents as Record<string, unknown>[]).map((item) => {
+    const copy: Record<string, unknown> = { ...item };
+    if (item.name !== undefined) copy.name = absolute(item.name);
+    if (Array.isArray(item.ladder)) {
+      copy.ladder = item.ladder.map((level: unknown) =>
+        typeof level === 'object' && level !== null ? { ...(level as Record<string, unknown>), name: absolute((level as { name: unknown }).name) } : absolute(level),
+      );
+    }
+    return copy;
+  });
+  return { ...raw, opponents };
 }
 
 /**

@@ -12,7 +12,7 @@ import { checkSubmission, type CheckOptions, type CheckResult } from '../harness
 import { checkLimits, submissionLimits } from './check-limits.js';
 import { compileSubmission, formatProblem } from '../harness/submission/compile.js';
 import { createSubmissionPlayer } from '../harness/submission/player.js';
-import { resolveSubmission } from '../harness/submission/resolve.js';
+import { resolveSubmission, runtimeOf } from '../harness/submission/resolve.js';
 import { referenceAgent } from '../reference-ai/index.js';
 import { sha256, type Assignment } from './assignment.js';
 import type { GradedSubmission, InterfaceCheckResult } from './grade-result.js';
@@ -46,7 +46,7 @@ export function referenceContestant(game: string, name: string): Contestant {
   };
 }
 
-const LANGUAGES: Record<string, string> = { '.ts': 'TypeScript', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript', '.py': 'Python' };
+const LANGUAGES: Record<string, string> = { '.ts': 'TypeScript', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript', '.py': 'Python', '.cpp': 'C++', '.cc': 'C++', '.so': 'C++' };
 
 /** The submission module's checklist in the grade's own terms. */
 export function checkItems(check: CheckResult): InterfaceCheckResult {
@@ -88,7 +88,7 @@ export async function submissionContestant(path: string, assignment: Assignment,
   }
   return {
     submission: { name: path, path, hash, language, kind: 'submission' },
-    isolation: isolationRecord(detectLayers(), language === 'Python' ? 'python' : 'node'),
+    isolation: isolationRecord(detectLayers(), runtimeOf(language)),
     async check() {
       // The same limits as `referee check` with this assignment (grading/check-limits), size caps included.
       // checkOverrides: `grade` without a config judges the platform's limits, with the assignment's as the pace.

@@ -4,7 +4,7 @@
  * goes to the journal at once, so an interrupted grade resumes from the games it finished.
  */
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Side } from '../harness/games/game.js';
 import { getGame } from '../harness/games/registry.js';
@@ -12,7 +12,8 @@ import type { GameRecord } from '../harness/referee/record.js';
 import { isGraderError } from '../harness/referee/grader-error.js';
 import { deriveSeed } from '../harness/referee/seed.js';
 import { LOSS_VERDICTS, VERDICT_DESCRIPTIONS } from '../harness/referee/verdict.js';
-import { assignmentHash, isSequential, opponentAt, slotCount, type Assignment, type OpponentItem } from './assignment.js';
+import { assignmentHash, compiledOpponents, isSequential, opponentAt, opponentLabel, slotCount, type Assignment, type OpponentItem } from './assignment.js';
+import { artefactSpec, buildArtefact } from './pool/artefact.js';
 import type { Contestant } from './contestant.js';
 import { GRADE_FORMAT, type GameEntry, type GradeResult, type InterfaceCheckResult, type ItemResult, type VerdictCounts } from './grade-result.js';
 import { gameKey, Journal, JOURNAL_FILE, readJournal, type JournalEntry } from './journal.js';
@@ -324,12 +325,21 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
       spec.kind === 'artefact' && spec.artefact === localId ? contestant.createPlayer() : cachedPlayers()(spec, gameId),
     );
   const contestantSpec: PlayerSpec = options.contestantSpec ?? { kind: 'artefact', name: contestant.submission.name, artefact: localId, runtime: 'node', entry: '' };
+  // The course's compiled test AIs (.so) are untrusted: published to the pool like a submission, played sandboxed.
+  const compiled = new Map<string, PlayerSpec>();
+  if (toPlay.length > 0) {
+    for (const path of compiledOpponents(assignment)) {
+      const artefact = await buildArtefact(path);
+      await pool.publish(artefact);
+      compiled.set(path, artefactSpec(artefact, basename(path)));
+    }
+  }
   const jobFor = (slot: GameSlot): GameJob => {
     const item = assignment.opponents[slot.item];
     const name = opponentAt(item, slot.index);
     // A paired item opens both games of a pair with the same random line, played for both sides (a book).
     const paired = isSequential(item);
-    const opponent: PlayerSpec = { kind: 'reference', name, ai: name, openingMoves: paired ? 0 : item.openingMoves };
+    const opponent: PlayerSpec = compiled.get(name) ?? { kind: 'reference', name, ai: name, openingMoves: paired ? 0 : item.openingMoves };
     const side = (slot.index % 2) as Side;
     return {
       key: store?.keyOf?.(slot) ?? slot.key,
@@ -338,7 +348,7 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
       config: assignment.referee,
       seed: slot.seed,
       players: side === 0 ? [contestantSpec, opponent] : [opponent, contestantSpec],
-      label: `${contestant.submission.name} vs ${name} #${slot.index + 1}`,
+      label: `${contestant.submission.name} vs ${opponentLabel(name)} #${slot.index + 1}`,
       ...(paired && item.openingMoves > 0 ? { opening: randomOpening(game, slot.seed, item.openingMoves) } : {}),
     };
   };

@@ -14,7 +14,7 @@ import { cacheDir } from '../harness/sandbox/cache-dir.js';
 import { SandboxPlayer } from '../harness/sandbox/sandbox-player.js';
 import { checkSubmission } from '../harness/submission/check.js';
 import { compileSubmission } from '../harness/submission/compile.js';
-import { resolveSubmission } from '../harness/submission/resolve.js';
+import { resolveSubmission, runtimeOf } from '../harness/submission/resolve.js';
 
 /** The course platform's game.py, random vs random, one core. */
 export const PLATFORM_GAMES_PER_S = 10;
@@ -47,7 +47,7 @@ export async function benchPlayer(name: string, file: string, source: string): P
     bundlePath: compiled.bundlePath,
     submissionRoot: submission.root,
     game: 'reversi',
-    runtime: submission.language === 'Python' ? 'python' : 'node',
+    runtime: runtimeOf(submission.language),
   });
 }
 

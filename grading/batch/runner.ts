@@ -9,7 +9,7 @@
  * Outputs: out/students/<id>/ holds grade.json and the per-student exports (the onGraded hook adds the HTML
  * report: grading/ never imports reports/); out/grades.csv is written once the class is done.
  */
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assignmentHash, type Assignment } from '../assignment.js';
@@ -214,7 +214,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
         summary = summarizeGrade(student, result, hash);
         mkdirSync(dir, { recursive: true });
         writeGradeResult(join(dir, 'grade.json'), result);
-        for (const format of PER_STUDENT_FORMATS) writeAtomic(join(dir, EXPORT_FORMATS[format].file), EXPORT_FORMATS[format].render(result, student));
+        for (const format of PER_STUDENT_FORMATS) {
+          const { file, render, refusal } = EXPORT_FORMATS[format];
+          // A grader error has no Gradescope or Classroom file: any would be recorded as the student's points.
+          if (refusal?.(result)) rmSync(join(dir, file), { force: true });
+          else writeAtomic(join(dir, file), render(result, student));
+        }
         await options.onGraded?.({ summary, result, dir });
       } catch (error) {
         if (isDiskFull(error)) return stop(new DiskFullError(outDir, (error as Error).message));

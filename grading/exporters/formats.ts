@@ -4,9 +4,9 @@
  */
 import type { GradeResult } from '../grade-result.js';
 import { summarizeGrade } from '../batch/summary.js';
-import { toClassroom } from './classroom.js';
+import { classroomRefusal, toClassroom } from './classroom.js';
 import { gradesCsv } from './csv.js';
-import { toGradescope } from './gradescope.js';
+import { gradescopeRefusal, toGradescope } from './gradescope.js';
 import { toJUnit } from './junit.js';
 import { toMarkdown } from './markdown.js';
 
@@ -15,17 +15,24 @@ export interface ExportFormat {
   file: string;
   description: string;
   render(result: GradeResult, name: string): string;
+  /** Why this grade has no output in the format (a grader error where any output would be recorded as points). */
+  refusal?(result: GradeResult): string | null;
 }
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 export const EXPORT_FORMATS = {
-  gradescope: { file: 'results.json', description: "Gradescope's autograder results.json", render: (result) => json(toGradescope(result)) },
-  classroom: { file: 'classroom.json', description: 'GitHub Classroom autograding runner output', render: (result) => json(toClassroom(result)) },
+  gradescope: { file: 'results.json', description: "Gradescope's autograder results.json", render: (result) => json(toGradescope(result)), refusal: gradescopeRefusal },
+  classroom: {
+    file: 'classroom.json',
+    description: "GitHub Classroom runner outputs for the grading reporter (runners referee and refereemissed; --step-outputs for $GITHUB_OUTPUT)",
+    render: (result) => json(toClassroom(result)),
+    refusal: classroomRefusal,
+  },
   junit: { file: 'junit.xml', description: 'JUnit XML, one testcase per rubric item', render: (result, name) => toJUnit(result, name) },
   markdown: { file: 'summary.md', description: 'a markdown table of items and points (a CI job summary)', render: (result) => toMarkdown(result) },
   csv: { file: 'grades.csv', description: 'one gradebook row: total, max and each rubric item', render: (result, name) => gradesCsv([summarizeGrade(name, result, null)]) },
-} satisfies Record<string, ExportFormat>;
+} satisfies Record<string, ExportFormat> as Record<'gradescope' | 'classroom' | 'junit' | 'markdown' | 'csv', ExportFormat>;
 
 export type ExportFormatName = keyof typeof EXPORT_FORMATS;
 

@@ -8,7 +8,15 @@
  * are published; while any test is not shown, Gradescope hides the student's total score itself. What Gradescope
  * does not hide is ours to keep clean: the top-level `output` (always shown) and the leaderboard (shown to the
  * whole class at once) carry only the visible tests' points and facts, never a total or a warning that includes
- * an item not shown yet.
+ * an item not shown yet. Sandbox internals (the "not isolated" notice) are for the instructor: they go to
+ * `extra_data` (stored, never shown) and to the autograder's log, never to the always-visible `output`.
+ * `output_format`, `test_output_format` and `test_name_format` are `text`: a student's name or output holding
+ * `<img>` is shown as text, never rendered as HTML.
+ *
+ * A grade the grader could not make has no results.json at all: the spec needs a score or a test with one, and
+ * any score would be recorded as the student's. `referee gradescope` then writes none and fails, which is
+ * Gradescope's own "the autograder failed" path (the student is told to contact the instructor; nothing is
+ * recorded), with the reason in the autograder's log.
  */
 import type { GradeResult } from '../grade-result.js';
 import type { Visibility } from '../assignment.js';
@@ -30,16 +38,25 @@ export interface GradescopeLeaderboardEntry {
   order?: 'asc' | 'desc';
 }
 
+export type GradescopeFormat = 'text' | 'html' | 'simple_format' | 'md' | 'ansi';
+
 export interface GradescopeResults {
-  /** Absent when the autograder failed: there is no grade to report, and 0 would read as one. */
-  score?: number;
+  score: number;
   /** Seconds. */
   execution_time: number;
   output: string;
+  output_format: GradescopeFormat;
+  test_output_format: GradescopeFormat;
+  test_name_format: GradescopeFormat;
   stdout_visibility: 'hidden' | 'visible';
   tests: GradescopeTest[];
   leaderboard: GradescopeLeaderboardEntry[];
+  /** Stored by Gradescope, never shown to students: what the instructor needs to judge the run. */
+  extra_data?: { isolation?: string; graderCommand?: string };
 }
+
+/** Warnings about the grading machine, not the submission: the instructor's, never the always-visible output. */
+const isMachineWarning = (warning: string): boolean => warning.startsWith('Not isolated:');
 
 const pct = (rate: number): string => `${(100 * rate).toFixed(1)}%`;
 
@@ -77,7 +94,8 @@ const WHEN: Record<Exclude<Visibility, 'visible'>, string> = {
 function overallOutput(result: GradeResult, tests: GradescopeTest[]): string {
   const shown = tests.filter((test) => test.visibility === 'visible');
   if (shown.length === tests.length) {
-    return [`${result.assignment.title}: ${result.score} / ${result.maxScore} points.`, ...result.warnings.map((warning) => `Warning: ${warning}`)].join('\n');
+    const shown = result.warnings.filter((warning) => !isMachineWarning(warning));
+    return [`${result.assignment.title}: ${result.score} / ${result.maxScore} points.`, ...shown.map((warning) => `Warning: ${warning}`)].join('\n');
   }
   const points = (list: GradescopeTest[], key: 'score' | 'max_score'): number => Math.round(list.reduce((sum, test) => sum + test[key], 0) * 100) / 100;
   const later = [...new Set(tests.filter((test) => test.visibility !== 'visible').map((test) => WHEN[test.visibility as Exclude<Visibility, 'visible'>]))];
@@ -88,9 +106,15 @@ function overallOutput(result: GradeResult, tests: GradescopeTest[]): string {
   ].join('\n');
 }
 
+/** Why a grade has no results.json (a grader error), or null. */
+export function gradescopeRefusal(result: GradeResult): string | null {
+  if (result.status !== 'grader-error') return null;
+  return `not graded (grader error: ${result.graderError ?? 'unknown'}): no results.json, since Gradescope would record any score as the student's; fix the grading machine and grade again`;
+}
+
 export function toGradescope(result: GradeResult): GradescopeResults {
-  // Not graded is no score at all (what `referee gradescope` writes too), never a 0 charged to the student.
-  if (result.status === 'grader-error') return gradescopeGraderFailure(result.graderError ?? 'unknown', result.timings.totalMs);
+  const refusal = gradescopeRefusal(result);
+  if (refusal) throw new Error(refusal);
   const check = result.interfaceCheck;
   const tests: GradescopeTest[] = [
     {
@@ -114,10 +138,12 @@ export function toGradescope(result: GradeResult): GradescopeResults {
   ];
   const allVisible = tests.every((test) => test.visibility === 'visible');
   const visiblePoints = Math.round(tests.filter((test) => test.visibility === 'visible').reduce((sum, test) => sum + test.score, 0) * 100) / 100;
+  const machine = result.warnings.filter(isMachineWarning);
   return {
     score: result.score,
     execution_time: Math.round(result.timings.totalMs / 1000),
     output: overallOutput(result, tests),
+    ...TEXT_FORMATS,
     stdout_visibility: 'hidden',
     tests,
     leaderboard: [
@@ -127,24 +153,11 @@ export function toGradescope(result: GradeResult): GradescopeResults {
         .filter((item) => item.visibility === 'visible' && item.status !== 'skipped')
         .map((item) => ({ name: `Win rate ${item.title}`, value: Math.round(item.winRate * 1000) / 10 })),
     ],
+    ...(machine.length > 0 ? { extra_data: { isolation: machine.join('\n') } } : {}),
   };
 }
 
-/**
- * A results.json for a grader failure (the sandbox could not start): no score at all, and an output that says the
- * autograder failed, not the submission, so neither the student nor the gradebook reads it as a 0.
- */
-export function gradescopeGraderFailure(message: string, executionMs = 0): GradescopeResults {
-  return {
-    execution_time: Math.round(executionMs / 1000),
-    output:
-      `The autograder failed (grader error), so this submission was NOT graded: ${message}\n` +
-      'This is a problem of the grading machine, not of your code. Your instructor needs to fix the autograder; then resubmit or ask for a regrade.',
-    stdout_visibility: 'visible',
-    tests: [],
-    leaderboard: [],
-  };
-}
+const TEXT_FORMATS = { output_format: 'text', test_output_format: 'text', test_name_format: 'text' } as const;
 
 /** A results.json for a run that could not grade at all: zero points and the reason, so Gradescope shows it. */
 export function gradescopeError(message: string): GradescopeResults {
@@ -152,6 +165,7 @@ export function gradescopeError(message: string): GradescopeResults {
     score: 0,
     execution_time: 0,
     output: `The autograder could not grade this submission: ${message}`,
+    ...TEXT_FORMATS,
     stdout_visibility: 'hidden',
     tests: [],
     leaderboard: [],

@@ -1,6 +1,6 @@
 /**
  * Compiled submissions as content-addressed artefacts: the files a worker needs to play a submission (a
- * TypeScript/JavaScript submission's one bundle; a Python submission's staged files), named by the sha256 of
+ * TypeScript/JavaScript submission's one bundle; a Python submission's staged files; a C++ submission's library), named by the sha256 of
  * their content. The coordinator builds and publishes them; a worker keeps them in its own cache folder under
  * that hash and checks the hash before use, so an artefact is exactly what the coordinator compiled and a job
  * can never point a worker at any other file.
@@ -21,7 +21,7 @@ export interface ArtefactFile {
 
 export interface Artefact {
   hash: string;
-  runtime: 'node' | 'python';
+  runtime: 'node' | 'python' | 'cpp';
   entry: string;
   files: ArtefactFile[];
 }
@@ -30,6 +30,7 @@ export interface Artefact {
 export const ARTEFACT_LIMITS = { maxBytes: 8 * 1024 * 1024, maxFiles: 500 };
 
 const NODE_BUNDLE = 'submission.cjs';
+const CPP_LIBRARY = 'player.so';
 const HASH = /^[0-9a-f]{64}$/;
 
 /** A path an artefact may hold: relative, plain segments, nothing hidden above or beside the artefact folder. */
@@ -90,6 +91,11 @@ export async function buildArtefact(path: string, entryName?: string): Promise<A
     runtime = 'python';
     entry = relative(submission.root, submission.entry).split(sep).join('/');
     files = pythonFiles(submission.root);
+  } else if (submission.language === 'C++') {
+    // The compiled library (or the course's test AI as given): native code, run by the C++ host in the sandbox.
+    runtime = 'cpp';
+    entry = CPP_LIBRARY;
+    files = [{ path: CPP_LIBRARY, bytes: readFileSync(compiled.bundlePath) }];
   } else {
     runtime = 'node';
     entry = NODE_BUNDLE;

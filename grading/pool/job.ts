@@ -24,7 +24,7 @@ export interface ArtefactSpec {
   name: string;
   /** sha256 (64 hex) of the artefact's files: what the worker fetches and verifies. */
   artefact: string;
-  runtime: 'node' | 'python';
+  runtime: 'node' | 'python' | 'cpp';
   /** The entry file, relative to the artefact's folder. */
   entry: string;
 }

@@ -37,7 +37,7 @@ export function referenceParticipant(game: string, name: string): Participant {
   };
 }
 
-const LANGUAGES: Record<string, string> = { '.ts': 'TypeScript', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript', '.py': 'Python' };
+const LANGUAGES: Record<string, string> = { '.ts': 'TypeScript', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript', '.py': 'Python', '.cpp': 'C++', '.cc': 'C++', '.so': 'C++' };
 
 /** A submission ready to play, or one that cannot (problem: one line naming the fix). */
 export interface SubmissionOutcome {
@@ -55,7 +55,7 @@ export async function submissionParticipant(id: string, path: string): Promise<S
   });
   try {
     const artefact = await buildArtefact(absolute);
-    const entryLanguage = artefact.runtime === 'python' ? 'Python' : language === 'folder' ? 'TypeScript/JavaScript' : language;
+    const entryLanguage = artefact.runtime === 'python' ? 'Python' : artefact.runtime === 'cpp' ? 'C++' : language === 'folder' ? 'TypeScript/JavaScript' : language;
     return {
       participant: { id, kind: 'submission', source: absolute, hash: artefact.hash, language: entryLanguage, player: artefactSpec(artefact, id), artefact },
     };

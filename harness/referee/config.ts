@@ -30,6 +30,13 @@ export interface RefereeConfig {
   tamperLoses: boolean;
   /** The diff reported for a forced loss (game.py: 0). */
   forcedLossDiff: number;
+  /**
+   * Whether a sandboxed player's own randomness (JS `Math.random`, Python's `random` module and, if imported,
+   * `numpy.random`) is seeded per game from the game's seed and the player's side, so the same code, config and
+   * seed give the same grade. On by default (a difference from the platform, which leaves them unseeded). Absent in
+   * records written before it existed.
+   */
+  seedPlayerRandom?: boolean;
 }
 
 export const DEFAULT_REFEREE_CONFIG: RefereeConfig = Object.freeze({
@@ -40,6 +47,7 @@ export const DEFAULT_REFEREE_CONFIG: RefereeConfig = Object.freeze({
   constructTimeoutMs: 60_000,
   tamperLoses: true,
   forcedLossDiff: 0,
+  seedPlayerRandom: true,
 });
 
 /** The fields every record since the first format stores (later fields are optional when reading). */
@@ -60,6 +68,7 @@ const FIELDS: readonly (keyof RefereeConfig)[] = [
   'constructTimeoutMs',
   'tamperLoses',
   'forcedLossDiff',
+  'seedPlayerRandom',
 ];
 
 function show(value: unknown): string {
@@ -116,6 +125,10 @@ export function resolveConfig(partial?: Partial<RefereeConfig> | null): RefereeC
   if (typeof quitEndsGame !== 'boolean') {
     throw new TypeError(`referee config: quitEndsGame must be true or false (got ${show(quitEndsGame)})`);
   }
+  const seedPlayerRandom = fields.seedPlayerRandom ?? DEFAULT_REFEREE_CONFIG.seedPlayerRandom;
+  if (typeof seedPlayerRandom !== 'boolean') {
+    throw new TypeError(`referee config: seedPlayerRandom must be true or false (got ${show(seedPlayerRandom)})`);
+  }
   const gameRules = fields.gameRules;
   if (gameRules !== undefined) {
     if (typeof gameRules !== 'object' || gameRules === null || Array.isArray(gameRules)) {
@@ -141,6 +154,7 @@ export function resolveConfig(partial?: Partial<RefereeConfig> | null): RefereeC
     constructTimeoutMs,
     tamperLoses,
     forcedLossDiff,
+    seedPlayerRandom,
   };
   if (gameRules !== undefined) config.gameRules = Object.freeze({ ...(gameRules as GameRules) });
   return Object.freeze(config);

@@ -204,7 +204,7 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
     const player = players[side];
     const limitMs = waitFor(player, config.constructTimeoutMs);
     const asked = await askWithin(
-      () => player.startGame({ game: game.id, side, seed, initialState, timeLimitMs: config.constructTimeoutMs }),
+      () => player.startGame({ game: game.id, side, seed, initialState, seedRandom: config.seedPlayerRandom !== false, timeLimitMs: config.constructTimeoutMs }),
       limitMs,
     );
     const entry: StartRecord = { wallMs: roundMs(asked.wallMs) };

@@ -39,6 +39,11 @@ export interface GameStart {
   seed: number;
   /** The encoded initial state (games with seeded layouts differ from game to game). */
   initialState: string;
+  /**
+   * Seed the player's own randomness (Math.random, Python's random) from `seed` and `side` before it is built
+   * (config.seedPlayerRandom); absent means no.
+   */
+  seedRandom?: boolean;
   /** The time allowed for construction, in ms. */
   timeLimitMs: number;
 }

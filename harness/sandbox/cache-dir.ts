@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 
 const DEFAULT_MAX_MB = 200;
-const CONTENT_HASHED = /^(submission|host)-[0-9a-f]+\.cjs$|^python-[0-9a-f]+$/;
+const CONTENT_HASHED = /^(submission|host)-[0-9a-f]+\.cjs$|^(python|native)-[0-9a-f]+$|^cpp-(host-)?[0-9a-f]+(\.so)?$/;
 /** Entries this process has handed out: a running grade's bundles are never pruned under it. */
 const inUse = new Set<string>();
 
@@ -90,7 +90,7 @@ export function touchCacheEntry(path: string): void {
 }
 
 /** Write `text` to `name` in the cache unless it is already there; returns the path. Atomic (rename). */
-export function cacheFile(name: string, text: string): string {
+export function cacheFile(name: string, text: string | Uint8Array): string {
   const path = join(cacheDir(), name);
   if (existsSync(path)) {
     touchCacheEntry(path);

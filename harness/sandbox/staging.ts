@@ -163,7 +163,8 @@ function chmodTree(path: string): void {
     chmodSync(path, 0o755);
     return;
   }
-  chmodSync(path, 0o644);
+  // A program (the C++ host) stays executable; everything else is plain data.
+  chmodSync(path, statSync(path).mode & 0o100 ? 0o755 : 0o644);
 }
 
 export interface StagedProgram {

@@ -13,7 +13,7 @@ import { SandboxPlayer } from '../sandbox/sandbox-player.js';
 import { CompileError, compileSubmission, type SourceProblem } from './compile.js';
 import { describeJudged, judgeAnswer } from './judge.js';
 import { probePositions } from './probes.js';
-import { resolveSubmission, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits } from './resolve.js';
+import { resolveSubmission, runtimeOf, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits } from './resolve.js';
 import { exportHint } from './suggest.js';
 import { typeCheck, type TypeCheckResult } from './typecheck.js';
 
@@ -113,8 +113,25 @@ const PYTHON_TITLES: Partial<Record<StepId, string>> = {
   moves: 'get_move answers the opening legally within the time limit',
 };
 
+/** The steps and hints in the C++ SDK's words (getPoint, Point, the 3 s wall clock). */
+const CPP_TITLES: Partial<Record<StepId, string>> = {
+  export: 'exports getPoint and clearPoint (or an AIPlayer)',
+  construct: 'loads and starts for both colours within the time limit',
+  moves: 'answers the opening legally within the time limit',
+};
+
+const CPP_FIX: Record<string, string> = {
+  timeout: 'answer sooner: the limit is wall time, and clock() counts CPU time, which falls behind the wall clock on a busy machine; budget with std::chrono::steady_clock',
+  error: 'catch the exception inside getPoint, or do not throw it',
+  crash: 'fix the crash (the signal above): check array indices and pointers, and do not call exit()',
+  memory: 'use less memory (the limit applies to the whole process); free what you allocate each move',
+  protocol: 'do not write to file descriptors 3/4',
+  tamper: 'work on a copy of the board',
+  illegal: 'return new Point(top[y] - 1, y) for a column y with top[y] > 0 (rows count from the top)',
+};
+
 const FIX: Record<string, string> = {
-  timeout: "make it answer sooner: check the time you are given, moveInfo().timeLimitMs (import { moveInfo } from 'referee')",
+  timeout: "make it answer sooner: check the time you are given, moveInfo().timeLimitMs (import { moveInfo } from 'board-referee')",
   error: 'fix the error above (the stack points at your code)',
   crash: 'do not exit the process; return a move instead',
   memory: 'use less memory (the limit applies to the whole process)',
@@ -134,7 +151,7 @@ const PYTHON_FIX: Record<string, string> = {
 };
 
 function fixes(language: SubmissionLanguage | undefined): Record<string, string> {
-  return language === 'Python' ? PYTHON_FIX : FIX;
+  return language === 'Python' ? PYTHON_FIX : language === 'C++' ? CPP_FIX : FIX;
 }
 
 /** Lines of output kept with a failure: the last ones printed before it (the rest is in the report). */
@@ -165,7 +182,7 @@ function failure(game: AnyGame, answer: PlayerAnswer, limitMs: number, language?
 
 /** The sandbox layers as a list of names; a Python child has the audit hook where node has its permission model. */
 function activeLayers(layers: Layers, language: SubmissionLanguage | undefined): string[] {
-  return isolationRecord(layers, language === 'Python' ? 'python' : 'node').layers;
+  return isolationRecord(layers, runtimeOf(language)).layers;
 }
 
 export async function checkSubmission(path: string, options: CheckOptions = {}): Promise<CheckResult> {
@@ -190,6 +207,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     }
     steps.sort((a, b) => Object.keys(TITLES).indexOf(a.id) - Object.keys(TITLES).indexOf(b.id));
     if (submission?.language === 'Python') for (const step of steps) step.title = PYTHON_TITLES[step.id] ?? step.title;
+    if (submission?.language === 'C++') for (const step of steps) step.title = CPP_TITLES[step.id] ?? step.title;
     return {
       ok: steps.every((step) => step.status !== 'fail'),
       limits,
@@ -259,7 +277,11 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
         ? 'import only files inside your submission folder (and referee)'
         : error.problems.some((p) => p.text.includes('python3'))
           ? 'install python3 (>= 3.8) where referee runs, or set REFEREE_PYTHON'
-          : 'fix the syntax at the places listed',
+          : error.problems.some((p) => p.text.startsWith('Windows-only code'))
+            ? 'make the code portable as the line above says: Referee builds with g++ on Linux'
+            : submission?.language === 'C++'
+              ? 'fix the compile errors at the places listed'
+              : 'fix the syntax at the places listed',
       problems: error.problems,
     });
     // Code that does not parse gets no type errors: they would repeat the syntax errors in tsc's words.
@@ -276,7 +298,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     memoryMb: options.memoryMb,
     allowImports: options.allowImports,
     layers,
-    runtime: submission.language === 'Python' ? 'python' : 'node',
+    runtime: runtimeOf(submission.language),
   });
   const language = submission.language;
   const hints = fixes(language);
@@ -295,7 +317,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
           // Only the board is passed (as game.py does): a second parameter without a default is always undefined.
           step('export', 'warn', {
             detail: `uses ${exported.entry}; getMove declares ${exported.getMoveParams} parameters, but it is called getMove(board) with one argument, as on the platform`,
-            hint: "read the move info with moveInfo() from 'referee' (import { moveInfo } from 'referee') instead of a second parameter",
+            hint: "read the move info with moveInfo() (import { moveInfo } from 'board-referee', as the starter does) instead of a second parameter",
           });
         } else if (exported.entry) step('export', 'pass', { detail: `uses ${exported.entry}` });
         else {

@@ -10,6 +10,7 @@ import { isBuiltin } from 'node:module';
 import { basename, dirname, isAbsolute, relative } from 'node:path';
 import { build, type Message, type Plugin } from 'esbuild';
 import { cacheFile } from '../sandbox/cache-dir.js';
+import { compileCppSubmission } from './compile-cpp.js';
 import { compilePythonSubmission } from './compile-python.js';
 import { isInside, type ResolvedSubmission } from './resolve.js';
 
@@ -28,7 +29,7 @@ export interface CompiledSubmission {
   hash: string;
   /** esbuild's warnings (e.g. a require it could not follow). */
   warnings: SourceProblem[];
-  /** Python: the submission's own files the entry imports (the entry first), staged for the sandbox. */
+  /** Python: the submission's own files the entry imports (the entry first), staged for the sandbox; C++: the library. */
   files?: string[];
 }
 
@@ -107,6 +108,7 @@ export async function compileSubmission(
   options: { allowImports?: readonly string[] } = {},
 ): Promise<CompiledSubmission> {
   if (submission.language === 'Python') return compilePythonSubmission(submission);
+  if (submission.language === 'C++') return compileCppSubmission(submission);
   const allow = new Set((options.allowImports ?? []).map(packageName));
   let result;
   try {

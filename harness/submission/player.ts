@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import type { Player } from '../referee/player.js';
 import { SandboxPlayer, type SandboxOptions } from '../sandbox/sandbox-player.js';
 import { compileSubmission } from './compile.js';
-import { resolveSubmission, type SubmissionLimits } from './resolve.js';
+import { resolveSubmission, runtimeOf, type SubmissionLimits } from './resolve.js';
 
 export { isSubmissionPath } from './resolve.js';
 
@@ -33,6 +33,6 @@ export async function createSubmissionPlayer(path: string, options: SubmissionPl
     submissionRoot: submission.root,
     ...(compiled.files ? { files: compiled.files } : {}),
     game: options.game ?? 'reversi',
-    runtime: submission.language === 'Python' ? 'python' : 'node',
+    runtime: runtimeOf(submission.language),
   });
 }

@@ -5,12 +5,13 @@
  * it is ever read, bundled or executed. Before anything is compiled the submission is measured: over
  * `maxSubmissionMb` or `maxFiles`, a symlink that leaves it, or a file name that is not UTF-8, and it is refused
  * with a one-line reason. Python submissions (the course platform's own language) are a .py file or a folder with
- * AIPlayer.py or main.py.
+ * AIPlayer.py or main.py; C++ submissions a folder with Strategy.cpp (the Connect Four course's SDK) or AIPlayer.cpp,
+ * or a compiled .so (the course's test AIs).
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 
-export const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs', '.py'] as const;
+export const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs', '.py', '.cpp', '.cc', '.so'] as const;
 /** Directory entries tried in order after package.json `main`. */
 export const ENTRY_CANDIDATES = [
   'src/AIPlayer.ts',
@@ -21,6 +22,10 @@ export const ENTRY_CANDIDATES = [
   'index.js',
   'AIPlayer.py',
   'main.py',
+  'Strategy.cpp',
+  'src/AIPlayer.cpp',
+  'AIPlayer.cpp',
+  'Strategy/Strategy.cpp',
 ] as const;
 
 /**
@@ -32,7 +37,7 @@ export const PYTHON_ENTRY_CANDIDATES = ['AIPlayer.py', 'main.py', 'player.py', '
 const TYPESCRIPT_ENTRY_CANDIDATES = ENTRY_CANDIDATES.filter((name) => !name.endsWith('.py'));
 const DEFINES_AIPLAYER = /^class[ \t]+AIPlayer\b/m;
 
-export type SubmissionLanguage = 'TypeScript' | 'JavaScript' | 'Python';
+export type SubmissionLanguage = 'TypeScript' | 'JavaScript' | 'Python' | 'C++';
 
 const LANGUAGE_OF: Record<string, SubmissionLanguage> = {
   '.ts': 'TypeScript',
@@ -40,11 +45,20 @@ const LANGUAGE_OF: Record<string, SubmissionLanguage> = {
   '.mjs': 'JavaScript',
   '.cjs': 'JavaScript',
   '.py': 'Python',
+  '.cpp': 'C++',
+  '.cc': 'C++',
+  // A compiled C++ player: the Connect Four course's test AIs (TestCases/*.so).
+  '.so': 'C++',
 };
 
 /** The language of an entry file, by its extension. */
 export function languageOf(entry: string): SubmissionLanguage {
   return LANGUAGE_OF[extname(entry)] ?? 'JavaScript';
+}
+
+/** The sandbox host that runs a submission of this language. */
+export function runtimeOf(language: SubmissionLanguage | string | undefined): 'node' | 'python' | 'cpp' {
+  return language === 'Python' ? 'python' : language === 'C++' ? 'cpp' : 'node';
 }
 
 /** How big a submission may be; checked before anything is compiled (the assignment's maxSubmissionMb, maxFiles). */
@@ -211,7 +225,7 @@ function noEntryMessage(input: string, files: string[]): string {
   if (python) {
     return `no entry file in ${input} (${seen}): name the file with class AIPlayer AIPlayer.py (or main.py, player.py), or pass --entry FILE; looked for ${PYTHON_ENTRY_CANDIDATES.join(', ')} and a single file defining class AIPlayer`;
   }
-  return `no entry file in ${input} (${seen}): add src/AIPlayer.ts (or set "main" in package.json), or pass --entry FILE; looked for ${TYPESCRIPT_ENTRY_CANDIDATES.join(', ')}, and for Python ${PYTHON_ENTRY_CANDIDATES.join(', ')}`;
+  return `no entry file in ${input} (${seen}): add src/AIPlayer.ts (or set "main" in package.json), Strategy.cpp or AIPlayer.cpp for C++, or pass --entry FILE; looked for ${TYPESCRIPT_ENTRY_CANDIDATES.join(', ')}, and for Python ${PYTHON_ENTRY_CANDIDATES.join(', ')}`;
 }
 
 /**

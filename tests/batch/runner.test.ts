@@ -63,8 +63,8 @@ describe('runBatch on a small class', () => {
       expect(result.submission.name).toBe(id);
       const gradescope = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { score: number };
       expect(gradescope.score).toBe(result.score);
-      const classroom = JSON.parse(readFileSync(join(dir, 'classroom.json'), 'utf8')) as { max_score: number };
-      expect(classroom.max_score).toBe(60);
+      const classroom = JSON.parse(readFileSync(join(dir, 'classroom.json'), 'utf8')) as Record<'referee' | 'refereemissed', { max_score: number }>;
+      expect(classroom.referee.max_score + classroom.refereemissed.max_score).toBe(60);
       const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(dir, 'junit.xml'), 'utf8')) as { testsuite: { '@_name': string } };
       expect(junit.testsuite['@_name']).toBe(id);
     }

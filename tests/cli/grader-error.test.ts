@@ -39,9 +39,22 @@ function referee(args: string[], env: Record<string, string> = {}, stubDir?: str
 const work = tempDir('grader-error');
 const config = writeConfig(work);
 
-test('broken bubblewrap: the fallback grades a correct AI for real, marked not isolated with the fix', () => {
-  const out = join(work, 'broken');
+test('broken bubblewrap, Landlock standing in: graded, hardened by Landlock and seccomp, the broken bubblewrap named with its fix', () => {
+  const out = join(work, 'broken-landlock');
   const run = referee(['grade', STUDENT, '--config', config, '--out', out, '--json'], {}, stub('broken'));
+  expect(run.stderr).toContain('cannot start a sandbox here');
+  expect(run.stderr).toContain('Landlock and seccomp stand in for it');
+  expect(run.code).toBe(0);
+  const grade = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8'));
+  expect(grade.status).toBe('graded');
+  expect(grade.score).toBeGreaterThan(0);
+  const sides = grade.games[0].record.isolation.filter((side: unknown) => side !== null);
+  expect(sides.every((side: { hardened: boolean; layers: string[] }) => side.hardened && side.layers.includes('landlock'))).toBe(true);
+});
+
+test('broken bubblewrap and Landlock refused: the fallback grades a correct AI for real, marked not isolated with the fix', () => {
+  const out = join(work, 'broken');
+  const run = referee(['grade', STUDENT, '--config', config, '--out', out, '--json'], { REFEREE_SANDBOX_NO_LANDLOCK: '1' }, stub('broken'));
   expect(run.stderr).toContain('cannot start a sandbox here');
   expect(run.code).toBe(0);
   const grade = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8'));
@@ -69,21 +82,22 @@ test('a sandbox that cannot start is exit 3 and a grader-error grade, never a 0'
 
 test('REFEREE_REQUIRE_ISOLATION=1 with a broken bubblewrap refuses: exit 3 with the fix', () => {
   const out = join(work, 'required');
-  const run = referee(['grade', STUDENT, '--config', config, '--out', out], { REFEREE_REQUIRE_ISOLATION: '1' }, stub('broken'));
+  const run = referee(['grade', STUDENT, '--config', config, '--out', out], { REFEREE_REQUIRE_ISOLATION: '1', REFEREE_SANDBOX_NO_LANDLOCK: '1' }, stub('broken'));
   expect(run.code).toBe(3);
   expect(run.stderr).toMatch(/REFEREE_REQUIRE_ISOLATION=1 but the sandbox is not isolated.*--privileged/);
 });
 
-test('gradescope: results.json says the autograder failed, with no score', () => {
+test('gradescope: no results.json (Gradescope\'s own "autograder failed", nothing recorded), exit 3 with the reason', () => {
   const submission = join(work, 'gs-submission');
   mkdirSync(submission, { recursive: true });
   writeFileSync(join(submission, 'AIPlayer.ts'), readFileSync(STUDENT, 'utf8'));
   const results = join(work, 'gs-results', 'results.json');
+  mkdirSync(join(work, 'gs-results'), { recursive: true });
+  writeFileSync(results, '{"score": 99}'); // a stale one from an earlier run must not stand
   const run = referee(['gradescope', '--submission', submission, '--results', results, '--config', config], {}, stub('flaky'));
   expect(run.code).toBe(3);
-  const written = JSON.parse(readFileSync(results, 'utf8'));
-  expect(written.score).toBeUndefined();
-  expect(written.output).toMatch(/The autograder failed \(grader error\), so this submission was NOT graded/);
+  expect(existsSync(results)).toBe(false);
+  expect(run.stderr).toMatch(/grader error, not graded: .*no results.json written, so Gradescope records nothing/);
 });
 
 test('batch: the class index says "not graded: grader error" and the run exits 3', () => {
@@ -112,8 +126,14 @@ test('batch: the class index says "not graded: grader error" and the run exits 3
   expect(junit).toMatch(/<error message="not graded: grader error: .*sandbox did not start/);
   expect(junit).not.toContain('<failure');
   expect(exported('markdown')).toMatch(/^## .*: not graded \(grader error\)/);
-  expect(JSON.parse(exported('gradescope'))).not.toHaveProperty('score');
-  expect(JSON.parse(exported('classroom'))).toMatchObject({ status: 'error' });
+  // Gradescope and Classroom would record any output as points: refused, exit 3, nothing on stdout (the CI step fails).
+  for (const format of ['gradescope', 'classroom']) {
+    const refused = referee(['export', gradeJson, '--format', format]);
+    expect({ code: refused.code, stdout: refused.stdout }).toEqual({ code: 3, stdout: '' });
+    expect(refused.stderr).toMatch(/^referee: not graded \(grader error: .*sandbox did not start/);
+  }
+  expect(existsSync(join(out, 'students', 'alice', 'results.json'))).toBe(false);
+  expect(existsSync(join(out, 'students', 'alice', 'classroom.json'))).toBe(false);
   // The batch's per-student JUnit is the same export.
   expect(readFileSync(join(out, 'students', 'alice', 'junit.xml'), 'utf8')).toContain('errors="1"');
 });

@@ -47,8 +47,11 @@ describe('referee export', () => {
     const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(dir, 'x', 'junit.xml'), 'utf8')) as { testsuite: { '@_name': string } };
     expect(junit.testsuite['@_name']).toBe('alice');
     expect(await run(registerExport, ['export', join(dir, 'grade.json'), '--format', 'csv', '--name', 'alice'])).toMatch(/^student,name,lms_id,late,language,total,.*\nalice,alice,/);
-    const classroom = JSON.parse(await run(registerExport, ['export', join(dir, 'grade.json'), '--format', 'classroom'])) as { version: number };
-    expect(classroom.version).toBe(1);
+    const classroom = JSON.parse(await run(registerExport, ['export', join(dir, 'grade.json'), '--format', 'classroom'])) as { referee: { version: number }; refereemissed: { version: number } };
+    expect([classroom.referee.version, classroom.refereemissed.version]).toEqual([1, 1]);
+    const lines = (await run(registerExport, ['export', join(dir, 'grade.json'), '--format', 'classroom', '--step-outputs'])).trim().split('\n');
+    expect(lines.map((line) => line.split('=')[0])).toEqual(['referee', 'refereemissed']);
+    expect(JSON.parse(Buffer.from(lines[0].slice('referee='.length), 'base64').toString())).toEqual(classroom.referee);
     await expect(run(registerExport, ['export', join(dir, 'grade.json'), '--format', 'pdf'])).rejects.toThrow(/must be one of gradescope, classroom, junit, markdown, csv/);
     writeFileSync(join(dir, 'bad.json'), '{"score": 1}');
     await expect(run(registerExport, ['export', join(dir, 'bad.json'), '--format', 'csv'])).rejects.toThrow(UsageError);

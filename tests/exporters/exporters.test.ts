@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { parse as parseResults } from 'test-results-parser';
 import { packageRoot } from '../../grading/package-root.js';
-import { toClassroom } from '../../grading/exporters/classroom.js';
+import { classroomRefusal, toClassroom } from '../../grading/exporters/classroom.js';
 import { gradesCsv } from '../../grading/exporters/csv.js';
-import { toGradescope } from '../../grading/exporters/gradescope.js';
+import { gradescopeRefusal, toGradescope } from '../../grading/exporters/gradescope.js';
 import { toJUnit } from '../../grading/exporters/junit.js';
 import { toMarkdown } from '../../grading/exporters/markdown.js';
 import { summarizeGrade } from '../../grading/batch/summary.js';
@@ -31,7 +31,8 @@ const sortedKeys = (value: object): string[] => Object.keys(value).sort();
 describe('Gradescope results.json', () => {
   test('has exactly the documented fields; tests add up to the score; visibility follows the rubric', () => {
     const results = toGradescope(passed);
-    expect(sortedKeys(results)).toEqual(['execution_time', 'leaderboard', 'output', 'score', 'stdout_visibility', 'tests']);
+    expect(sortedKeys(results)).toEqual(['execution_time', 'leaderboard', 'output', 'output_format', 'score', 'stdout_visibility', 'test_name_format', 'test_output_format', 'tests']);
+    expect([results.output_format, results.test_output_format, results.test_name_format]).toEqual(['text', 'text', 'text']);
     expect(results.score).toBe(passed.score);
     expect(Number.isInteger(results.execution_time)).toBe(true);
     expect(results.tests).toHaveLength(3);
@@ -54,6 +55,16 @@ describe('Gradescope results.json', () => {
     expect(results.tests[0].output).toContain('fix: export a class named AIPlayer');
     expect(results.tests[1].output).toContain('Not played');
   });
+});
+
+test('Gradescope: the isolation notice is the instructor\'s (extra_data), never the always-visible output', () => {
+  const copy = JSON.parse(JSON.stringify(passed)) as GradeResult;
+  for (const item of copy.items) item.visibility = 'visible';
+  copy.warnings = ['Not isolated: the sandbox ran without bubblewrap (no user namespaces), so these results guard against accidents, not attacks.', '2 games were lost because the AI ran out of time.'];
+  const results = toGradescope(copy);
+  expect(results.output).not.toContain('isolated');
+  expect(results.output).toContain('Warning: 2 games were lost');
+  expect(results.extra_data).toEqual({ isolation: copy.warnings[0] });
 });
 
 describe('Gradescope visibility: nothing not shown yet leaks into visible text or the leaderboard', () => {
@@ -104,28 +115,56 @@ describe('Gradescope visibility: nothing not shown yet leaks into visible text o
   });
 });
 
+/**
+ * classroom-resources/autograding-grading-reporter@v1's two totals, as its source computes them: the points it
+ * sends to Classroom (NotifyClassroom: runners with a max_score, the sum of their tests' scores) and the job log's
+ * table (the v1 release's getTestScore: tests passed / tests × max_score).
+ */
+type Runner = ReturnType<typeof toClassroom>['referee'];
+const reporterPoints = (runners: Runner[]): { total: number; max: number } =>
+  runners.reduce((acc, runner) => (runner.max_score ? { total: acc.total + runner.tests.reduce((sum, test) => sum + test.score, 0), max: acc.max + runner.max_score } : acc), { total: 0, max: 0 });
+const reporterTable = (runners: Runner[]): { total: number; max: number } =>
+  runners.reduce((acc, runner) => ({ total: acc.total + (runner.tests.filter((test) => test.status === 'pass').length / runner.tests.length) * (runner.max_score || 0), max: acc.max + runner.max_score }), { total: 0, max: 0 });
+
 describe('GitHub Classroom runner output', () => {
-  test('version 1, per-test scores that sum to the grade, max_score the grade\'s maximum', () => {
-    const output = toClassroom(passed);
-    expect(output.version).toBe(1);
-    expect(output.max_score).toBe(passed.maxScore);
-    expect(roundPoints(output.tests.reduce((sum, test) => sum + test.score, 0))).toBe(passed.score);
-    for (const test of output.tests) expect(sortedKeys(test)).toEqual(['execution_time', 'line_no', 'message', 'name', 'score', 'status']);
-    expect(output.status).toBe(output.tests.every((test) => test.status === 'pass') ? 'pass' : 'fail');
-    expect(toClassroom(failed)).toMatchObject({ status: 'fail', max_score: 60, tests: [{ status: 'fail', score: 0 }, { score: 0 }, { score: 0 }] });
+  test('the reporter\'s Classroom points and its log table both say the grade (graded, failed check, partial, full)', () => {
+    const partial = JSON.parse(JSON.stringify(passed)) as GradeResult;
+    partial.items[0].points = 7.5;
+    partial.items[1].points = 0;
+    partial.score = roundPoints(partial.interfaceCheck.points + 7.5);
+    const full = JSON.parse(JSON.stringify(passed)) as GradeResult;
+    for (const item of full.items) item.points = item.maxPoints;
+    full.score = full.maxScore;
+    for (const result of [passed, failed, partial, full]) {
+      const { referee, refereemissed } = toClassroom(result);
+      const runners = [referee, refereemissed];
+      expect(reporterPoints(runners)).toEqual({ total: result.score, max: result.maxScore });
+      const table = reporterTable(runners);
+      expect({ total: roundPoints(table.total), max: table.max }).toEqual({ total: result.score, max: result.maxScore });
+      for (const runner of runners) {
+        expect(runner.version).toBe(1);
+        expect(runner.tests.length).toBeGreaterThan(0);
+        for (const test of runner.tests) {
+          expect(sortedKeys(test)).toEqual(['execution_time', 'line_no', 'message', 'name', 'score', 'status']);
+          // The reporter prints "- line <n>" unless line_no is 0.
+          expect(test.line_no).toBe(0);
+        }
+      }
+    }
+    expect(toClassroom(full).refereemissed.status).toBe('pass');
+    expect(toClassroom(partial).referee.tests.map((test) => test.name)).toEqual(['Interface check: 10 of 10 points', 'vs random: 7.5 of 20 points'.replace('20', String(partial.items[0].maxPoints))]);
   });
 });
 
 describe('a grade the grader could not make (status grader-error)', () => {
-  test('Gradescope gets no score and says the autograder failed; Classroom gets the error status and no points', () => {
+  test('Gradescope and Classroom refuse it (any output would be recorded as points)', () => {
     const notGraded: GradeResult = { ...passed, status: 'grader-error', graderError: 'the sandbox did not start' };
-    const gradescope = toGradescope(notGraded);
-    expect(gradescope).not.toHaveProperty('score');
-    expect(gradescope.tests).toEqual([]);
-    expect(gradescope.output).toMatch(/^The autograder failed \(grader error\), so this submission was NOT graded: the sandbox did not start/);
-    const classroom = toClassroom(notGraded);
-    expect(classroom).toMatchObject({ status: 'error', max_score: passed.maxScore, tests: [{ status: 'error', score: 0 }] });
-    expect(classroom.tests[0].message).toMatch(/not graded: grader error: the sandbox did not start/);
+    expect(gradescopeRefusal(notGraded)).toMatch(/^not graded \(grader error: the sandbox did not start\): no results.json/);
+    expect(() => toGradescope(notGraded)).toThrow(/not graded/);
+    expect(classroomRefusal(notGraded)).toMatch(/^not graded \(grader error: the sandbox did not start\): no Classroom output/);
+    expect(() => toClassroom(notGraded)).toThrow(/not graded/);
+    expect(gradescopeRefusal(passed)).toBeNull();
+    expect(classroomRefusal(passed)).toBeNull();
   });
 });
 

@@ -6,7 +6,7 @@
  * are skipped. Slow (a real npm install per starter), so two games only: TypeScript Connect Four, Python Reversi.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
@@ -108,12 +108,21 @@ function expectValidBash(workflow: Workflow): void {
 }
 
 const STARTERS = [
-  { label: 'TypeScript, Connect Four', args: ['--game', 'connect4'], entry: 'src/AIPlayer.ts', game: 'connect4' },
-  { label: 'Python, Reversi', args: ['--python'], entry: 'src/AIPlayer.py', game: 'reversi' },
+  { label: 'TypeScript, Connect Four', args: ['--game', 'connect4'], entry: 'src/AIPlayer.ts', game: 'connect4', lockfile: true },
+  // A course that commits no lockfile (`referee init --no-lockfile`, or deleted): the workflows install without one.
+  { label: 'Python, Reversi, no lockfile', args: ['--python'], entry: 'src/AIPlayer.py', game: 'reversi', lockfile: false },
 ];
 
+/** The reporter's two totals (classroom-resources/autograding-grading-reporter@v1): Classroom's points and the log table's. */
+type Runner = { max_score: number; tests: { score: number; status: string }[] };
+const reporterTotals = (runners: Runner[]): { points: number; table: number; max: number } => ({
+  points: runners.filter((runner) => runner.max_score).reduce((sum, runner) => sum + runner.tests.reduce((total, test) => total + test.score, 0), 0),
+  table: runners.reduce((sum, runner) => sum + (runner.tests.filter((test) => test.status === 'pass').length / runner.tests.length) * (runner.max_score || 0), 0),
+  max: runners.reduce((sum, runner) => sum + runner.max_score, 0),
+});
+
 describe('the starter installs and its workflows run', () => {
-  test.each(STARTERS)('$label: init → npm ci → npm run check → the workflow grades, summarises and gates', ({ args, entry, game }) => {
+  test.each(STARTERS)('$label: init → npm ci → npm run check → the workflow grades, summarises and gates', ({ args, entry, game, lockfile }) => {
     const dir = join(mkdtempSync(join(tmpdir(), 'referee-starter-')), 'my-ai');
     const created = execFileSync(process.execPath, [CLI, 'init', dir, ...args], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
     expect(created).toMatch(/board-referee file:vendor\/board-referee-[\d.]+\.tgz/);
@@ -137,9 +146,18 @@ describe('the starter installs and its workflows run', () => {
     const classroom = readWorkflow(dir, 'classroom.yml');
     expectValidBash(grade);
     expectValidBash(classroom);
-    // setup-node's npm cache is keyed by the lockfile init wrote.
-    const setupNode = Object.values(grade.jobs)[0].steps.find((step) => step.uses?.startsWith('actions/setup-node'));
-    expect(setupNode).toMatchObject({ with: { cache: 'npm', 'cache-dependency-path': 'package-lock.json' } });
+    if (!lockfile) rmSync(join(dir, 'package-lock.json'));
+    // Node 24 and the actions' current majors (which run on Node 24); least privilege; no npm cache (it needs a lockfile).
+    for (const workflow of [grade, classroom]) {
+      const steps = Object.values(workflow.jobs)[0].steps;
+      const setupNode = steps.find((step) => step.uses?.startsWith('actions/setup-node'));
+      expect(setupNode).toEqual({ uses: 'actions/setup-node@v6', with: { 'node-version': 24 } });
+      expect(steps.filter((step) => step.uses?.startsWith('actions/')).map((step) => step.uses)).toEqual(
+        expect.arrayContaining(['actions/checkout@v6', 'actions/setup-node@v6']),
+      );
+      expect(steps.map((step) => step.uses).filter((uses) => uses?.startsWith('actions/') && !/@v(6|7)$/.test(uses))).toEqual([]);
+      expect((workflow as { permissions?: Record<string, string> }).permissions).toMatchObject({ contents: 'read' });
+    }
     expect(Object.values(grade.jobs)[0].steps.some((step) => step.run?.includes('kernel.apparmor_restrict_unprivileged_userns=0'))).toBe(true);
 
     const { runs, summary, outputs } = runSteps(dir, grade, { MIN_SCORE: '0' });
@@ -163,11 +181,14 @@ describe('the starter installs and its workflows run', () => {
     expect(gate.runs.map((run) => [run.name, run.status])).toEqual([['Grade', 0], ['Minimum score', 1]]);
     expect(gate.runs[1].stdout).toMatch(new RegExp(`below MIN_SCORE=${MAX + 1}`));
 
-    // classroom.yml's own step: Referee's Classroom export, base64 for the grading reporter.
+    // classroom.yml's own step: Referee's Classroom export as two runners, base64 for the grading reporter, whose
+    // two totals (Classroom's points, the log table) both say the grade.
     const referee = runSteps(dir, classroom, {}, (step) => step.id === 'referee');
     expect(referee.runs.map((run) => run.status)).toEqual([0]);
-    const payload = JSON.parse(Buffer.from(referee.outputs.referee.result, 'base64').toString('utf8')) as { version: number; max_score: number; tests: { score: number }[] };
-    expect(payload).toMatchObject({ version: 1, max_score: MAX });
-    expect(payload.tests.length).toBeGreaterThan(1);
+    const runners = ['referee', 'refereemissed'].map((name) => JSON.parse(Buffer.from(referee.outputs.referee[name], 'base64').toString('utf8')) as Runner & { version: number });
+    for (const runner of runners) expect(runner.version).toBe(1);
+    const { score } = JSON.parse(readFileSync(join(dir, 'referee-report', 'grade.json'), 'utf8')) as { score: number };
+    const totals = reporterTotals(runners);
+    expect({ points: Math.round(totals.points * 100) / 100, table: Math.round(totals.table * 100) / 100, max: totals.max }).toEqual({ points: score, table: score, max: MAX });
   }, 600_000);
 });

@@ -13,6 +13,7 @@ import importlib
 import importlib.util
 import json
 import os
+import random
 import re
 import reprlib
 import sys
@@ -65,6 +66,7 @@ _type = type
 _str = str
 _issubclass = issubclass
 _exit = os._exit
+_kill, _pid, _SIGSTOP = os.kill, os.getpid(), 19  # SIGSTOP on every Linux architecture the sandbox supports
 _repr = reprlib.Repr()
 _repr.maxstring = 200
 _repr.maxother = 200
@@ -110,6 +112,8 @@ class Host(object):
         self.current = None
         message['id'] = request_id
         self.send(message)
+        if self.config.get('stopAfterAnswer'):
+            _kill(_pid, _SIGSTOP)  # no student thread runs on after its answer: the parent's next request wakes us
 
     def serve(self):
         pending = b''
@@ -130,7 +134,7 @@ class Host(object):
             if kind == 'load':
                 self.load(request_id)
             elif kind == 'start':
-                self.start(request_id, request['side'])
+                self.start(request_id, request['side'], request.get('randomSeed'))
             else:
                 self.move(request_id, request['state'], request['info'], request.get('played'))
         except SystemExit as stop:
@@ -169,11 +173,18 @@ class Host(object):
             self.player_class = candidate
         self.answer(request_id, {'t': 'loaded', 'exports': names[:50], 'entry': entry_name})
 
-    def start(self, request_id, side):
+    def start(self, request_id, side, random_seed=None):
         if self.player_class is None:
             raise RuntimeError('the submission has no AIPlayer class to construct')
         self.player = None
         self.live.reset()
+        if random_seed is not None:
+            # Reproducible grades (config.seedPlayerRandom): the random module, and numpy's if the submission
+            # imported it, replay the same stream for the same game seed.
+            random.seed(random_seed)
+            numpy = sys.modules.get('numpy')
+            if numpy is not None:
+                numpy.random.seed(random_seed)
         player = self.player_class(self.symbols[side])
         # game.py's Game.__init__ sets each player's colour after constructing it, over whatever it set itself.
         player.color = self.symbols[side]
@@ -316,6 +327,9 @@ def main():
         sys.modules[alias] = timeout_module
     load_file('game', 'game.py')  # the notebook's game.py, for submissions that import it (after board, func_timeout)
     preload_packages(config.get('packages') or (), config['root'])
+    # Without bubblewrap, Landlock first: files, TCP, signals and abstract sockets (python/landlock.py).
+    landlock = load_file('referee_landlock', 'landlock.py').install(config.get('landlock'))
+    del sys.modules['referee_landlock']
     # Below the language: the kernel refuses fork, process clones and exec from here on (python/seccomp.py).
     seccomp = load_file('referee_seccomp', 'seccomp.py').install(config.get('seccomp'))
     del sys.modules['referee_seccomp']
@@ -340,7 +354,7 @@ def main():
     sys.modules['__main__'] = type(sys)('__main__')
     readable = [HERE, root, '/dev', sys.prefix, sys.base_prefix, sys.exec_prefix] + [p for p in sys.path if p]
     guard.install(readable, config.get('tmp'))
-    host.send({'t': 'hello', 'seccomp': seccomp[:300]})
+    host.send({'t': 'hello', 'seccomp': seccomp[:300], 'landlock': (landlock or 'not asked')[:300]})
     host.serve()
 
 

@@ -1,0 +1,127 @@
+/**
+ * C++ players: the system g++ and the C++ host. The host (cpp/host.cpp) is the project's own trusted program: it
+ * is compiled once with g++ outside the sandbox and cached under the hash of its source and the compiler's
+ * version, like the node host bundle. The course SDK's headers (cpp/sdk) and the AIPlayer headers (cpp/referee)
+ * are copied into the cache the same way, one world-readable folder to bind into the sandboxed compiler.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cacheDir, touchCacheEntry } from './cache-dir.js';
+
+export interface Compiler {
+  /** The g++ binary (under /usr, so the sandbox's read-only /usr bind holds it). */
+  path: string;
+  /** `g++ -dumpfullversion`, e.g. '12.2.0'; part of every build's cache key. */
+  version: string;
+}
+
+let found: Compiler | null | undefined;
+
+/** The system g++ (>= 7, for C++17), found once per process; null when there is none. */
+export function findCompiler(): Compiler | null {
+  if (found !== undefined) return found;
+  found = null;
+  for (const candidate of [process.env.REFEREE_CXX, '/usr/bin/g++', '/usr/local/bin/g++']) {
+    if (!candidate || !existsSync(candidate)) continue;
+    try {
+      const version = execFileSync(candidate, ['-dumpfullversion'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      if (Number(version.split('.')[0]) >= 7) {
+        found = { path: candidate, version };
+        break;
+      }
+    } catch {
+      // not a working compiler
+    }
+  }
+  return found;
+}
+
+export const NO_COMPILER =
+  'C++ submissions need g++ >= 7 (C++17) and none was found: install it (Debian/Ubuntu: apt-get install g++) or set REFEREE_CXX to its path';
+
+/** One line for `referee doctor`. */
+export function describeCompiler(): string {
+  const compiler = findCompiler();
+  return compiler ? `${compiler.path} (g++ ${compiler.version}): C++17 -O2, compiled inside the sandbox; the C++ host` : NO_COMPILER;
+}
+
+/** harness/sandbox/cpp next to this module: beside it under ts-jest, in the package's harness/ when compiled. */
+export function cppSourceDir(): string {
+  for (const relativePath of ['./cpp/', '../../../harness/sandbox/cpp/']) {
+    const dir = fileURLToPath(new URL(relativePath, import.meta.url));
+    if (existsSync(join(dir, 'host.cpp'))) return dir;
+  }
+  throw new Error('the C++ host (harness/sandbox/cpp/host.cpp) is missing from this installation');
+}
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...filesUnder(path));
+    else out.push(path);
+  }
+  return out;
+}
+
+let headers: string | null = null;
+
+/**
+ * The cached copy of the headers a C++ submission may include (sdk/: Point.h, Strategy.h, Judge.h, Judge.cpp;
+ * referee/: the AIPlayer Boards), named by their content hash.
+ */
+export function cppHeadersDir(): string {
+  if (headers && existsSync(headers)) return headers;
+  const source = cppSourceDir();
+  const files = ['sdk', 'referee'].filter((name) => existsSync(join(source, name))).flatMap((name) => filesUnder(join(source, name)));
+  const hash = createHash('sha256');
+  const texts = files.map((file) => {
+    const text = readFileSync(file);
+    hash.update(`${relative(source, file)}\0`).update(text).update('\0');
+    return text;
+  });
+  const dir = join(cacheDir(), `cpp-${hash.digest('hex').slice(0, 16)}`);
+  if (!existsSync(dir)) {
+    const temporary = `${dir}.${process.pid}.tmp`;
+    rmSync(temporary, { recursive: true, force: true });
+    files.forEach((file, i) => {
+      const target = join(temporary, relative(source, file));
+      mkdirSync(join(target, '..'), { recursive: true, mode: 0o755 });
+      writeFileSync(target, texts[i], { mode: 0o644 });
+    });
+    try {
+      renameSync(temporary, dir);
+    } catch (error) {
+      rmSync(temporary, { recursive: true, force: true });
+      if (!existsSync(dir)) throw error;
+    }
+  }
+  touchCacheEntry(dir);
+  headers = dir;
+  return dir;
+}
+
+let host: string | null = null;
+
+/** The compiled C++ host, built once per cache (g++ -O2, outside the sandbox: it is the project's own code). */
+export function cppHostPath(): string {
+  if (host && existsSync(host)) return host;
+  const compiler = findCompiler();
+  if (!compiler) throw new Error(NO_COMPILER);
+  const source = join(cppSourceDir(), 'host.cpp');
+  const text = readFileSync(source);
+  const hash = createHash('sha256').update(compiler.version).update('\0').update(text).digest('hex').slice(0, 16);
+  const path = join(cacheDir(), `cpp-host-${hash}`);
+  if (!existsSync(path)) {
+    const temporary = `${path}.${process.pid}.tmp`;
+    execFileSync(compiler.path, ['-std=c++17', '-O2', '-o', temporary, source, '-ldl'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+    chmodSync(temporary, 0o755);
+    renameSync(temporary, path);
+  }
+  touchCacheEntry(path);
+  host = path;
+  return path;
+}
