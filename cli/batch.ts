@@ -20,10 +20,11 @@ import { BatchUsageError, GRADES_CSV, runBatch, type BatchEvent, type BatchOutco
 import { DEFAULT_LIMITS } from '../grading/batch/snapshot.js';
 import { withClassFacts, type StudentSummary } from '../grading/batch/summary.js';
 import type { GamePool } from '../grading/pool/job.js';
-import { QueueUsageError, redactUrl } from '../grading/queue/connection.js';
-import { QueuePool } from '../grading/queue/pool.js';
+import type { QueuePool } from '../grading/queue/pool.js';
 import { writeReport } from '../reports/render.js';
 import { writeClassIndex } from '../reports/class/render.js';
+import { PASSWORD_ENV, queueEndpoint, redactUrl, urlWithoutPassword } from '../grading/queue/connection.js';
+import { closeLine, openQueuePool, queueResumeWords, workerHint } from './queue-flags.js';
 import { positiveInt, UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
 
@@ -40,6 +41,8 @@ interface BatchFlags {
   maxSubmissionMb: number;
   maxFiles: number;
   queue?: string;
+  keyFile?: string;
+  redisPasswordFile?: string;
 }
 
 /** With --queue and no --jobs: how many games the coordinator keeps queued ahead (about half of this). */
@@ -68,6 +71,8 @@ function resumeCommand(submissions: string, flags: BatchFlags): string {
   if (flags.config) words.push('--config', flags.config);
   if (flags.only) words.push('--only', flags.only.join(','));
   if (flags.anonymize) words.push('--anonymize');
+  if (flags.jobs !== undefined && flags.jobs !== (flags.queue ? QUEUE_DEFAULT_JOBS : availableParallelism())) words.push('--jobs', String(flags.jobs));
+  words.push(...queueResumeWords(flags));
   words.push('--resume');
   return words.map(shellWord).join(' ');
 }
@@ -169,24 +174,28 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
   };
   const controller = new AbortController();
   let interrupts = 0;
-  const onSigint = (): void => {
+  let stoppedBy: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals): void => {
     interrupts += 1;
-    if (interrupts > 1) process.exit(130);
-    console.error('\nreferee: stopping — finishing the writes in progress (Ctrl-C again to quit at once)…');
+    if (interrupts > 1) process.exit(signal === 'SIGTERM' ? 143 : 130);
+    stoppedBy = signal;
+    console.error(`\nreferee: stopping (${signal}) — finishing the writes in progress${flags.queue ? ' and taking queued games off the queue' : ''} (${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…`);
     controller.abort();
   };
   let pool: GamePool | undefined;
+  let queuePool: QueuePool | undefined;
   if (flags.queue) {
     try {
-      pool = await QueuePool.open(flags.queue, { size: flags.jobs ?? QUEUE_DEFAULT_JOBS, onWarning: (message) => console.error(`warning: ${message}`) });
+      queuePool = await openQueuePool({ ...flags, queue: flags.queue }, flags.jobs ?? QUEUE_DEFAULT_JOBS);
     } catch (error) {
       input.close();
-      if (error instanceof QueueUsageError) throw new UsageError(error.message);
       throw error;
     }
-    console.log(`Games go to the queue at ${redactUrl(flags.queue)}: start \`referee worker --queue ${redactUrl(flags.queue)}\` on each machine.`);
+    pool = queuePool;
+    console.log(`Games go to the queue at ${redactUrl(urlWithoutPassword(flags.queue))}: start \`${workerHint({ ...flags, queue: flags.queue })}\` on each machine.`);
   }
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const started = performance.now();
   let outcome: BatchOutcome;
   try {
@@ -220,9 +229,12 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
     }
     throw error;
   } finally {
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     input.close();
     await pool?.close();
+    const closed = closeLine(queuePool);
+    if (closed && stoppedBy) console.error(closed);
   }
   progress.stop();
   for (const warning of progress.warnings) console.error(`warning: ${warning}`);
@@ -230,7 +242,8 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
     const done = outcome.graded + outcome.cached + outcome.errors;
     console.error(`referee: interrupted after ${done} student(s); every finished game and grade is journaled in ${outcome.journalPath}.`);
     console.error(`Resume with: ${resumeCommand(submissions, flags)}`);
-    process.exitCode = 130;
+    if (flags.queue && queueEndpoint(flags.queue).passwordInUrl) console.error(`(the Redis password is not repeated: set ${PASSWORD_ENV} or pass --redis-password-file)`);
+    process.exitCode = stoppedBy === 'SIGTERM' ? 143 : 130;
     return null;
   }
   writeClassIndex(index, { title: assignment.title, students: outcome.students });
@@ -266,7 +279,9 @@ export function register(program: Command): void {
     .option('--out <dir>', 'output folder (journal, reports, index.html, grades.csv)', 'referee-batch')
     .option('--jobs <n>', `games at once, one worker process each (default: the number of cores, ${availableParallelism()} here); with --queue, the games all workers play at once (default 64)`, positiveInt)
     .option('--quiet', 'no progress on stderr (no bar, no line per student)')
-    .option('--queue <url>', 'play the games on `referee worker`s through Redis: redis://[:password@]host:6379/0 (rediss:// for TLS)')
+    .option('--queue <url>', 'play the games on `referee worker`s through Redis: redis://host:6379/0 (rediss:// for TLS; the password from --redis-password-file or $REFEREE_REDIS_PASSWORD)')
+    .option('--key-file <path>', `with --queue: the key that signs results, shared with every worker (created, mode 600, if the file does not exist; default: $REFEREE_QUEUE_KEY_FILE)`)
+    .option('--redis-password-file <path>', "with --queue: a file (mode 600) whose first line is Redis's password (default: $REFEREE_REDIS_PASSWORD; never put it in the URL)")
     .option('--resume', 'continue the journal in --out: skip what is done, replay no finished game')
     .option('--only <ids>', 'grade only these students (comma-separated ids)', idList)
     .option('--compare <old-out>', 'list the students whose score changed since an earlier batch output, and why')

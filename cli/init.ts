@@ -14,11 +14,13 @@ import { defaultAssignment } from '../grading/assignment.js';
 import { harnessVersion, packageFile, packageRoot } from '../grading/package-root.js';
 import { referenceNames } from '../reference-ai/index.js';
 import { gameArg, UsageError } from './args.js';
+import { scaffoldCpp } from './init-cpp.js';
 
 interface InitFlags {
   referee?: string;
   force?: boolean;
   python?: boolean;
+  cpp?: boolean;
   game: string;
   lockfile: boolean;
 }
@@ -177,13 +179,17 @@ export function register(program: Command): void {
     .argument('<dir>', 'folder to create')
     .option('--game <id>', `the game: ${gameIds().join(', ')}`, 'reversi')
     .option('--python', "the Python variant: src/AIPlayer.py with the platform's get_move(self, board)")
+    .option('--cpp', 'the C++ variant: src/AIPlayer.cpp on a header-only Board (reversi, gomoku), or the course SDK\'s src/Strategy.cpp (connect4, connect4-nogo)')
     .option('--referee <spec>', 'write this board-referee dependency instead of packing this Referee into vendor/ (e.g. ^0.1.0 once published)')
     .option('--no-lockfile', 'do not run `npm install --package-lock-only` (CI then has no lockfile to cache by)')
     .option('--force', 'write into a folder that is not empty')
     .action((dir: string, flags: InitFlags) => {
       gameArg(flags.game);
       const target = resolve(dir);
-      const files = scaffold(dir, flags.referee ?? 'file:vendor/pending.tgz', flags.force === true, flags.python === true, flags.game);
+      if (flags.cpp && flags.python) throw new UsageError('choose one of --python and --cpp');
+      const files = flags.cpp
+        ? scaffoldCpp(dir, flags.referee ?? 'file:vendor/pending.tgz', flags.force === true, flags.game, limitsText(flags.game))
+        : scaffold(dir, flags.referee ?? 'file:vendor/pending.tgz', flags.force === true, flags.python === true, flags.game);
       let spec = flags.referee;
       if (spec === undefined) {
         const tarball = packInto(target);
@@ -199,7 +205,7 @@ export function register(program: Command): void {
         if (failed) console.error(`referee: warning: no package-lock.json (${failed}); run \`npm install\` in ${dir} before you push`);
         else files.push('package-lock.json');
       }
-      console.log(`Created ${dir}: ${flags.game}${flags.python ? ', Python' : ''}, ${PACKAGE_NAME} ${spec} (Referee ${harnessVersion()})`);
+      console.log(`Created ${dir}: ${flags.game}${flags.python ? ', Python' : flags.cpp ? ', C++' : ''}, ${PACKAGE_NAME} ${spec} (Referee ${harnessVersion()})`);
       for (const file of files) console.log(`  ${file}`);
       console.log(`Next: cd ${dir} && npm install && npm run check`);
     });

@@ -19,8 +19,8 @@ import { TOURNAMENT_JOURNAL_FILE, TournamentJournal, TournamentJournalError } fr
 import { fileURLToPath } from 'node:url';
 import { ForkPool, WorkerStartError } from '../grading/batch/pool.js';
 import type { GamePool } from '../grading/pool/job.js';
-import { QueueUsageError, redactUrl } from '../grading/queue/connection.js';
-import { QueuePool } from '../grading/queue/pool.js';
+import { QueueUsageError, redactUrl, urlWithoutPassword } from '../grading/queue/connection.js';
+import { openQueuePool, queueResumeWords, workerHint } from './queue-flags.js';
 import { OpeningsError, readOpenings } from '../grading/tournament/openings.js';
 import { referenceParticipant, submissionParticipant, type Participant } from '../grading/tournament/participants.js';
 import { isReferenceName } from '../reference-ai/budget.js';
@@ -44,6 +44,8 @@ interface TournamentFlags {
   anchor?: string;
   gauntlet?: string[];
   queue?: string;
+  keyFile?: string;
+  redisPasswordFile?: string;
 }
 
 /** With --queue and no --jobs: games kept queued for all workers at once (as batch). */
@@ -144,7 +146,7 @@ function resumeCommand(args: string[], flags: TournamentFlags): string {
   if (flags.game) words.push('--game', flags.game);
   if (flags.anchor) words.push('--anchor', flags.anchor);
   if (flags.gauntlet) words.push('--gauntlet', flags.gauntlet.join(','));
-  if (flags.queue) words.push('--queue', redactUrl(flags.queue));
+  words.push(...queueResumeWords(flags));
   words.push('--jobs', String(flags.jobs), '--resume');
   return words.map(shellWord).join(' ');
 }
@@ -191,8 +193,8 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
   let pool: GamePool;
   try {
     if (flags.queue) {
-      pool = await QueuePool.open(flags.queue, { size: flags.jobs, onWarning: (message) => console.error(`warning: ${message}`) });
-      console.log(`Games go to the queue at ${redactUrl(flags.queue)}: start \`referee worker --queue ${redactUrl(flags.queue)}\` on each machine.`);
+      pool = await openQueuePool({ ...flags, queue: flags.queue }, flags.jobs);
+      console.log(`Games go to the queue at ${redactUrl(urlWithoutPassword(flags.queue))}: start \`${workerHint({ ...flags, queue: flags.queue })}\` on each machine.`);
     } else {
       pool = new ForkPool(gameWorker(), flags.jobs, { onWarning: (line) => console.error(`warning: ${line}`) });
     }
@@ -293,7 +295,9 @@ export function register(program: Command): void {
     .option('--game <id>', 'without --config: the game (default reversi)')
     .option('--out <dir>', 'output folder (journal, tournament.json, ranking.csv, tournament.html)', 'referee-tournament')
     .option('--jobs <n>', 'games at once, one worker process each (default: the number of cores); with --queue, the games all workers play at once (default 64)', positiveInt, availableParallelism())
-    .option('--queue <url>', 'play the games on `referee worker`s through Redis: redis://[:password@]host:6379/0 (rediss:// for TLS)')
+    .option('--queue <url>', 'play the games on `referee worker`s through Redis: redis://host:6379/0 (rediss:// for TLS; the password from --redis-password-file or $REFEREE_REDIS_PASSWORD)')
+    .option('--key-file <path>', `with --queue: the key that signs results, shared with every worker (created, mode 600, if the file does not exist; default: $REFEREE_QUEUE_KEY_FILE)`)
+    .option('--redis-password-file <path>', "with --queue: a file (mode 600) whose first line is Redis's password (default: $REFEREE_REDIS_PASSWORD; never put it in the URL)")
     .option('--resume', 'continue the journal in --out: replay no finished game')
     .option('--seed <s>', 'tournament seed: every game seed and opening derives from it', nonNegativeInt, 1)
     .option('--anchor <id>', 'the participant rated 0 (default: random if it plays, else the first reference AI)')

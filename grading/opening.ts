@@ -50,6 +50,10 @@ export function withBook(player: Player, book: ReadonlyMap<string, string>): Pla
   return {
     name: player.name,
     trusted: player.trusted,
+    // The sandbox's isolation record (read when the game ends): a booked game records it like any other.
+    get isolation() {
+      return player.isolation;
+    },
     startGame: (start: GameStart) => player.startGame(start),
     async requestMove(request: MoveRequest): Promise<PlayerAnswer> {
       const booked = book.get(request.state);

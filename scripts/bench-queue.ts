@@ -18,6 +18,7 @@ import { harnessVersion, packageFile } from '../grading/package-root.js';
 import { artefactSpec, buildArtefact, type Artefact } from '../grading/pool/artefact.js';
 import type { GameJob, GamePool } from '../grading/pool/job.js';
 import { QueuePool } from '../grading/queue/pool.js';
+import { ensureKeyFile } from '../grading/queue/signing.js';
 import { PLATFORM_GAMES_PER_S } from './bench-support.js';
 
 const STUDENTS = 6;
@@ -81,8 +82,8 @@ async function timed(pool: GamePool, list: GameJob[]): Promise<{ seconds: number
   return { seconds: (performance.now() - started) / 1000, gameMs: played.reduce((sum, game) => sum + game.wallMs, 0) };
 }
 
-function startWorker(url: string, name: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [packageFile('dist', 'cli', 'index.js'), 'worker', '--queue', url, '--concurrency', '1', '--name', name], { stdio: ['ignore', 'pipe', 'inherit'] });
+function startWorker(url: string, name: string, keyFile: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [packageFile('dist', 'cli', 'index.js'), 'worker', '--queue', url, '--key-file', keyFile, '--concurrency', '1', '--name', name], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve) => {
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       if (chunk.includes('waiting for games')) resolve(child);
@@ -122,10 +123,12 @@ async function main(): Promise<void> {
   const workers: ChildProcess[] = [];
   try {
     await sleep(300);
-    const pool = await QueuePool.open(url, { size: 2 });
+    const keyFile = join(dir, 'queue.key');
+    const { key } = ensureKeyFile(keyFile);
+    const pool = await QueuePool.open({ url, passwordInUrl: false }, { size: 2, key });
     for (const artefact of artefacts) await pool.publish(artefact);
     for (const count of [1, 2]) {
-      while (workers.length < count) workers.push(await startWorker(url, `bench${workers.length + 1}`));
+      while (workers.length < count) workers.push(await startWorker(url, `bench${workers.length + 1}`, keyFile));
       await timed(pool, jobs(artefacts, count * 2 * STUDENTS, `warm-queue${count}`));
       report(`queue, ${count} worker${count > 1 ? 's' : ''}`, count, await timed(pool, jobs(artefacts, games, `queue${count}-${Date.now()}`)));
     }

@@ -14,8 +14,10 @@ import { benchPython } from './bench-python.js';
 import { benchFreeze, benchSandbox } from './bench-sandbox.js';
 import { benchLandlock } from './bench-landlock.js';
 import { benchWatch, benchWeb } from './bench-web.js';
+import { benchBoard } from './bench-board.js';
 import { benchTable } from './bench-table.js';
 import { benchRatings, benchSprt } from './bench-sprt.js';
+import { benchInstall } from './bench-install.js';
 
 const EDAX_LEAVES_PER_S = 328e6; // Edax 4.6, C, one thread, this kind of machine
 const FIRST_CUT_JS_LEAVES_PER_S = 15e6; // a first-cut JS bitboard with 32-bit halves
@@ -82,7 +84,7 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
-  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, landlock, python, cpp, web, watch, sprt, ratings).
+  // `npm run bench -- perft games` runs only the named sections: the names are the want('…') calls below.
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
     `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (a shared machine swings every figure: read the ratios)`);
   if (want('table')) {
@@ -119,6 +121,10 @@ async function main(): Promise<void> {
     console.log('');
     await benchWeb();
   }
+  if (want('board')) {
+    console.log('');
+    benchBoard();
+  }
   if (want('watch')) {
     console.log('');
     await benchWatch();
@@ -130,6 +136,10 @@ async function main(): Promise<void> {
   if (want('ratings')) {
     console.log('');
     benchRatings();
+  }
+  if (want('install')) {
+    console.log('');
+    benchInstall();
   }
 }
 

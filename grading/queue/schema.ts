@@ -10,6 +10,26 @@ import { isReferenceName, referenceAgentByName } from '../../reference-ai/budget
 import { ARTEFACT_LIMITS, safeArtefactPath, type Artefact } from '../pool/artefact.js';
 import type { GameJob } from '../pool/job.js';
 
+/**
+ * Caps on what a queued job may ask of a worker, so one job (a forged one, or a typo) cannot hold a worker for
+ * hours: per-ask and per-turn limits, the illegal-answer limit and a reference AI's playout budget.
+ */
+export const QUEUE_LIMITS = {
+  moveTimeoutMs: 600_000,
+  turnTimeoutMs: 1_800_000,
+  constructTimeoutMs: 600_000,
+  illegalMoveLimit: 100,
+  playouts: 100_000,
+} as const;
+
+/** A game job as it sits on the queue: with the coordinator that waits for it and the workers it should avoid. */
+export interface QueuedJob extends GameJob {
+  /** The coordinator's id; a worker drops the job when that coordinator's lease is gone. */
+  coordinator?: string;
+  /** Workers whose record for this game did not check: another worker plays it when there is one. */
+  avoid?: string[];
+}
+
 const NAME = { type: 'string', minLength: 1, maxLength: 200 } as const;
 /** Relative, '/'-separated, no '.', '..' or empty segment, no backslash or NUL (safeArtefactPath checks again). */
 const RELATIVE_PATH = { type: 'string', minLength: 1, maxLength: 300, pattern: '^(?!/)(?!.*(^|/)\\.{1,2}(/|$))(?!.*//)[^\\\\\\u0000]+$' } as const;
@@ -57,8 +77,8 @@ export const GAME_JOB_SCHEMA = {
       additionalProperties: false,
       required: ['moveTimeoutMs', 'turnTimeoutMs', 'illegalMoveLimit', 'constructTimeoutMs', 'tamperLoses', 'forcedLossDiff', 'quitEndsGame'],
       properties: {
-        moveTimeoutMs: { type: 'integer', minimum: 1 },
-        turnTimeoutMs: { type: 'integer', minimum: 1 },
+        moveTimeoutMs: { type: 'integer', minimum: 1, maximum: QUEUE_LIMITS.moveTimeoutMs },
+        turnTimeoutMs: { type: 'integer', minimum: 1, maximum: QUEUE_LIMITS.turnTimeoutMs },
         quitEndsGame: { type: 'boolean' },
         // A game's own switches (NoGo's centerFirstMoveBanned); validateJob refuses names the game lacks.
         gameRules: {
@@ -67,8 +87,8 @@ export const GAME_JOB_SCHEMA = {
           propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9]{0,63}$' },
           additionalProperties: { type: 'boolean' },
         },
-        illegalMoveLimit: { type: 'integer', minimum: 1 },
-        constructTimeoutMs: { type: 'integer', minimum: 1 },
+        illegalMoveLimit: { type: 'integer', minimum: 1, maximum: QUEUE_LIMITS.illegalMoveLimit },
+        constructTimeoutMs: { type: 'integer', minimum: 1, maximum: QUEUE_LIMITS.constructTimeoutMs },
         tamperLoses: { type: 'boolean' },
         forcedLossDiff: { type: 'number' },
         seedPlayerRandom: { type: 'boolean' },
@@ -79,6 +99,8 @@ export const GAME_JOB_SCHEMA = {
     label: { type: 'string', maxLength: 400 },
     // A tournament's paired opening: book moves in the game's notation (the referee checks each is legal).
     opening: { type: 'array', maxItems: 400, items: { type: 'string', pattern: '^[A-Za-z0-9]{1,8}$' } },
+    coordinator: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,200}$' },
+    avoid: { type: 'array', maxItems: 8, items: NAME },
   },
 } as const;
 
@@ -116,12 +138,20 @@ export class InvalidJobError extends Error {
 }
 
 const describe = (errors: ErrorObject[] | null | undefined): string =>
-  (errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`).join('; ');
+  (errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}${error.keyword === 'maximum' ? ' (the queue\'s cap: see QUEUE_LIMITS in docs/reference.md)' : ''}`).join('; ');
 
-/** The job, checked against the schema and against this worker's games and reference AIs. */
-export function validateJob(data: unknown): GameJob {
+/** Text from a job (labels, names, reasons) fit for a log line: no ANSI escapes or other control characters, capped. */
+export function printable(text: unknown, max = 200): string {
+  const clean = String(text)
+    .replace(/\u001b\[[0-9;?]*[ -\/]*[@-~]/g, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '?');
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+}
+
+/** The job, checked against the schema, the queue's caps and this worker's games and reference AIs. */
+export function validateJob(data: unknown): QueuedJob {
   if (!checkJob(data)) throw new InvalidJobError(`job refused: ${describe(checkJob.errors)}`);
-  const job = data as unknown as GameJob;
+  const job = data as unknown as QueuedJob;
   try {
     resolveConfig(job.config);
     gameRulesFor(getGame(job.game), job.config.gameRules);
@@ -133,6 +163,8 @@ export function validateJob(data: unknown): GameJob {
       throw new InvalidJobError(`job refused: ${job.game} has no reference AI '${player.ai}'`);
     }
     if (player.kind === 'reference') {
+      const budget = Number(player.ai.split(':')[1] ?? 0);
+      if (budget > QUEUE_LIMITS.playouts) throw new InvalidJobError(`job refused: ${player.ai} asks ${budget} playouts a move, over the queue's cap of ${QUEUE_LIMITS.playouts}`);
       try {
         referenceAgentByName(job.game, player.ai);
       } catch (error) {

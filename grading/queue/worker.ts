@@ -3,23 +3,37 @@
  * as local grading — each game in a forked game worker (grading/batch/pool.ts), one game per process, so this
  * process only talks to Redis and its locks are renewed even while a reference AI computes.
  *
- * Every job is checked against the schema first; submissions come only from this machine's artefact cache,
- * filled from Redis and verified by hash. Stopping (SIGTERM, Ctrl-C): no new games; the games in flight finish
- * within the grace period, or are handed back to the queue (another worker replays them from the start).
+ * It listens only to its own harness version's queue (connection.ts queueName), so a stale worker never takes
+ * a current coordinator's games. Every job is checked against the schema and the queue's caps first; a job whose
+ * coordinator is gone is dropped, not played; submissions come only from this machine's artefact cache, filled
+ * from Redis and verified by hash; every result is signed with the queue's key file. Stopping (SIGTERM, Ctrl-C):
+ * no new games; the games in flight finish within the grace period, or are handed back to the queue (another
+ * worker replays them from the start).
  */
 import { hostname } from 'node:os';
-import { Worker, UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, Worker, UnrecoverableError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { GameRecord } from '../../harness/referee/record.js';
 import { harnessVersion } from '../package-root.js';
 import { cachedArtefact, storeArtefact } from '../pool/artefact.js';
-import { PoolAbortError, type GameJob } from '../pool/job.js';
+import { PoolAbortError } from '../pool/job.js';
 import { ForkPool } from '../batch/pool.js';
-import { checkReachable, KEY_PREFIX, QUEUE_NAME, redactUrl, redisConnection } from './connection.js';
-import { artefactKey, type QueueResult } from './pool.js';
-import { decodeArtefact, InvalidJobError, validateJob } from './schema.js';
+import { checkReachable, KEY_PREFIX, queueName, redactUrl, RedisWatch, redisConnection, type QueueEndpoint } from './connection.js';
+import { artefactKey, COORDINATOR_GONE, leaseKey } from './pool.js';
+import { decodeArtefact, InvalidJobError, printable, validateJob, type QueuedJob } from './schema.js';
+import { signResult, type SignedResult } from './signing.js';
+import { beat, forget, HEARTBEAT_EVERY_MS, readWorkers } from './workers.js';
+
+/** Only for tests of a mixed fleet: the harness version this worker claims (its queue and its heartbeat). */
+export const TEST_HARNESS_ENV = 'REFEREE_TEST_HARNESS_VERSION';
+
+/** A job's lock by default: a worker silent this long is presumed dead (BullMQ renews it every half). */
+export const DEFAULT_LOCK_MS = 6000;
 
 export interface QueueWorkerOptions {
-  url: string;
+  endpoint: QueueEndpoint;
+  /** The queue's key (signing.ts): every result is signed with it. */
+  key: Buffer;
   /** Games at once (forked game workers). */
   concurrency: number;
   /** Shown in logs and records' provenance (default host:pid). */
@@ -28,22 +42,26 @@ export interface QueueWorkerOptions {
   workerScript: string;
   /** How long the games in flight may take to finish once asked to stop, before they are handed back. */
   graceMs?: number;
-  /** A job's lock: a worker silent this long is presumed dead and its game replayed elsewhere (default 30 s). */
+  /**
+   * A job's lock: a worker silent this long is presumed dead and its game replayed elsewhere (default
+   * DEFAULT_LOCK_MS; stalled jobs are looked for every half of it, so a dead worker's game restarts within ~1.5×).
+   */
   lockMs?: number;
   log: (line: string) => void;
 }
 
-const result = (record: QueueResult['record']): string =>
-  record.end.winner === null ? 'draw' : `${record.end.winner === 0 ? 'Black' : 'White'} (${record.players[record.end.winner]}) wins`;
+const result = (record: GameRecord): string =>
+  record.end.winner === null ? 'draw' : `${record.end.winner === 0 ? 'Black' : 'White'} (${printable(record.players[record.end.winner], 80)}) wins`;
 
 /** Run until `stop` resolves (or the process is signalled by the caller): resolves once everything is let go. */
 export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<unknown>): Promise<void> {
-  await checkReachable(options.url);
-  const name = options.name ?? `${hostname()}:${process.pid}`;
+  await checkReachable(options.endpoint);
+  const harness = process.env[TEST_HARNESS_ENV] || harnessVersion();
+  const name = printable(options.name ?? `${hostname()}:${process.pid}`, 100);
   const log = (line: string): void => options.log(`[${name}] ${line}`);
-  const lockMs = options.lockMs ?? 30_000;
+  const lockMs = options.lockMs ?? DEFAULT_LOCK_MS;
   const games = new ForkPool(options.workerScript, options.concurrency, { onWarning: (line) => log(line) });
-  const connection = redisConnection(options.url, `referee-worker ${name}`);
+  const connection = redisConnection(options.endpoint, `referee-worker ${name}`);
   let down = false;
   connection.on('error', (error: Error) => {
     if (!down) log(`lost Redis (${(error as { code?: string }).code ?? error.message}): reconnecting`);
@@ -53,6 +71,7 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
     if (down) log('Redis is back');
     down = false;
   });
+  const watch = new RedisWatch(options.endpoint, `referee-worker-watch ${name}`, log);
   const fetching = new Map<string, Promise<void>>();
   const ensureArtefact = (client: Redis, hash: string): Promise<void> => {
     if (cachedArtefact(hash)) return Promise.resolve();
@@ -68,28 +87,50 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
     return pending;
   };
   const active = new Map<string, { job: Job; token?: string }>();
+  const heartbeat = (): Promise<void> => beat(connection, { name, harness, concurrency: options.concurrency }).catch(() => undefined);
+  await heartbeat();
+  const beating = setInterval(() => void heartbeat(), HEARTBEAT_EVERY_MS);
 
-  const worker = new Worker<GameJob, QueueResult>(
-    QUEUE_NAME,
+  const worker = new Worker<QueuedJob, SignedResult>(
+    queueName(harness),
     async (job, token) => {
-      let data: GameJob;
+      let data: QueuedJob;
       try {
         data = validateJob(job.data);
+        if (data.harness !== harness) throw new InvalidJobError(`job refused: it is for harness ${printable(data.harness, 64)}, on the queue of ${harness}`);
+      } catch (error) {
+        log(`refused job ${printable(job.id, 24)}: ${printable((error as Error).message, 300)}`);
+        // A malformed job never gets better: fail it for good.
+        throw new UnrecoverableError((error as Error).message);
+      }
+      const label = printable(data.label);
+      if (data.coordinator && (await connection.exists(leaseKey(data.coordinator))) === 0) {
+        log(`dropped ${label}: its coordinator stopped (nobody would collect the result)`);
+        throw new UnrecoverableError(`${COORDINATOR_GONE} (${data.coordinator})`);
+      }
+      if (data.avoid?.includes(name)) {
+        // This worker's record of the game did not check: leave it to another worker of this version, if any is there.
+        const others = (await readWorkers(connection).catch(() => [])).filter((each) => each.harness === harness && each.name !== name && !data.avoid!.includes(each.name));
+        if (others.length > 0 && token) {
+          await job.moveToDelayed(Date.now() + 1000, token);
+          throw new DelayedError();
+        }
+      }
+      try {
         for (const player of data.players) if (player.kind === 'artefact') await ensureArtefact(connection, player.artefact);
       } catch (error) {
-        log(`refused job ${String(job.id).slice(0, 12)}: ${(error as Error).message}`);
-        // A malformed job or a forged artefact never gets better: fail it for good.
+        log(`refused job ${printable(job.id, 24)}: ${printable((error as Error).message, 300)}`);
         if (error instanceof InvalidJobError) throw new UnrecoverableError((error as Error).message);
         throw error;
       }
-      if (data.harness !== harnessVersion()) throw new Error(`worker ${name} runs harness ${harnessVersion()}, the coordinator ${data.harness}: run the same version everywhere`);
       active.set(String(job.id), { job, token });
-      log(`playing ${data.label} (game ${data.key.slice(0, 12)})`);
+      log(`playing ${label} (game ${data.key.slice(0, 12)})`);
       try {
+        const { coordinator: _coordinator, avoid: _avoid, ...game } = data;
         // Watchers of the coordinator's journal see the game move by move (progress comes at most every 250 ms).
-        const played = await games.play(data, { onProgress: (progress) => void job.updateProgress(progress as unknown as object).catch(() => undefined) });
-        log(`played ${data.label} in ${played.wallMs} ms: ${result(played.record)}`);
-        return { record: played.record, wallMs: played.wallMs, worker: name };
+        const played = await games.play(game, { onProgress: (progress) => void job.updateProgress(progress as unknown as object).catch(() => undefined) });
+        log(`played ${label} in ${played.wallMs} ms: ${result(played.record)}`);
+        return signResult(options.key, { job: data.key, record: played.record, wallMs: played.wallMs, worker: name });
       } finally {
         active.delete(String(job.id));
       }
@@ -100,7 +141,7 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
       concurrency: options.concurrency,
       name,
       lockDuration: lockMs,
-      stalledInterval: lockMs,
+      stalledInterval: Math.max(250, Math.round(lockMs / 2)),
       // A game is replayed from its start after a stall; give up only if it keeps killing its workers.
       maxStalledCount: 3,
       autorun: false,
@@ -108,12 +149,15 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
   );
   worker.on('error', () => undefined);
   worker.on('failed', (job, error) => {
-    if (job && !(error instanceof PoolAbortError)) log(`failed ${(job.data as Partial<GameJob>)?.label ?? job.id}: ${error.message}`);
+    if (job && !(error instanceof PoolAbortError) && !(error instanceof DelayedError) && !error.message.startsWith(COORDINATOR_GONE) && !error.message.startsWith('job refused')) {
+      log(`failed ${printable((job.data as Partial<QueuedJob>)?.label ?? job.id)}: ${printable(error.message, 300)}`);
+    }
   });
-  log(`waiting for games on ${redactUrl(options.url)} (${options.concurrency} at a time, harness ${harnessVersion()})`);
+  log(`waiting for games on ${redactUrl(options.endpoint.url)} (${options.concurrency} at a time, harness ${harness})`);
   const running = worker.run().catch((error: unknown) => log(`worker stopped: ${(error as Error).message}`));
 
   await stop;
+  clearInterval(beating);
   const graceMs = options.graceMs ?? 10_000;
   if (active.size > 0) log(`stopping: finishing ${active.size} game(s) (up to ${Math.round(graceMs / 1000)} s), then handing back the rest`);
   else log('stopping');
@@ -121,9 +165,10 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
   const inTime = await Promise.race([closing.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), graceMs))]);
   if (!inTime) {
     for (const { job, token } of active.values()) {
+      const label = printable((job.data as QueuedJob).label);
       await job.moveToWait(token).then(
-        () => log(`handed back ${(job.data as GameJob).label}`),
-        (error: unknown) => log(`could not hand back ${(job.data as GameJob).label} (${(error as Error).message}): its lock expires and another worker replays it`),
+        () => log(`handed back ${label}`),
+        (error: unknown) => log(`could not hand back ${label} (${(error as Error).message}): its lock expires and another worker replays it`),
       );
     }
     await games.close();
@@ -131,5 +176,7 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
   }
   await running;
   await games.close();
+  await forget(connection, name).catch(() => undefined);
+  watch.close();
   connection.disconnect();
 }

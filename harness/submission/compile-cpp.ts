@@ -49,7 +49,9 @@ function sourceFiles(dir: string, depth = 0): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (depth < 3 && !entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) found.push(...sourceFiles(path, depth + 1));
+      // referee/: the starter's copies of the Board headers; the grader's own are used (-idirafter), as for board.py.
+      const ownCopy = depth === 0 && entry.name === 'referee';
+      if (depth < 3 && !ownCopy && !entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) found.push(...sourceFiles(path, depth + 1));
     } else if (entry.isFile()) {
       const ext = extname(entry.name).toLowerCase();
       if (SOURCES.has(ext) || HEADERS.has(ext)) found.push(path);

@@ -35,6 +35,7 @@ describe('assignment config', () => {
       constructTimeoutMs: 60000,
       tamperLoses: true,
       forcedLossDiff: 0,
+      seedPlayerRandom: true,
     });
     expect(assignment.interfaceCheck).toEqual({ points: 10, visibility: 'visible' });
     expect(assignment.opponents[0]).toEqual({

@@ -11,6 +11,13 @@ import { BATCH_JOURNAL_FILE, BatchJournal } from '../../grading/batch/journal-db
 import { packageFile } from '../../grading/package-root.js';
 import { tempDir, TINY_ASSIGNMENT_JSON } from '../batch/helpers.js';
 
+/** The queue's key file for every CLI these tests start (results are signed with it). */
+export const KEY_FILE = join(tempDir('qkey'), 'queue.key');
+writeFileSync(KEY_FILE, `${'k'.repeat(64)}\n`, { mode: 0o600 });
+
+/** Every redis-server of these tests has this password; CLIs get it from the environment, never argv. */
+export const REDIS_PASSWORD = `pw-${process.pid}-${Date.now()}`;
+
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function freePort(): Promise<number> {
@@ -30,7 +37,7 @@ export class RedisServer {
   readonly dir = tempDir('redis');
 
   /** A password is required (as README asks of any Redis reachable from other machines). */
-  readonly password = `pw-${process.pid}-${Date.now()}`;
+  readonly password = REDIS_PASSWORD;
 
   /** With `tls`, Redis speaks only TLS (rediss://) with this certificate and key (PEM files). */
   constructor(
@@ -38,7 +45,13 @@ export class RedisServer {
     private readonly tls?: { cert: string; key: string },
   ) {}
 
+  /** The URL the CLIs get (the password reaches them through REFEREE_REDIS_PASSWORD). */
   get url(): string {
+    return `${this.tls ? 'rediss' : 'redis'}://127.0.0.1:${this.port}/0`;
+  }
+
+  /** The URL with the password, for this test process's own clients. */
+  get adminUrl(): string {
     return `${this.tls ? 'rediss' : 'redis'}://:${this.password}@127.0.0.1:${this.port}/0`;
   }
 
@@ -53,7 +66,7 @@ export class RedisServer {
     );
     this.process = child;
     for (let waited = 0; waited < 10_000; waited += 100) {
-      const probe = new Redis(this.url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, ...(this.tls ? { tls: { ca: readFileSync(this.tls.cert) } } : {}) });
+      const probe = new Redis(this.adminUrl, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, ...(this.tls ? { tls: { ca: readFileSync(this.tls.cert) } } : {}) });
       probe.on('error', () => undefined);
       try {
         await probe.connect();
@@ -69,6 +82,15 @@ export class RedisServer {
   }
 
   /** SIGTERM (Redis syncs its append-only file and exits) and wait for the exit. */
+  /** SIGSTOP / SIGCONT: a Redis that stops answering without closing its sockets. */
+  freeze(): void {
+    this.process?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.process?.kill('SIGCONT');
+  }
+
   async stop(): Promise<void> {
     const child = this.process;
     this.process = null;
@@ -90,7 +112,7 @@ export class Cli {
   constructor(args: string[], env: Record<string, string | undefined> = {}) {
     this.process = spawn(process.execPath, [packageFile('dist', 'cli', 'index.js'), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...env },
+      env: { ...process.env, REFEREE_QUEUE_KEY_FILE: KEY_FILE, REFEREE_REDIS_PASSWORD: REDIS_PASSWORD, ...env },
     });
     this.process.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
     this.process.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));

@@ -9,6 +9,7 @@ describe('resolveConfig', () => {
       moveTimeoutMs: 60000,
       turnTimeoutMs: 60000,
       quitEndsGame: false,
+      seedPlayerRandom: true,
       illegalMoveLimit: 3,
       constructTimeoutMs: 60000,
       tamperLoses: true,

@@ -77,7 +77,7 @@ describe('playGame: game.py turn order', () => {
   test('start information: game id, side, seed, encoded initial state, construction limit', async () => {
     const { black, white } = pair();
     await playGame({ game: passGame, black, white, seed: 7, config: { moveTimeoutMs: 1000 } });
-    expect(black.starts).toEqual([{ game: 'tiny', side: 0, seed: 7, initialState: 'xxxo:0', timeLimitMs: 1000 }]);
+    expect(black.starts).toEqual([{ game: 'tiny', side: 0, seed: 7, initialState: 'xxxo:0', seedRandom: true, timeLimitMs: 1000 }]);
     expect(white.starts[0].side).toBe(1);
     expect(black.endGames).toBe(1);
     expect(white.endGames).toBe(1);

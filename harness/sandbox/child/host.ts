@@ -32,7 +32,7 @@ const freeze = Object.freeze;
 /** The ask being answered, for `moveInfo()`; frozen so a submission cannot change what the next call reads. */
 let currentInfo: Readonly<MoveInfo> | null = null;
 /**
- * What `import { Board, moveInfo } from 'referee'` gives: the class of the game's student board, and the
+ * What `import { Board, moveInfo } from 'board-referee'` (or the older 'referee') gives: the class of the game's student board, and the
  * documented accessor for the move's limits (getMove itself receives only the board, as in game.py).
  */
 const refereeModule = Object.freeze({
@@ -125,7 +125,8 @@ function errorAnswer(id: number, error: unknown): Answer {
     // a hostile error object; the generic message stands
   }
   // rlimit --as turns a Buffer bomb into this RangeError: the memory ceiling, not a bug in the student's logic.
-  if (/Array buffer allocation failed|Allocation failed/.test(message)) return { t: 'memory', id, message };
+  // Node 20/22 say "Array buffer allocation failed"; Node 24 says "RangeError: Failed to allocate memory".
+  if (/Array buffer allocation failed|Allocation failed|^RangeError: Failed to allocate memory/.test(message)) return { t: 'memory', id, message };
   return { t: 'error', id, message: message.slice(0, 2000), stack };
 }
 

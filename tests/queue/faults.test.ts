@@ -1,0 +1,193 @@
+/**
+ * The queue under faults, end to end with a real redis-server and real CLI processes: a worker of another
+ * harness version beside a current one, an endpoint that never answers, an HTTP server where Redis should be,
+ * a Redis frozen mid-run (SIGSTOP), a rogue Redis writer returning forged results, and a coordinator stopped by
+ * SIGTERM. Each is named in one line and changes no grade. (The slow soak — ten batches under CPU load, kill -9
+ * timings — is `npm run soak:queue`.)
+ */
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { DelayedError, Queue, Worker } from 'bullmq';
+import { harnessVersion } from '../../grading/package-root.js';
+import { queueName } from '../../grading/queue/connection.js';
+import { tempDir } from '../batch/helpers.js';
+import { Cli, freePort, makeQueueClass, RedisServer, sleep, startWorker, writeQueueConfig } from './helpers.js';
+
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = new RedisServer(await freePort());
+  await redis.start();
+}, 60_000);
+
+afterAll(async () => {
+  redis.thaw();
+  await redis.stop();
+}, 60_000);
+
+const batch = (classDir: string, config: string, out: string, extra: string[] = []): Cli =>
+  new Cli(['batch', classDir, '--config', config, '--out', out, '--quiet', '--queue', redis.url, ...extra]);
+
+/** Games of this run's version sitting in Redis, by state. */
+async function queued(): Promise<{ waiting: number; active: number; all: number }> {
+  const queue = new Queue(queueName(harnessVersion()), { connection: { url: redis.adminUrl }, prefix: 'referee' });
+  queue.on('error', () => undefined);
+  try {
+    const counts = await queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed');
+    const waiting = counts.waiting + counts.prioritized + counts.delayed;
+    return { waiting, active: counts.active, all: waiting + counts.active + counts.completed + counts.failed };
+  } finally {
+    await queue.close();
+  }
+}
+
+async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  for (let waited = 0; waited < timeoutMs; waited += 100) {
+    if (await check()) return;
+    await sleep(100);
+  }
+  throw new Error(`never: ${what}`);
+}
+
+describe('endpoints that are not a working Redis: one line within the deadline, exit 2', () => {
+  let silent: Server;
+  let silentPort: number;
+  const http = createHttpServer((_request, response) => response.end('hello'));
+  let httpPort: number;
+  beforeAll(async () => {
+    silent = createServer(() => undefined); // accepts, never writes
+    silentPort = await freePort();
+    await new Promise<void>((resolve) => silent.listen(silentPort, '127.0.0.1', resolve));
+    httpPort = await freePort();
+    await new Promise<void>((resolve) => http.listen(httpPort, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    silent.close();
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  });
+
+  test('a TCP endpoint that accepts and never answers (batch and worker)', async () => {
+    const classDir = makeQueueClass(['f1ann']);
+    const url = `redis://127.0.0.1:${silentPort}/0`;
+    const runs = [new Cli(['worker', '--queue', url]), new Cli(['batch', classDir, '--config', writeQueueConfig(1100), '--out', join(tempDir('f1'), 'out'), '--queue', url])];
+    for (const run of runs) {
+      expect((await run.exited).code).toBe(2);
+      expect(run.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^referee: redis:\/\/127\.0\.0\.1:\d+\/0 accepted the connection but did not answer a Redis PING within 5 s: is it Redis/),
+      ]);
+    }
+  }, 60_000);
+
+  test('an HTTP server on the port is named as such', async () => {
+    const run = new Cli(['worker', '--queue', `redis://127.0.0.1:${httpPort}/0`]);
+    expect((await run.exited).code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([`referee: redis://127.0.0.1:${httpPort}/0 is not Redis: an HTTP server answered there; fix the host:port in --queue`]);
+  }, 60_000);
+});
+
+describe('a fleet under faults', () => {
+  test('a worker of another harness version beside a current one: every student graded, the coordinator names the stale one', async () => {
+    const stale = startWorker(redis.url, 'stale', { REFEREE_TEST_HARNESS_VERSION: '0.0.1-stale' });
+    const current = startWorker(redis.url, 'current');
+    try {
+      await Promise.all([stale.waitFor(/waiting for games/), current.waitFor(/waiting for games/)]);
+      expect(stale.stdout).toMatch(/harness 0\.0\.1-stale/);
+      const ids = ['f2ann', 'f2ben', 'f2cat'];
+      const run = batch(makeQueueClass(ids), writeQueueConfig(1200), join(tempDir('f2'), 'out'), ['--jobs', '2']);
+      const exit = await run.exited;
+      expect({ code: exit.code, stderr: run.stderr }).toMatchObject({ code: 0 });
+      expect(run.stdout).toMatch(/Graded 3 student\(s\) .*: 3 graded now, 0 unchanged from the journal, 0 not graded/);
+      expect(run.stderr).toMatch(new RegExp(`queue workers: 1 of harness ${harnessVersion().replace(/\./g, '\\.')} \\(this run's\\); 1 of harness 0\\.0\\.1-stale, which do not take this run's games`));
+      expect(stale.stdout).not.toMatch(/playing|failed|refused/);
+      expect(current.stdout.match(/\] played f2/g)?.length).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([stale.stop(), current.stop()]);
+    }
+  }, 180_000);
+
+  test('forged results from a rogue Redis writer are refused and the game is played again by a real worker', async () => {
+    const dir = tempDir('f3');
+    const classDir = makeQueueClass(['f3ann']);
+    const grade = new Cli(['grade', join(classDir, 'f3ann', 'AIPlayer.ts'), '--config', writeQueueConfig(1300), '--out', join(dir, 'out'), '--queue', redis.url, '--json', '--quiet']);
+    // The rogue: anyone with Redis's password, taking the games and returning a made-up win for the student.
+    const forged: string[] = [];
+    const rogue = new Worker(
+      queueName(harnessVersion()),
+      async (job, token) => {
+        // One forgery: any other game it takes goes back untouched (as if the rogue never took it).
+        if (forged.length > 0) {
+          await job.moveToDelayed(Date.now() + 300, token);
+          throw new DelayedError();
+        }
+        forged.push(String(job.id));
+        return { payload: JSON.stringify({ format: 'referee.queue-result/1', job: job.id, record: { players: ['f3ann', 'x'] }, wallMs: 1, worker: 'rogue' }), signature: 'ab'.repeat(32) };
+      },
+      { connection: { url: redis.adminUrl }, prefix: 'referee', name: 'rogue', concurrency: 1 },
+    );
+    rogue.on('error', () => undefined);
+    await until(() => forged.length >= 1, 'the rogue took a game');
+    await until(() => /refused the result/.test(grade.stderr), 'the coordinator refused the forgery');
+    await rogue.close();
+    const real = startWorker(redis.url, 'honest');
+    try {
+      const exit = await grade.exited;
+      expect({ code: exit.code, stderr: grade.stderr }).toMatchObject({ code: 0 });
+      expect(grade.stderr).toMatch(/warning: refused the result of \S*f3ann\S* vs \S+ #\d+ from rogue: its signature does not verify with this key file .*; playing it again on another worker/);
+      const summary = JSON.parse(grade.stdout) as { status: string };
+      expect(summary.status).toBe('graded');
+      expect(real.stdout.match(/\] played \S*f3ann/g)).toHaveLength(4);
+    } finally {
+      await real.stop();
+    }
+  }, 180_000);
+
+  test('Redis frozen (SIGSTOP) mid-run: the coordinator and the worker say so within seconds and again when it answers; the batch completes', async () => {
+    const worker = startWorker(redis.url, 'frozen-w');
+    try {
+      await worker.waitFor(/waiting for games/);
+      const run = batch(makeQueueClass(['f4ann', 'f4ben'], 40), writeQueueConfig(1400), join(tempDir('f4'), 'out'), ['--jobs', '2']);
+      await worker.waitFor(/\] playing f4/);
+      redis.freeze();
+      await until(() => /Redis at redis:\/\/127\.0\.0\.1:\d+\/0 has not answered for \d+ s/.test(run.stderr) && /has not answered for/.test(worker.stdout), 'both said Redis is silent');
+      redis.thaw();
+      await until(() => /Redis at \S+ answers again \(silent for \d+ s\)/.test(run.stderr) && /answers again/.test(worker.stdout), 'both said Redis is back');
+      const exit = await run.exited;
+      expect({ code: exit.code, stderr: run.stderr }).toMatchObject({ code: 0 });
+      expect(run.stdout).toMatch(/0 not graded/);
+    } finally {
+      redis.thaw();
+      await worker.stop();
+    }
+  }, 240_000);
+
+  test('SIGTERM stops the coordinator: its queued games leave the queue, it says so, and the resume line keeps --queue and works', async () => {
+    const before = (await queued()).all;
+    const classDir = makeQueueClass(['f5ann', 'f5ben', 'f5cat']);
+    const out = join(tempDir('f5'), 'out');
+    const config = writeQueueConfig(1500);
+    const run = batch(classDir, config, out, ['--jobs', '4']);
+    // No worker runs: the games wait in Redis.
+    await until(async () => (await queued()).waiting >= 4, 'games queued');
+    run.process.kill('SIGTERM');
+    const exit = await run.exited;
+    expect(exit.code).toBe(143);
+    expect(run.stderr).toMatch(/referee: took \d+ queued game\(s\) off the queue\./);
+    const resume = /Resume with: (.*)/.exec(run.stderr)?.[1] ?? '';
+    expect(resume).toContain(`--queue ${redis.url}`);
+    expect(resume).toMatch(/--jobs 4 .*--resume$/);
+    expect((await queued()).all).toBe(before);
+    // Pasting the line grades the rest on the queue (it needs a worker), not locally.
+    const worker = startWorker(redis.url, 'resumer');
+    try {
+      const words = resume.split(' ').slice(1).map((word) => word.replace(/^'(.*)'$/, '$1'));
+      const resumed = new Cli([...words]);
+      const done = await resumed.exited;
+      expect({ code: done.code, stderr: resumed.stderr }).toMatchObject({ code: 0 });
+      expect(worker.stdout).toMatch(/\] played f5/);
+    } finally {
+      await worker.stop();
+    }
+  }, 240_000);
+});

@@ -1,0 +1,59 @@
+/**
+ * The package as published: `npm pack` of this checkout, installed into an empty folder as a user would, then
+ * `npx referee` from there. The tarball carries LICENSE, the metadata and `exports`, the Gradescope bundle files,
+ * no benchmarks and no source maps; the install pulls no native module and no Redis client (the instructor-side
+ * packages are optional peers) and warns about no engine; check works, and batch says in one line what to install.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { packageRoot } from '../../grading/package-root.js';
+
+const work = mkdtempSync(join(tmpdir(), 'referee-package-'));
+const env = { ...process.env, NODE_OPTIONS: '' };
+let files: string[] = [];
+let tarball = '';
+let install = { status: 0 as number | null, stderr: '' };
+
+beforeAll(() => {
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: packageRoot(), encoding: 'utf8', env })) as { filename: string; files: { path: string }[] }[];
+  files = packed[0].files.map((file) => file.path);
+  tarball = join(work, packed[0].filename);
+  const project = join(work, 'empty');
+  execFileSync('mkdir', ['-p', project]);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'empty', version: '1.0.0', private: true }));
+  const run = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: project, encoding: 'utf8', env });
+  install = { status: run.status, stderr: run.stderr };
+}, 300_000);
+
+const npx = (args: string[]) => spawnSync('npx', ['--no-install', 'referee', ...args], { cwd: join(work, 'empty'), encoding: 'utf8', env });
+
+describe('the packed tarball', () => {
+  test('carries LICENSE, metadata, exports and the Gradescope files; no benchmarks, no source maps', () => {
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'package.json', 'README.md', 'dist/cli/index.js', 'grading/exporters/gradescope/setup.sh', 'grading/exporters/gradescope/run_autograder']));
+    expect(files.filter((file) => file.endsWith('.map') || file.startsWith('dist/scripts/') || file.startsWith('dist/tests/'))).toEqual([]);
+    // Every sourceMappingURL would dangle: none is left in the shipped JavaScript.
+    const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest).toMatchObject({ license: 'MIT', repository: expect.any(Object), homepage: expect.any(String), bugs: expect.any(Object), exports: { '.': expect.any(Object), './package.json': './package.json' } });
+  });
+
+  test('installs in an empty folder without engine warnings or native modules; npx referee works', () => {
+    expect(install.status).toBe(0);
+    expect(install.stderr).not.toMatch(/EBADENGINE/);
+    const installed = join(work, 'empty', 'node_modules');
+    for (const optional of ['better-sqlite3', 'bullmq', 'ioredis']) expect(existsSync(join(installed, optional))).toBe(false);
+    expect(readFileSync(join(installed, 'board-referee', 'dist', 'cli', 'index.js'), 'utf8')).not.toContain('sourceMappingURL');
+    const version = npx(['--version']);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version);
+    const check = npx(['check', join(packageRoot(), 'student-template', 'src', 'AIPlayer.ts')]);
+    expect({ status: check.status, stdout: check.stdout }).toMatchObject({ status: 0, stdout: expect.stringMatching(/PASS/) });
+    const batch = npx(['batch', 'submissions']);
+    expect(batch.status).toBe(2);
+    expect(batch.stderr.trim()).toMatch(/^referee: referee batch needs better-sqlite3, bullmq, ioredis, left out of a student install: run `npm install better-sqlite3@\^12[^`]*`/);
+    // The package's public entry: the student Board types and helpers, through `exports`.
+    const imported = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('board-referee'); console.log(typeof m.moveInfo)"], { cwd: join(work, 'empty'), encoding: 'utf8', env });
+    expect(imported.stdout.trim()).toBe('function');
+  }, 120_000);
+});
