@@ -312,7 +312,7 @@ export function describeLayers(layers: Layers): { layer: string; active: boolean
         ? `children run as host uid/gid ${layers.identity.uid}/${layers.identity.gid} (setpriv), not root`
         : process.getuid?.() === 0
           ? 'grader runs as root but setpriv (util-linux) is missing: children run as root'
-          : "grader is not root: children run as the grader's own user (they can read what it can read and signal its processes unless bubblewrap isolates them)",
+          : "grader is not root: children run as the grader's own user (they could read what it can read and signal its processes were it not for bubblewrap or Landlock)",
     },
     {
       layer: 'namespaces',
@@ -321,7 +321,9 @@ export function describeLayers(layers: Layers): { layer: string; active: boolean
         ? 'through bubblewrap'
         : layers.unshare
           ? `${layers.unshare}: own network (no connections, private abstract sockets), IPC and pid namespace per player`
-          : 'none: without bubblewrap and root, players share the network, /tmp and /dev/shm with the grader',
+          : layers.landlock && layers.landlock.abi >= 6
+            ? 'none without bubblewrap and root: Landlock and seccomp refuse files, sockets and signals instead'
+            : 'none: without bubblewrap and root, players share the network, /tmp and /dev/shm with the grader',
     },
     {
       layer: 'landlock',

@@ -217,7 +217,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
       game: gameId,
       steps,
       layers: activeLayers(layers, submission?.language),
-      hardened: isHardened(layers),
+      hardened: isHardened(layers, runtimeOf(submission?.language)),
       durationMs: Math.round(performance.now() - started),
     };
   };
