@@ -10,6 +10,7 @@ import { getGame } from '../harness/games/registry.js';
 import { referenceNames } from '../reference-ai/index.js';
 import type { Assignment } from '../grading/assignment.js';
 import { referenceContestant, submissionContestant, type Contestant } from '../grading/contestant.js';
+import { platformCheckLimits } from '../grading/check-limits.js';
 import { grade } from '../grading/grade.js';
 import { writeGradeResult, type GradeResult } from '../grading/grade-result.js';
 import { formatSummary, summaryJson } from '../grading/summary.js';
@@ -88,12 +89,21 @@ function openInBrowser(path: string): void {
   child.unref();
 }
 
-async function contestantFor(arg: string, assignment: Assignment): Promise<Contestant> {
+async function contestantFor(arg: string, assignment: Assignment, platformCheck = false): Promise<Contestant> {
   if (isSubmissionPath(arg)) {
     // A path that is not there is a typo on the command line, not a submission to grade 0: say so (exit 2).
     // A folder without an entry file is graded, and its report explains the failed interface check.
     if (!existsSync(arg)) throw new UsageError(`submission not found: ${resolve(arg)}; pass a file like src/AIPlayer.ts or a folder`);
-    return submissionContestant(arg, assignment);
+    if (!platformCheck) return submissionContestant(arg, assignment);
+    // Without a config the check judges the platform's contract (60 s a move), the ladder's limit as its pace:
+    // a correct slow AI passes the check, and the warning below says up front that the ladder will time it out.
+    const platform = platformCheckLimits(assignment.game);
+    return submissionContestant(arg, assignment, {
+      moveTimeoutMs: platform.moveTimeoutMs,
+      constructTimeoutMs: platform.constructTimeoutMs,
+      limitsSource: platform.limitsSource,
+      pace: { moveTimeoutMs: assignment.referee.moveTimeoutMs, source: 'the built-in ladder' },
+    });
   }
   const names = referenceNames(assignment.game);
   if (names.includes(arg)) return referenceContestant(assignment.game, arg);
@@ -128,7 +138,7 @@ export function register(program: Command): void {
       if (flags.only && (flags.only.item >= assignment.opponents.length || flags.only.index >= assignment.opponents[flags.only.item].games)) {
         throw new UsageError(`--only ${flags.only.item}:${flags.only.index} names no game: items are 0..${assignment.opponents.length - 1}`);
       }
-      const contestant = await contestantFor(submission, assignment);
+      const contestant = await contestantFor(submission, assignment, !flags.config);
       const outDir = resolve(flags.out);
       const progress = flags.quiet ? null : progressWriter((line) => process.stderr.write(line), process.stderr.isTTY === true);
       const game = getGame(assignment.game);
@@ -168,6 +178,11 @@ export function register(program: Command): void {
           seed: flags.seed ?? null,
           only: flags.only,
           command: rerunCommand(submission, flags),
+          onCheck: (check) => {
+            // The check's 'moves' step warns only about pace: answers within the platform's limit, over this one.
+            const pace = check.items.find((item) => item.id === 'moves' && item.status === 'warn');
+            if (pace) console.error(`warning: ${pace.detail ?? ''}: games of the built-in ladder will be lost on time. ${pace.fix ?? ''}`);
+          },
           onGame: progress
             ? (entry, finished, total) =>
                 progress(`[${finished}/${total}] ${assignment.opponents[entry.item].title}, game ${entry.index + 1} as ${game.sideNames[entry.studentSide]}: ${entry.result}`, finished === total)

@@ -12,7 +12,7 @@ import { referenceNames } from '../reference-ai/index.js';
 import { gameArg, UsageError } from './args.js';
 
 /** The games with a C++ Board header (harness/sandbox/cpp/referee/<game>.h). */
-const AIPLAYER_GAMES = ['reversi', 'gomoku'];
+const AIPLAYER_GAMES = ['reversi', 'gomoku', 'nogo'];
 const SDK_GAMES = ['connect4', 'connect4-nogo'];
 
 const fill = (text: string, values: Record<string, string>): string => text.replace(/__([A-Z]+)__/g, (whole, key: string) => values[key] ?? whole);
@@ -21,6 +21,7 @@ export function scaffoldCpp(dir: string, refereeSpec: string, force: boolean, ga
   const game: AnyGame = gameArg(gameId);
   const sdk = SDK_GAMES.includes(game.id);
   if (!sdk && !AIPLAYER_GAMES.includes(game.id)) {
+    // gomoku-exact5: the C++ Board knows freestyle Gomoku only.
     throw new UsageError(`no C++ Board for ${game.id} yet (C++ starters: ${[...AIPLAYER_GAMES, ...SDK_GAMES].join(', ')}): use the TypeScript or --python starter`);
   }
   const target = resolve(dir);

@@ -8,7 +8,7 @@ import { getGame } from '../harness/games/registry.js';
 import { InProcessPlayer } from '../harness/referee/in-process.js';
 import type { Player, PlayerIsolation } from '../harness/referee/player.js';
 import { detectLayers, isolationRecord } from '../harness/sandbox/layers.js';
-import { checkSubmission, type CheckResult } from '../harness/submission/check.js';
+import { checkSubmission, type CheckOptions, type CheckResult } from '../harness/submission/check.js';
 import { checkLimits, submissionLimits } from './check-limits.js';
 import { compileSubmission, formatProblem } from '../harness/submission/compile.js';
 import { createSubmissionPlayer } from '../harness/submission/player.js';
@@ -73,7 +73,7 @@ export function checkItems(check: CheckResult): InterfaceCheckResult {
  * A student's submission (a file or a folder). Its hash is the compiled bundle's (the code that actually runs),
  * or the entry file's when it does not compile, so the journal never reuses games of other code.
  */
-export async function submissionContestant(path: string, assignment: Assignment): Promise<Contestant> {
+export async function submissionContestant(path: string, assignment: Assignment, checkOverrides: Partial<CheckOptions> = {}): Promise<Contestant> {
   const absolute = resolve(path);
   const sizeLimits = submissionLimits(assignment);
   let hash = sha256(`missing:${absolute}`);
@@ -91,7 +91,8 @@ export async function submissionContestant(path: string, assignment: Assignment)
     isolation: isolationRecord(detectLayers(), runtimeOf(language)),
     async check() {
       // The same limits as `referee check` with this assignment (grading/check-limits), size caps included.
-      return checkItems(await checkSubmission(absolute, checkLimits(assignment, assignment.title)));
+      // checkOverrides: `grade` without a config judges the platform's limits, with the assignment's as the pace.
+      return checkItems(await checkSubmission(absolute, { ...checkLimits(assignment, assignment.title), ...checkOverrides }));
     },
     createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path, limits: sizeLimits, entry: assignment.entry }),
   };

@@ -15,7 +15,7 @@ import { LOSS_VERDICTS, VERDICT_DESCRIPTIONS } from '../harness/referee/verdict.
 import { assignmentHash, compiledOpponents, isSequential, opponentAt, opponentLabel, slotCount, type Assignment, type OpponentItem } from './assignment.js';
 import { artefactSpec, buildArtefact } from './pool/artefact.js';
 import type { Contestant } from './contestant.js';
-import { GRADE_FORMAT, type GameEntry, type GradeResult, type ItemResult, type VerdictCounts } from './grade-result.js';
+import { GRADE_FORMAT, type GameEntry, type GradeResult, type InterfaceCheckResult, type ItemResult, type VerdictCounts } from './grade-result.js';
 import { gameKey, Journal, JOURNAL_FILE, readJournal, type JournalEntry } from './journal.js';
 import { LiveFile, LiveGames, LIVE_FILE } from './live.js';
 import { harnessVersion } from './package-root.js';
@@ -29,6 +29,8 @@ import { wilsonInterval } from './stats.js';
 
 export interface GradeOptions {
   assignment: Assignment;
+  /** Called once the interface check is done, before any game (the CLI warns up front from it). */
+  onCheck?: (check: InterfaceCheckResult) => void;
   /** The config file, or 'built-in'. */
   assignmentSource: string;
   contestant: Contestant;
@@ -263,6 +265,7 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
     };
   }
   const checkMs = performance.now() - checkStarted;
+  options.onCheck?.(check);
 
   const slots: GameSlot[] = [];
   if (check.passed) {

@@ -53,6 +53,12 @@ function decidedAt(entry: GameEntry, counts: [number, number][] | null): number 
   return record.turns.length;
 }
 
+/** Where a submission reads its time limit, in its own language (the starter's import and field names). */
+function clockApi(language: string): string {
+  if (/python/i.test(language)) return 'info.time_limit_ms, with get_move(self, board, info=None)';
+  return "moveInfo().timeLimitMs, import { moveInfo } from 'board-referee'";
+}
+
 export function diagnose(
   result: GradeResult,
   itemIndex: number,
@@ -78,7 +84,7 @@ export function diagnose(
     const slowest = times[times.length - 1];
     const share = slowest / limit;
     if (timeouts > 0) {
-      lines.push(`Time: ${timeouts} game(s) lost on time; the slowest answered move took ${ms(slowest)} of ${ms(limit)}. Stop the search by the clock (info.timeLimitMs), with a margin of 10–20%.`);
+      lines.push(`Time: ${timeouts} game(s) lost on time; the slowest answered move took ${ms(slowest)} of ${ms(limit)}. Stop the search by the clock (${clockApi(result.submission.language)}), with a margin of 10–20%.`);
     } else if (share < 0.1) {
       lines.push(`Time: a move took ${ms(median)} typically and ${ms(slowest)} at most of the ${ms(limit)} allowed (${(100 * share).toFixed(1)}%). Search deeper: you have about ${max(2, Math.floor(0.7 / max(share, 0.001)))}× the time you use.`);
     } else if (share > 0.8) {
@@ -114,8 +120,16 @@ export function diagnose(
     );
   }
 
-  // Where the lost games were decided.
-  const lost = entries.filter((entry) => entry.result === 'loss');
+  // Where the lost games were decided: on the board only. A game lost by a rule (on time, an illegal answer …) was
+  // decided by that rule at its ply, whatever the position: the Time and Rules lines above cover it, and counting
+  // it here would call a middle-game timeout an endgame loss.
+  const lost = entries.filter((entry) => entry.result === 'loss' && !entry.record.end.loser);
+  const byRule = entries.filter((entry) => entry.result === 'loss' && entry.record.end.loser);
+  if (lost.length === 0 && byRule.length > 0) {
+    const plies = byRule.map((entry) => entry.record.turns.length + 1).sort((a, b) => a - b);
+    const span = plies[0] === plies[plies.length - 1] ? `ply ${plies[0]}` : `plies ${plies[0]}–${plies[plies.length - 1]}`;
+    lines.push(`Losses: all ${byRule.length} by rule (at ${span}), none on the board: fix that first; the position did not decide them.`);
+  }
   if (lost.length > 0) {
     // Phases are thirds of a full game: the longest game of the grade that ended on the board (a forced loss
     // cuts its game short, and would otherwise always look like an endgame).

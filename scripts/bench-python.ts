@@ -6,6 +6,8 @@
  * Prints figures; asserts nothing.
  */
 import { execFileSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { findPython, pythonRuntimeDir } from '../harness/sandbox/python-runtime.js';
 import type { SandboxPlayer } from '../harness/sandbox/sandbox-player.js';
 import {
@@ -75,6 +77,27 @@ while time.perf_counter() - started < float(sys.argv[2]):
 print(games / (time.perf_counter() - started))
 `;
 
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+
+/**
+ * Deepcopy-heavy students (issue #20): scripts/deepcopy_speed.py run bare and set up as the sandbox's host sets
+ * itself up (audit hook + copy's list copier). Anchor: board.py as written, bare (the platform has no hook).
+ */
+function benchDeepcopy(python: string): void {
+  const run = (mode: string) =>
+    JSON.parse(execFileSync(python, ['-I', '-B', join(ROOT, 'scripts/deepcopy_speed.py'), pythonRuntimeDir(), mode], { encoding: 'utf8' })) as Record<string, number>;
+  const bare = run('bare');
+  const sandbox = run('sandbox');
+  const anchor = bare['board.py deepcopy(board)'];
+  console.log(`deepcopy-heavy students, CPU µs a call (best of 5); anchor board.py as written, no audit hook (the platform): deepcopy(board) ${anchor.toFixed(1)} µs`);
+  for (const name of Object.keys(bare)) {
+    const ratio = (value: number) => `${(value / bare[name]).toFixed(2)}x`;
+    console.log(`  ${name.padEnd(44)} bare ${bare[name].toFixed(1).padStart(7)}  sandbox (hook + list copier) ${sandbox[name].toFixed(1).padStart(7)}  ${ratio(sandbox[name])} of bare`);
+  }
+  const mcts = sandbox['MCTS simulation, fast Board'] / bare['MCTS simulation, board.py'];
+  console.log(`  MCTS simulation in the sandbox on the fast Board: ${mcts.toFixed(2)}x board.py's on the platform (goal: hook cost ≤ 1.10x bare: ${(sandbox['MCTS simulation, fast Board'] / bare['MCTS simulation, fast Board']).toFixed(2)}x)`);
+}
+
 const pythonPlayer = (name: string, source = PYTHON_RANDOM) => benchPlayer(`python-${name}`, 'AIPlayer.py', source);
 const nodePlayer = (name: string) => benchPlayer(`node-${name}`, 'AIPlayer.js', NODE_RANDOM_PLAYER);
 
@@ -91,6 +114,7 @@ export async function benchPython(): Promise<void> {
     return;
   }
   console.log(`python: ${python.path} (Python ${python.version})`);
+  benchDeepcopy(python.path);
   const [py50, py99] = await roundTrip(() => pythonPlayer('round-trip'), 1000);
   const [node50, node99] = await roundTrip(() => nodePlayer('round-trip'), 1000);
   console.log(

@@ -12,9 +12,12 @@ import { randomAgent } from '../reference-ai/generic/random.js';
 import { benchCpp } from './bench-cpp.js';
 import { benchPython } from './bench-python.js';
 import { benchFreeze, benchSandbox } from './bench-sandbox.js';
+import { benchLandlock } from './bench-landlock.js';
 import { benchWatch, benchWeb } from './bench-web.js';
+import { benchBoard } from './bench-board.js';
 import { benchTable } from './bench-table.js';
 import { benchRatings, benchSprt } from './bench-sprt.js';
+import { benchInstall } from './bench-install.js';
 
 const EDAX_LEAVES_PER_S = 328e6; // Edax 4.6, C, one thread, this kind of machine
 const FIRST_CUT_JS_LEAVES_PER_S = 15e6; // a first-cut JS bitboard with 32-bit halves
@@ -81,7 +84,7 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const want = (name: string) => only.length === 0 || only.includes(name);
-  // `npm run bench -- perft games` runs only those sections (table, perft, games, sandbox, freeze, python, cpp, web, watch, sprt, ratings).
+  // `npm run bench -- perft games` runs only the named sections: the names are the want('…') calls below.
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
     `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (a shared machine swings every figure: read the ratios)`);
   if (want('table')) {
@@ -102,6 +105,10 @@ async function main(): Promise<void> {
     console.log('');
     await benchFreeze();
   }
+  if (want('landlock')) {
+    console.log('');
+    await benchLandlock();
+  }
   if (want('python')) {
     console.log('');
     await benchPython();
@@ -114,6 +121,10 @@ async function main(): Promise<void> {
     console.log('');
     await benchWeb();
   }
+  if (want('board')) {
+    console.log('');
+    benchBoard();
+  }
   if (want('watch')) {
     console.log('');
     await benchWatch();
@@ -125,6 +136,10 @@ async function main(): Promise<void> {
   if (want('ratings')) {
     console.log('');
     benchRatings();
+  }
+  if (want('install')) {
+    console.log('');
+    benchInstall();
   }
 }
 

@@ -31,7 +31,7 @@ const schema = {
   required: ['t'],
   discriminator: { propertyName: 't' },
   oneOf: [
-    variant('hello', { seccomp: { type: 'string', maxLength: 300 } }, []),
+    variant('hello', { seccomp: { type: 'string', maxLength: 300 }, landlock: { type: 'string', maxLength: 300 } }, []),
     variant(
       'loaded',
       {

@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 
 const DEFAULT_MAX_MB = 200;
-const CONTENT_HASHED = /^(submission|host)-[0-9a-f]+\.cjs$|^python-[0-9a-f]+$|^cpp-(host-)?[0-9a-f]+(\.so)?$/;
+const CONTENT_HASHED = /^(submission|host)-[0-9a-f]+\.cjs$|^(python|native)-[0-9a-f]+$|^cpp-(host-)?[0-9a-f]+(\.so)?$/;
 /** Entries this process has handed out: a running grade's bundles are never pruned under it. */
 const inUse = new Set<string>();
 

@@ -4,14 +4,18 @@
  *   → [without bubblewrap, as root] unshare: own network, IPC, pid and mount namespace, fresh /tmp and /dev/shm
  *   → [as root] setpriv: drop to the unprivileged host uid/gid and every capability
  *   → [when it works] bwrap, with the seccomp filter read from its stdin (`--seccomp 0`)
+ *   → [without bubblewrap, node and C++] the Landlock launcher (native/landlock-launch.c): Landlock (and for node
+ *     the seccomp filter) on itself, then exec (confinement.ts describes the ruleset)
  *   → node with permission flags, or python3 -I running the Python host (python/host.py), or the C++ host
- *     (cpp/host.cpp), each of which installs the strict seccomp filter on itself before the submission loads.
+ *     (cpp/host.cpp), each of which installs the strict seccomp filter on itself before the submission loads (the
+ *     Python host, without bubblewrap, the same Landlock ruleset too, through ctypes).
  * The shell joins the cgroups before anything else runs, so no process of the player ever lives outside them.
  * What the child sees of the user's files is its private staged copy (staging.ts), never the user's folder.
  */
 import { dirname } from 'node:path';
 import type { HostConfig } from './protocol.js';
-import { bwrapBaseArgs, dropPrivileges, type Layers } from './layers.js';
+import { confinementFor, launcherArgs, type Confinement } from './confinement.js';
+import { bwrapBaseArgs, dropPrivileges, PRIVATE_SHM_MB, PRIVATE_TMP_MB, type Layers } from './layers.js';
 import { seccompProgram } from './seccomp.js';
 
 export interface LaunchPlan {
@@ -59,11 +63,12 @@ export interface PythonProgram {
  */
 const ADDRESS_SPACE_HEADROOM_MB = 1536;
 
-// Join each cgroup (args before "--"), forbid core dumps, cap the address space, then exec the rest.
+// Join each cgroup (args before "--"), forbid core dumps, cap the address space and the size of any one file
+// written (in 512-byte blocks: the private tmpfs's size), then exec the rest.
 // Exported for the sandboxed C++ compiler (cpp-build.ts), which starts the same way.
 export const SHELL = [
   'for f do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift',
-  'ulimit -c 0 2>/dev/null; ulimit -v "$1" 2>/dev/null; shift',
+  `ulimit -c 0 2>/dev/null; ulimit -v "$1" 2>/dev/null; ulimit -f ${PRIVATE_TMP_MB * 2048} 2>/dev/null; shift`,
   'exec "$@"',
 ].join('; ');
 
@@ -96,13 +101,23 @@ function pythonArgs(input: LaunchInput, python: PythonProgram): string[] {
     root: input.submissionRoot,
     game: input.config.game,
     symbols: python.symbols,
+    stopAfterAnswer: input.config.stopAfterAnswer ?? false,
     // Packages the platform's Python offers, loaded before the audit hook when the submission imports them.
     packages: ['numpy', ...(input.config.allow ?? []).filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))],
     tmp: input.layers.bwrap || input.layers.unshare ? '/tmp' : null,
     // The host installs it on itself before student code: no execve, fork or process clone, bwrap or not.
     seccomp: input.layers.seccomp ? seccompProgram('strict').toString('hex') : null,
+    // Without bubblewrap, the Landlock ruleset it installs on itself first (python/landlock.py).
+    landlock: confinement(input, [...python.binds, dirname(input.hostPath), input.submissionRoot, python.interpreter]),
   };
   return ['-I', '-B', '-u', input.hostPath, JSON.stringify(config)];
+}
+
+/** The Landlock ruleset for a child without bubblewrap that reads `binds`, or null (bubblewrap, or no Landlock). */
+function confinement(input: LaunchInput, binds: string[]): Confinement | null {
+  const { layers } = input;
+  if (layers.bwrap || !layers.landlock) return null;
+  return confinementFor(binds, layers.unshare ? ['/tmp', '/dev/shm'] : []);
 }
 
 /** The program bubblewrap (or the shell, without it) execs, and the paths it must see. */
@@ -110,9 +125,13 @@ function program(input: LaunchInput): { command: string[]; binds: string[] } {
   if (input.cpp) {
     // The host installs the strict filter (no exec either) on itself before it dlopens the player.
     const filter = input.layers.seccomp ? seccompProgram('strict').toString('hex') : '-';
+    const binds = [input.hostPath, input.submissionRoot];
+    // Without bubblewrap it starts through the Landlock launcher, like node (its own filter is the seccomp layer).
+    const rules = confinement(input, binds);
+    const launcher = rules ? input.layers.landlock?.launcher : null;
     return {
-      command: [input.hostPath, input.config.bundle, input.config.game, input.cpp.symbols.join(''), filter],
-      binds: [input.hostPath, input.submissionRoot],
+      command: [...(rules && launcher ? launcherArgs(launcher, rules, null) : []), input.hostPath, input.config.bundle, input.config.game, input.cpp.symbols.join(''), filter],
+      binds,
     };
   }
   const python = input.python;
@@ -123,9 +142,14 @@ function program(input: LaunchInput): { command: string[]; binds: string[] } {
     };
   }
   const node = process.execPath;
+  const binds = [node, input.hostPath, input.config.bundle, input.submissionRoot];
+  // Without bubblewrap, node starts through the launcher, which installs Landlock and the seccomp filter first.
+  const rules = confinement(input, binds);
+  const launcher = rules ? input.layers.landlock?.launcher : null;
+  const seccomp = input.layers.seccomp ? seccompProgram('no-fork').toString('hex') : null;
   return {
-    command: [node, ...nodeArgs(input)],
-    binds: [node, input.hostPath, input.config.bundle, input.submissionRoot],
+    command: [...(rules && launcher ? launcherArgs(launcher, rules, seccomp) : []), node, ...nodeArgs(input)],
+    binds,
   };
 }
 
@@ -139,8 +163,11 @@ function bwrapArgs(input: LaunchInput): string[] {
   return args;
 }
 
-// Inside a fresh mount namespace (root, no bubblewrap): an empty /tmp and /dev/shm of the player's own.
-const PRIVATE_TMP = 'mount -t tmpfs -o size=64m,mode=1777 referee-tmp /tmp && mount -t tmpfs -o size=16m,mode=1777 referee-shm /dev/shm && exec "$@"';
+// Inside a fresh mount namespace (root, no bubblewrap): an empty /tmp and /dev/shm of the player's own. The shell
+// stays as the pid namespace's init rather than exec'ing: the kernel ignores a SIGSTOP that the namespace's init
+// sends itself, and the host stops itself after each answer (HostConfig.stopAfterAnswer). It exits with the
+// player's status (128 + N for a signal, as bubblewrap reports it).
+const PRIVATE_TMP = `mount -t tmpfs -o size=${PRIVATE_TMP_MB}m,mode=1777 referee-tmp /tmp && mount -t tmpfs -o size=${PRIVATE_SHM_MB}m,mode=1777 referee-shm /dev/shm && "$@"`;
 
 /** Without bubblewrap, as root: unshare's namespaces, a private /tmp and /dev/shm, then the rest. */
 export function unshareArgs(unshare: string): string[] {

@@ -17,8 +17,14 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { PlayerIsolation } from '../referee/player.js';
 import { detectCgroups, type CgroupSupport } from './cgroup.js';
+import { landlockComplete, type ConfinementReport } from './confinement.js';
+import { nativeTools } from './native-tools.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
 import { SYSTEM_READ_DIRS, systemLibraryLinks } from './system-paths.js';
+
+/** The size of a player's private /tmp and /dev/shm (bubblewrap's and the unshare fallback's tmpfs). */
+export const PRIVATE_TMP_MB = 64;
+export const PRIVATE_SHM_MB = 16;
 
 /** The host uid/gid a sandboxed child runs as when the grader runs as root (nobody/nogroup). */
 export const UNPRIVILEGED_ID = 65534;
@@ -53,6 +59,20 @@ export interface Layers {
    * abstract sockets), IPC and pid namespace (it sees and signals only its own processes). null otherwise.
    */
   unshare: string | null;
+  /**
+   * Without bubblewrap (Linux): Landlock, which every child installs on itself before student code runs (the node
+   * host through the launcher, the Python host through ctypes; confinement.ts). null with bubblewrap or off Linux.
+   */
+  landlock: LandlockSupport | null;
+}
+
+export interface LandlockSupport {
+  /** The kernel's Landlock ABI (0: none); ABI >= 6 holds files, TCP and scoping. */
+  abi: number;
+  /** The compiled launcher node children start through, or null (no compiler: node children go without). */
+  launcher: string | null;
+  /** Why Landlock or the launcher is missing, or null. */
+  problem: string | null;
 }
 
 function findOnPath(name: string): string | null {
@@ -87,7 +107,9 @@ function permissionFlagFor(version: string): Layers['permissionFlag'] {
 /** The bubblewrap flags every player gets before its binds (launch.ts adds the binds and the program). */
 export function bwrapBaseArgs(): string[] {
   const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--clearenv', '--chdir', '/'];
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  // Sized like the unshare fallback's (launch.ts): an unsized tmpfs lets a player fill the machine's memory.
+  args.push('--proc', '/proc', '--dev', '/dev');
+  args.push('--size', String(PRIVATE_TMP_MB * 1024 * 1024), '--tmpfs', '/tmp', '--size', String(PRIVATE_SHM_MB * 1024 * 1024), '--tmpfs', '/dev/shm');
   for (const dir of SYSTEM_READ_DIRS) args.push('--ro-bind-try', dir, dir);
   // Shared libraries reached through /etc/alternatives (numpy's BLAS): the links only, not /etc (system-paths.ts).
   for (const link of systemLibraryLinks()) args.push('--symlink', link.target, link.path);
@@ -128,6 +150,21 @@ function probeBwrap(bwrap: string, identity: Identity | null, seccomp: boolean):
   return `${bwrap} is installed but cannot start a sandbox here (${why.slice(0, 300)}): ${bwrapFix(said)}`;
 }
 
+/** The kernel's Landlock ABI through the launcher's --probe (none without a launcher: the Python host probes itself). */
+function probeLandlock(): LandlockSupport {
+  const tools = nativeTools();
+  if (process.env.REFEREE_SANDBOX_NO_LANDLOCK === '1') {
+    return { abi: 0, launcher: tools.launcher, problem: 'turned off (REFEREE_SANDBOX_NO_LANDLOCK=1)' };
+  }
+  if (!tools.launcher) return { abi: 0, launcher: null, problem: tools.problem };
+  const run = spawnSync(tools.launcher, ['--probe'], { encoding: 'utf8', timeout: 10_000, env: {} });
+  const said = (run.stdout ?? '').trim();
+  const abi = Number.parseInt(said, 10);
+  if (run.status !== 0 || !Number.isFinite(abi)) return { abi: 0, launcher: tools.launcher, problem: `the launcher's probe failed: ${run.error?.message ?? run.stderr}`.slice(0, 300) };
+  if (abi === 0) return { abi: 0, launcher: tools.launcher, problem: said.replace(/^0 /, '') };
+  return { abi, launcher: tools.launcher, problem: abi < 6 ? `Landlock ABI ${abi} (Linux < 6.12): files only${abi < 4 ? ', no TCP rules' : ''}, no signal or abstract-socket scoping` : null };
+}
+
 let detected: Layers | null = null;
 
 /** The layers, probed once per process; `fresh` probes again (tests switch modes through the environment). */
@@ -152,14 +189,23 @@ export function detectLayers(options: { fresh?: boolean } = {}): Layers {
     seccomp,
     identity,
     unshare,
+    landlock: linux && !bwrap ? probeLandlock() : null,
   };
   if (!options.fresh) detected = layers;
   return layers;
 }
 
-/** True when the sandbox guards against attacks, not only accidents (needs a working bubblewrap at least). */
-export function isHardened(layers: Layers): boolean {
-  return layers.bwrap !== null;
+/**
+ * True when the sandbox guards against attacks, not only accidents: a working bubblewrap (with its sized /tmp),
+ * or, without it, Landlock holding files, TCP and scoping (ABI >= 6) plus the seccomp filter, both installed by
+ * the child itself (node children need the compiled launcher for that). This is the prediction from the probe;
+ * a player's record is decided by what its child reported (isolationRecord with `reported`).
+ */
+export function isHardened(layers: Layers, runtime: 'node' | 'python' | 'cpp' = 'node'): boolean {
+  if (layers.bwrap !== null) return true;
+  const landlock = layers.landlock;
+  if (!landlock || landlock.abi < 6 || process.env.REFEREE_SANDBOX_NO_LANDLOCK === '1' || !layers.seccomp) return false;
+  return runtime === 'python' || landlock.launcher !== null;
 }
 
 /**
@@ -168,17 +214,21 @@ export function isHardened(layers: Layers): boolean {
  */
 export function isolationRefusal(layers: Layers): string | null {
   if (process.env.REFEREE_REQUIRE_ISOLATION !== '1' || isHardened(layers)) return null;
-  return `REFEREE_REQUIRE_ISOLATION=1 but the sandbox is not isolated: ${layers.bwrapProblem ?? 'bubblewrap is not installed (apt-get install bubblewrap)'}`;
+  const why = [layers.bwrapProblem ?? 'bubblewrap is not installed (apt-get install bubblewrap)'];
+  if (layers.landlock?.problem) why.push(`and Landlock cannot stand in for it: ${layers.landlock.problem}`);
+  return `REFEREE_REQUIRE_ISOLATION=1 but the sandbox is not isolated: ${why.join(' ')}`;
 }
 
 export const FALLBACK_WARNING =
-  'WARNING: bubblewrap is not available, so submissions run without OS isolation: this mode guards against ' +
-  'accidents, not attacks. Install it (Debian/Ubuntu: apt-get install bubblewrap) before grading untrusted code.';
+  'WARNING: bubblewrap is not available and Landlock cannot stand in for it, so submissions run without OS ' +
+  'isolation: this mode guards against accidents, not attacks. Install it (Debian/Ubuntu: apt-get install ' +
+  'bubblewrap) before grading untrusted code.';
 
-/** The warning for this machine: the broken bubblewrap's reason and fix when there is one. */
+/** The warning for this machine: the broken bubblewrap's reason and fix when there is one, and Landlock's. */
 export function fallbackWarning(layers: Layers): string {
-  if (!layers.bwrapProblem) return FALLBACK_WARNING;
-  return `WARNING: ${layers.bwrapProblem}. Grading continues without OS isolation: this mode guards against accidents, not attacks (set REFEREE_REQUIRE_ISOLATION=1 to refuse instead).`;
+  const landlock = layers.landlock?.problem ? ` Landlock: ${layers.landlock.problem}.` : '';
+  if (!layers.bwrapProblem) return `${FALLBACK_WARNING}${landlock}`;
+  return `WARNING: ${layers.bwrapProblem}. Grading continues without OS isolation: this mode guards against accidents, not attacks (set REFEREE_REQUIRE_ISOLATION=1 to refuse instead).${landlock}`;
 }
 
 /**
@@ -187,18 +237,34 @@ export function fallbackWarning(layers: Layers): string {
  */
 export type IsolationRecord = PlayerIsolation;
 
-export function isolationRecord(layers: Layers, runtime: 'node' | 'python' | 'cpp'): IsolationRecord {
+export function isolationRecord(layers: Layers, runtime: 'node' | 'python' | 'cpp', reported?: Partial<ConfinementReport> | null): IsolationRecord {
   let names = describeLayers(layers).filter((layer) => layer.active).map((layer) => layer.layer);
   if (runtime === 'python') names = [...names.filter((name) => name !== 'node-permissions'), 'python-audit-hook'];
   // Native code has no in-process layer: the C++ host's own seccomp filter and the OS layers are all there is.
   if (runtime === 'cpp') names = names.filter((name) => name !== 'node-permissions');
-  // Node cannot install a seccomp filter on itself: without bubblewrap only Python children get one.
-  if (runtime === 'node' && !layers.bwrap) names = names.filter((name) => name !== 'seccomp');
-  return { hardened: isHardened(layers), layers: names, ...(layers.bwrapProblem ? { problem: layers.bwrapProblem } : {}) };
+  const problems = layers.bwrapProblem ? [layers.bwrapProblem] : [];
+  let hardened = isHardened(layers, runtime);
+  if (!layers.bwrap) {
+    // Without bubblewrap the child installs seccomp and Landlock on itself: what it reported is what ran (before
+    // any child started, the probe's prediction). Node needs the launcher for both; the Python and C++ hosts
+    // install seccomp themselves (C++ gets Landlock from the launcher, which it does not report: the prediction).
+    const canSelfInstall = runtime !== 'node' || layers.landlock?.launcher != null;
+    const seccomp = reported?.seccomp !== undefined ? reported.seccomp === 'on' : layers.seccomp && canSelfInstall;
+    const landlock = reported?.landlock !== undefined ? landlockComplete(reported.landlock) : hardened;
+    names = names.filter((name) => name !== 'seccomp' && name !== 'landlock');
+    if (seccomp) names.push('seccomp');
+    if (landlock) names.push('landlock');
+    if (reported?.seccomp !== undefined && !seccomp && layers.seccomp) problems.push(`seccomp: ${reported.seccomp}`);
+    if (reported?.landlock !== undefined && !landlock) problems.push(`landlock: ${reported.landlock}`);
+    else if (reported?.landlock === undefined && !landlock && layers.landlock?.problem) problems.push(`landlock: ${layers.landlock.problem}`);
+    hardened = seccomp && landlock;
+  }
+  return { hardened, layers: names, ...(problems.length > 0 ? { problem: problems.join('; ') } : {}) };
 }
 
 /** One line per layer, for `referee doctor` and logs. */
-export function describeLayers(layers: Layers): { layer: string; active: boolean; detail: string }[] {
+/** `deliberate`: left out on purpose (a choice, not a missing layer): doctor shows it without a red mark. */
+export function describeLayers(layers: Layers): { layer: string; active: boolean; deliberate?: boolean; detail: string }[] {
   const cg = layers.cgroup;
   return [
     {
@@ -235,7 +301,7 @@ export function describeLayers(layers: Layers): { layer: string; active: boolean
       layer: 'seccomp',
       active: layers.seccomp,
       detail: layers.seccomp
-        ? `no fork/vfork/clone of processes (threads allowed)${layers.bwrap ? ' for every player through bubblewrap' : ' for Python players (node cannot install one on itself without bubblewrap)'}; Python also no execve`
+        ? `no fork/vfork/clone of processes (threads allowed), no sockets, no io_uring${layers.bwrap ? ' for every player through bubblewrap' : layers.landlock?.launcher ? ' for every player (node through the launcher, Python on itself)' : ' for Python players (node needs the launcher, which could not be built)'}; Python also no execve`
         : process.env.REFEREE_SANDBOX_NO_SECCOMP === '1'
           ? 'turned off (REFEREE_SANDBOX_NO_SECCOMP=1)'
           : `no filter for ${process.platform}/${process.arch}`,
@@ -247,7 +313,7 @@ export function describeLayers(layers: Layers): { layer: string; active: boolean
         ? `children run as host uid/gid ${layers.identity.uid}/${layers.identity.gid} (setpriv), not root`
         : process.getuid?.() === 0
           ? 'grader runs as root but setpriv (util-linux) is missing: children run as root'
-          : "grader is not root: children run as the grader's own user (they can read what it can read and signal its processes unless bubblewrap isolates them)",
+          : "grader is not root: children run as the grader's own user (they could read what it can read and signal its processes were it not for bubblewrap or Landlock)",
     },
     {
       layer: 'namespaces',
@@ -256,11 +322,25 @@ export function describeLayers(layers: Layers): { layer: string; active: boolean
         ? 'through bubblewrap'
         : layers.unshare
           ? `${layers.unshare}: own network (no connections, private abstract sockets), IPC and pid namespace per player`
-          : 'none: without bubblewrap and root, players share the network, /tmp and /dev/shm with the grader',
+          : layers.landlock && layers.landlock.abi >= 6
+            ? 'none without bubblewrap and root: Landlock and seccomp refuse files, sockets and signals instead'
+            : 'none: without bubblewrap and root, players share the network, /tmp and /dev/shm with the grader',
+    },
+    {
+      layer: 'landlock',
+      active: layers.landlock !== null && layers.landlock.abi > 0 && process.env.REFEREE_SANDBOX_NO_LANDLOCK !== '1',
+      detail: layers.bwrap
+        ? 'not needed: bubblewrap confines the players'
+        : !layers.landlock
+          ? `not available on ${process.platform}`
+          : layers.landlock.abi > 0 && process.env.REFEREE_SANDBOX_NO_LANDLOCK !== '1'
+            ? `ABI ${layers.landlock.abi}: each child confines itself (reads only the runtime and its staged copy, writes only its private tmp${layers.landlock.abi >= 4 ? ', no TCP' : ''}${layers.landlock.abi >= 6 ? ', no signals or abstract sockets outside it' : ''})${layers.landlock.launcher ? '' : `; node children cannot (${layers.landlock.problem ?? 'no launcher'}), Python children through ctypes`}${layers.landlock.problem && layers.landlock.launcher ? `; ${layers.landlock.problem}` : ''}`
+            : `MISSING: ${layers.landlock.problem ?? 'the kernel has no Landlock'}`,
     },
     {
       layer: 'vm2',
       active: false,
+      deliberate: true,
       detail: 'left out: the host restricts require itself; vm2 cannot be a defence on its own (see sandbox README)',
     },
   ];

@@ -16,6 +16,11 @@ export interface HostConfig {
   game: string;
   /** Bare imports the assignment allows at run time (Node built-ins left external by the compiler). */
   allow: string[];
+  /**
+   * Stop itself (SIGSTOP) right after writing each answer, so no student code runs on after it; the parent's
+   * next request comes with a SIGCONT. Off when the player may ponder.
+   */
+  stopAfterAnswer?: boolean;
 }
 
 /** Parent → child. Every request carries an id that its one answer repeats. */
@@ -33,8 +38,11 @@ export interface ValueStandIn {
 
 /** Child → parent. `hello` is the only message without an id (sent once, before any request). */
 export type Answer =
-  /** seccomp: the Python host's own filter, 'on' or why the kernel refused it (node's host sends none). */
-  | { t: 'hello'; seccomp?: string }
+  /**
+   * What the host installed on itself (or the launcher before it): seccomp 'on' or why the kernel refused it;
+   * landlock (without bubblewrap) 'abi7 net scope' style, or 'missing: why' (confinement.ts).
+   */
+  | { t: 'hello'; seccomp?: string; landlock?: string }
   | { t: 'loaded'; id: number; exports: string[]; entry: string | null; getMoveParams?: number }
   | { t: 'ready'; id: number }
   | { t: 'move'; id: number; value?: unknown; standIn?: ValueStandIn; leftoverThreads?: number }

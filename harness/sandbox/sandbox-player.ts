@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { getGame } from '../games/registry.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { parseAnswer } from './answer-schema.js';
@@ -23,6 +23,7 @@ import { GraderError } from '../referee/grader-error.js';
 import { bwrapFix, detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
 import { cppHostPath } from './cpp-runtime.js';
 import { launchPlan, type CppProgram, type PythonProgram } from './launch.js';
+import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
 import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
@@ -79,6 +80,8 @@ interface Pending {
   id: number;
   expect: Expect;
   timer: ReturnType<typeof setTimeout>;
+  /** The second wake-up of a self-stopped host (thaw), cleared with the answer. */
+  retry?: ReturnType<typeof setTimeout>;
   settle(outcome: Outcome): void;
 }
 
@@ -108,6 +111,8 @@ interface Child {
 
 /** How long an answered child may stay runnable before it is frozen (see scheduleFreeze). */
 const FREEZE_GRACE_MS = 2;
+/** When a self-stopped host is woken a second time, should the first SIGCONT have come before its stop (thaw). */
+const SELF_STOP_RETRY_MS = 5;
 
 /** Share of the memory ceiling in use at a deadline that makes the failure a memory one, not a timeout. */
 const MEMORY_AT_DEADLINE = 0.5;
@@ -174,8 +179,14 @@ export class SandboxPlayer implements Player {
   private readonly memoryMb: number;
   /** In the path of every staged copy this player runs, so its processes can be found by command line. */
   readonly processTag = `r${randomBytes(6).toString('hex')}`;
-  /** The Python host's own seccomp filter: null until a child said hello, else 'on' or why it is missing. */
+  /**
+   * What the child installed on itself, from its hello: the seccomp filter ('on' or why it is missing) and, without
+   * bubblewrap, Landlock ('abi7 net scope' or 'missing: why'); null until a child said hello.
+   */
   private hostSeccomp: string | null = null;
+  private hostLandlock: string | null = null;
+  /** Whether the grader made itself non-dumpable ('on' or why not). */
+  private graderGuard: string | null = null;
 
   constructor(private readonly options: SandboxOptions) {
     this.name = options.name;
@@ -186,12 +197,17 @@ export class SandboxPlayer implements Player {
   /** The isolation this player runs under (recorded in every GameRecord and GradeResult). */
   get isolation(): IsolationRecord {
     const runtime = this.options.runtime ?? 'node';
-    const record = isolationRecord(this.layers, runtime);
-    if (runtime !== 'node' && this.layers.seccomp && this.hostSeccomp !== null && this.hostSeccomp !== 'on' && !this.layers.bwrap) {
-      // The filter was meant to be there and the kernel refused it: reported missing, not silently skipped.
-      return { ...record, layers: record.layers.filter((name) => name !== 'seccomp'), problem: `seccomp: ${this.hostSeccomp}` };
-    }
-    return record;
+    // What the child said it installed (a layer the kernel refused is reported missing, never silently skipped);
+    // with bubblewrap, its filter is bubblewrap's and the Python host's extra one does not decide anything.
+    const reported = this.layers.bwrap ? null : { ...(this.hostSeccomp !== null ? { seccomp: this.hostSeccomp } : {}), ...(this.hostLandlock !== null ? { landlock: this.hostLandlock } : {}) };
+    return isolationRecord(this.layers, runtime, reported);
+  }
+
+  /** The layers with the launcher staged where an unprivileged child can run it (the cache may be root's 0700 home). */
+  private stagedLayers(): Layers {
+    const landlock = this.layers.landlock;
+    if (this.layers.bwrap || !landlock?.launcher || (this.options.runtime ?? 'node') === 'python') return this.layers;
+    return { ...this.layers, landlock: { ...landlock, launcher: join(stageShared(dirname(landlock.launcher)), basename(landlock.launcher)) } };
   }
 
   /** What the submission exported, once it has been loaded (for the interface check's hints). */
@@ -278,15 +294,21 @@ export class SandboxPlayer implements Player {
       if (error instanceof GraderError) throw error;
       throw new GraderError(`the sandbox could not be prepared: ${(error as Error).message}`);
     }
-    if (!isHardened(this.layers) && !warnedFallback) {
+    if (!isHardened(this.layers, this.options.runtime ?? 'node') && !warnedFallback) {
       warnedFallback = true;
       process.stderr.write(`${fallbackWarning(this.layers)}\n`);
+    } else if (this.layers.bwrapProblem && !warnedFallback) {
+      // Still hardened, but the user should know why bubblewrap is not the layer doing it.
+      warnedFallback = true;
+      process.stderr.write(`note: ${this.layers.bwrapProblem}. Landlock and seccomp stand in for it (hardened).\n`);
     }
     const memoryMb = this.memoryMb;
+    // The grader itself: a child of the same user must not ptrace it or read its memory (native-tools.ts).
+    this.graderGuard = protectGrader();
     const plan = launchPlan({
-      layers: this.layers,
+      layers: this.stagedLayers(),
       hostPath,
-      config: { bundle: staged.entry, game: this.options.game, allow: this.options.allowImports ?? [] },
+      config: { bundle: staged.entry, game: this.options.game, allow: this.options.allowImports ?? [], stopAfterAnswer: !this.options.ponder },
       submissionRoot: staged.dir,
       memoryMb,
       joinFiles: cgroup ? cgroup.joinFiles() : [],
@@ -297,6 +319,8 @@ export class SandboxPlayer implements Player {
       stdio: [plan.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
       detached: true,
       env: {},
+      // Never the grader's folder: a child without bubblewrap would start there (and PWD is not passed either).
+      cwd: staged.dir,
     });
     if (plan.stdin && proc.stdin) {
       proc.stdin.on('error', () => {
@@ -347,7 +371,10 @@ export class SandboxPlayer implements Player {
       const fix = this.layers.bwrap ? `; ${bwrapFix(tail)}` : '';
       throw new GraderError(`the sandbox did not start: ${why}${fix}`);
     }
-    if (hello.answer.t === 'hello' && hello.answer.seccomp !== undefined) this.hostSeccomp = hello.answer.seccomp;
+    if (hello.answer.t === 'hello') {
+      if (hello.answer.seccomp !== undefined) this.hostSeccomp = hello.answer.seccomp;
+      if (hello.answer.landlock !== undefined) this.hostLandlock = hello.answer.landlock;
+    }
     this.output.take(); // start-up noise is the harness's, not the student's
     const tree = processTree(proc.pid as number);
     for (const pid of tree) child.groups.add(processGroup(pid));
@@ -459,6 +486,7 @@ export class SandboxPlayer implements Player {
     if (!pending) return;
     this.pending = null;
     clearTimeout(pending.timer);
+    if (pending.retry) clearTimeout(pending.retry);
     if ('answer' in outcome && this.child) this.scheduleFreeze(this.child);
     // Output written just before the answer may sit in the stdout pipe's callback of this same loop turn.
     setImmediate(() => pending.settle(outcome));
@@ -513,9 +541,9 @@ export class SandboxPlayer implements Player {
       else this.violation ??= failure.message;
       return;
     }
-    // bubblewrap reports a child killed by signal N as exit code 128 + N.
-    // The C++ host exits with 128 + N itself on a fatal signal N (unshare would misreport the signal).
-    if ((this.layers.bwrap || this.options.runtime === 'cpp') && code !== null && code > 128) {
+    // bubblewrap (and the unshare fallback's shell) reports a child killed by signal N as exit code 128 + N;
+    // the C++ host exits with 128 + N itself on a fatal signal N.
+    if ((this.layers.bwrap || this.layers.unshare || this.options.runtime === 'cpp') && code !== null && code > 128) {
       signal = signalName(code - 128) ?? signal;
       code = null;
     }
@@ -536,6 +564,15 @@ export class SandboxPlayer implements Player {
    */
   private scheduleFreeze(child: Child): void {
     if (this.options.ponder || this.frozen || this.freezeTimer) return;
+    if (child.fixedPids && !this.selfStops()) {
+      // A few microseconds a move: stopped as soon as its answer is read, so the window in which it may compute
+      // after answering is the grader's own reading latency, not that plus a timer's (which a loaded machine
+      // stretched to 27 ms). A host that stops itself is left to do so (stopping it here first would only make it
+      // stop itself again after the next SIGCONT); the timer below is then the backstop for one that does not.
+      signalPids(child.fixedPids, 'SIGSTOP');
+      this.frozen = true;
+      return;
+    }
     this.freezeTimer = setTimeout(() => {
       this.freezeTimer = null;
       if (this.child !== child || this.pending) return;
@@ -548,6 +585,11 @@ export class SandboxPlayer implements Player {
     this.freezeTimer.unref();
   }
 
+  /** Whether the host stops itself after each answer (HostConfig.stopAfterAnswer: whenever it may not ponder). */
+  private selfStops(): boolean {
+    return !this.options.ponder && this.options.runtime !== 'cpp';
+  }
+
   /** Cancel a pending freeze, or wake a frozen child (after its request is written, so it wakes once). */
   private thaw(child: Child): void {
     if (this.freezeTimer) {
@@ -558,6 +600,23 @@ export class SandboxPlayer implements Player {
       if (child.fixedPids) signalPids(child.fixedPids, 'SIGCONT');
       else if (!child.cgroup?.setFrozen(false)) signalGroups(child.groups, 'SIGCONT');
       this.frozen = false;
+    }
+    const pending = this.pending;
+    if (this.selfStops() && child.node && pending) {
+      // The host stopped itself right after its answer (stopAfterAnswer): wake it. Should that stop land after
+      // this SIGCONT (the host preempted between its write and its kill while this grader answered at once), it
+      // is woken again, at 5, 10, 20 … up to 320 ms intervals until it answers: a rare delay, never a hang.
+      signalPids([child.node], 'SIGCONT');
+      let delay = SELF_STOP_RETRY_MS;
+      const again = (): void => {
+        if (this.child !== child || this.pending !== pending) return;
+        signalPids([child.node], 'SIGCONT');
+        delay = Math.min(delay * 2, 320);
+        pending.retry = setTimeout(again, delay);
+        pending.retry.unref();
+      };
+      pending.retry = setTimeout(again, delay);
+      pending.retry.unref();
     }
   }
 

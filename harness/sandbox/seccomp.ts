@@ -2,7 +2,7 @@
  * The seccomp filter that stops a submission from starting processes, below the language: a classic BPF
  * program (struct sock_filter[]) generated here, with no native dependency. It denies fork, vfork, clone without
  * CLONE_THREAD (threads keep working: node's own and func_timeout's), reaching into other processes (ptrace,
- * process_vm_readv/writev, pidfd_open) and, in the strict variant, execve and execveat. clone3 answers ENOSYS, so glibc falls back to clone, whose flags a filter can read (clone3 passes them
+ * process_vm_readv/writev, pidfd_open), opening sockets and io_uring, and, in the strict variant, execve and execveat. clone3 answers ENOSYS, so glibc falls back to clone, whose flags a filter can read (clone3 passes them
  * in memory, which seccomp cannot inspect).
  *
  * Two variants, because bubblewrap applies a `--seccomp` filter before it execs the player's program:
@@ -43,13 +43,18 @@ interface ArchTable {
   clone3: number;
   /** Reaching into other processes: ptrace, process_vm_readv/writev, pidfd_open (signals by pidfd). */
   reach: number[];
+  /**
+   * No sockets of any family (socketpair stays: it reaches nobody) and no io_uring (whose socket and file operations
+   * seccomp cannot see): without bubblewrap's network namespace this is what keeps UDP and unix-path sockets shut.
+   */
+  network: number[];
   /** x86_64's x32 ABI shares the arch value: its numbers carry this bit and are all refused. */
   x32Bit?: number;
 }
 
 const ARCHES: Record<string, ArchTable> = {
-  x64: { audit: 0xc000003e, execve: 59, execveat: 322, fork: 57, vfork: 58, clone: 56, clone3: 435, reach: [101, 310, 311, 434], x32Bit: 0x40000000 },
-  arm64: { audit: 0xc00000b7, execve: 221, execveat: 281, clone: 220, clone3: 435, reach: [117, 270, 271, 434] },
+  x64: { audit: 0xc000003e, execve: 59, execveat: 322, fork: 57, vfork: 58, clone: 56, clone3: 435, reach: [101, 310, 311, 434], network: [41, 425, 426, 427], x32Bit: 0x40000000 },
+  arm64: { audit: 0xc00000b7, execve: 221, execveat: 281, clone: 220, clone3: 435, reach: [117, 270, 271, 434], network: [198, 425, 426, 427] },
 };
 
 export type SeccompVariant = 'no-fork' | 'strict';
@@ -73,7 +78,7 @@ interface Instruction {
 export function seccompProgram(variant: SeccompVariant, arch: string = process.arch): Buffer {
   const table = ARCHES[arch];
   if (!table) throw new Error(`no seccomp filter for ${arch}`);
-  const denied = [table.fork, table.vfork, ...table.reach, ...(variant === 'strict' ? [table.execve, table.execveat] : [])].filter(
+  const denied = [table.fork, table.vfork, ...table.reach, ...table.network, ...(variant === 'strict' ? [table.execve, table.execveat] : [])].filter(
     (nr): nr is number => nr !== undefined,
   );
   type Label = 'deny' | 'enosys' | 'clone';

@@ -131,7 +131,7 @@ const CPP_FIX: Record<string, string> = {
 };
 
 const FIX: Record<string, string> = {
-  timeout: "make it answer sooner: check the time you are given, moveInfo().timeLimitMs (import { moveInfo } from 'referee')",
+  timeout: "make it answer sooner: check the time you are given, moveInfo().timeLimitMs (import { moveInfo } from 'board-referee')",
   error: 'fix the error above (the stack points at your code)',
   crash: 'do not exit the process; return a move instead',
   memory: 'use less memory (the limit applies to the whole process)',
@@ -217,7 +217,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
       game: gameId,
       steps,
       layers: activeLayers(layers, submission?.language),
-      hardened: isHardened(layers),
+      hardened: isHardened(layers, runtimeOf(submission?.language)),
       durationMs: Math.round(performance.now() - started),
     };
   };
@@ -317,7 +317,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
           // Only the board is passed (as game.py does): a second parameter without a default is always undefined.
           step('export', 'warn', {
             detail: `uses ${exported.entry}; getMove declares ${exported.getMoveParams} parameters, but it is called getMove(board) with one argument, as on the platform`,
-            hint: "read the move info with moveInfo() from 'referee' (import { moveInfo } from 'referee') instead of a second parameter",
+            hint: "read the move info with moveInfo() (import { moveInfo } from 'board-referee', as the starter does) instead of a second parameter",
           });
         } else if (exported.entry) step('export', 'pass', { detail: `uses ${exported.entry}` });
         else {

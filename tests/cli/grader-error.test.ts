@@ -39,9 +39,22 @@ function referee(args: string[], env: Record<string, string> = {}, stubDir?: str
 const work = tempDir('grader-error');
 const config = writeConfig(work);
 
-test('broken bubblewrap: the fallback grades a correct AI for real, marked not isolated with the fix', () => {
-  const out = join(work, 'broken');
+test('broken bubblewrap, Landlock standing in: graded, hardened by Landlock and seccomp, the broken bubblewrap named with its fix', () => {
+  const out = join(work, 'broken-landlock');
   const run = referee(['grade', STUDENT, '--config', config, '--out', out, '--json'], {}, stub('broken'));
+  expect(run.stderr).toContain('cannot start a sandbox here');
+  expect(run.stderr).toContain('Landlock and seccomp stand in for it');
+  expect(run.code).toBe(0);
+  const grade = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8'));
+  expect(grade.status).toBe('graded');
+  expect(grade.score).toBeGreaterThan(0);
+  const sides = grade.games[0].record.isolation.filter((side: unknown) => side !== null);
+  expect(sides.every((side: { hardened: boolean; layers: string[] }) => side.hardened && side.layers.includes('landlock'))).toBe(true);
+});
+
+test('broken bubblewrap and Landlock refused: the fallback grades a correct AI for real, marked not isolated with the fix', () => {
+  const out = join(work, 'broken');
+  const run = referee(['grade', STUDENT, '--config', config, '--out', out, '--json'], { REFEREE_SANDBOX_NO_LANDLOCK: '1' }, stub('broken'));
   expect(run.stderr).toContain('cannot start a sandbox here');
   expect(run.code).toBe(0);
   const grade = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8'));
@@ -69,7 +82,7 @@ test('a sandbox that cannot start is exit 3 and a grader-error grade, never a 0'
 
 test('REFEREE_REQUIRE_ISOLATION=1 with a broken bubblewrap refuses: exit 3 with the fix', () => {
   const out = join(work, 'required');
-  const run = referee(['grade', STUDENT, '--config', config, '--out', out], { REFEREE_REQUIRE_ISOLATION: '1' }, stub('broken'));
+  const run = referee(['grade', STUDENT, '--config', config, '--out', out], { REFEREE_REQUIRE_ISOLATION: '1', REFEREE_SANDBOX_NO_LANDLOCK: '1' }, stub('broken'));
   expect(run.code).toBe(3);
   expect(run.stderr).toMatch(/REFEREE_REQUIRE_ISOLATION=1 but the sandbox is not isolated.*--privileged/);
 });

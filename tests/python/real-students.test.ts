@@ -37,7 +37,9 @@ describe('real student programs pass the platform-limit check', () => {
   ])('%s: %s', async (name) => {
     const result = await check(name);
     expect(failures(result)).toEqual([]);
-    expect(result.steps.filter((step) => step.status === 'warn').map((step) => step.id)).toEqual([]);
+    // The only warning allowed is the pace one (an answer over the ladder's 500 ms): on a loaded machine any may be.
+    const warned = result.steps.filter((step) => step.status === 'warn' && !(step.id === 'moves' && /over the built-in ladder's/.test(step.detail ?? '')));
+    expect(warned.map((step) => `${step.id}: ${step.detail}`)).toEqual([]);
     expect(result).toMatchObject({ ok: true, language: 'Python' });
   });
 
@@ -71,6 +73,12 @@ describe('real student programs pass the platform-limit check', () => {
     expect(moves?.detail).toMatch(/within the platform's 60 s, over the built-in ladder's 500 ms a move/);
     expect(moves?.hint).toMatch(/stop your search early/);
   });
+});
+
+test('referee grade without --config: a correct slow AI passes the check and is warned up front about the ladder', async () => {
+  const out = scratch('grade-pace');
+  const { stderr } = await run(process.execPath, [CLI, 'grade', join(REAL, 'timeguard'), '--check-only', '--out', out, '--json'], { env: { ...process.env, NODE_OPTIONS: '' } });
+  expect(stderr).toMatch(/^warning: .*over the built-in ladder's 500 ms a move: games of the built-in ladder will be lost on time/m);
 });
 
 describe('entry names', () => {

@@ -131,7 +131,14 @@ const cases: Case[] = [
   },
   { name: 'stopping every clock it can see', file: 'clock-override.js', phase: 'move', kind: 'timeout' },
   { name: 'overriding JSON and prototypes', file: 'prototype-override.js', phase: 'move', kind: 'move', also: legal },
-  { name: 'forging answers through toJSON', file: 'tojson-forge.js', phase: 'move', kind: 'protocol' },
+  {
+    name: 'forging answers through toJSON',
+    file: 'tojson-forge.js',
+    phase: 'move',
+    kind: 'move',
+    also: (answer) => expect(answer.kind === 'move' && answer.value).toBe('D3'),
+  },
+  { name: 'hiding a tamper report through an inherited toJSON', file: 'tojson-hide-tamper.js', phase: 'move', kind: 'tamper' },
   { name: 'garbage on the protocol fd', file: 'fd-garbage.js', phase: 'move', kind: 'protocol' },
   { name: 'a forged protocol message', file: 'fd-forge.js', phase: 'move', kind: 'protocol' },
   {

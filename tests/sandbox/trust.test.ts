@@ -247,7 +247,14 @@ test('a sandbox that dies before the student code starts is a GraderError, never
 });
 
 test('REFEREE_REQUIRE_ISOLATION=1 refuses an unhardened sandbox with a GraderError naming the fix', async () => {
-  const layers = modeLayers('broken', stubDir);
+  // bubblewrap broken and Landlock refused: nothing stands in for it.
+  process.env.REFEREE_SANDBOX_NO_LANDLOCK = '1';
+  let layers: Layers;
+  try {
+    layers = modeLayers('broken', stubDir);
+  } finally {
+    delete process.env.REFEREE_SANDBOX_NO_LANDLOCK;
+  }
   process.env.REFEREE_REQUIRE_ISOLATION = '1';
   const { player } = await sandboxed(join(TRUST, 'tojson.js'), { layers });
   try {

@@ -286,7 +286,10 @@ describe('other modes', () => {
     const target = page.locator('#board .target[data-target="3"]');
     const landing = (await target.boundingBox())!;
     const board = (await page.locator('#board svg').boundingBox())!;
-    // The top row of column 3, far above where the disc lands.
+    // The top row of column 3, far above where the disc lands: hovering it lights the landing spot; a click drops there.
+    await page.mouse.move(landing.x + landing.width / 2, board.y + landing.height * 1.2);
+    await page.waitForSelector('#board .target.hover[data-target="3"]');
+    expect(await page.locator('#board .target.hover').count()).toBe(1);
     await page.mouse.click(landing.x + landing.width / 2, board.y + landing.height * 1.2);
     await settle(page, 0);
     expect(await plyOf(page)).toBeGreaterThanOrEqual(1);

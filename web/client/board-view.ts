@@ -154,11 +154,22 @@ export function drawBoard(): void {
   board.dataset.hadFocus = '0';
 }
 
+/** Hovering a playable cell lights where its move lands (a Connect Four cell: the lowest free one of its column). */
+function hover(event: Event): void {
+  const board = $('board');
+  for (const lit of board.querySelectorAll('.target.hover')) lit.classList.remove('hover');
+  const move = (event.target as Element).closest('[data-move]')?.getAttribute('data-move');
+  if (move) board.querySelector(`.target[data-target="${CSS.escape(move)}"]`)?.classList.add('hover');
+}
+
 export function wireBoard(): void {
   $('board').addEventListener('click', (event) => {
     const cell = (event.target as Element).closest('[data-cell]');
     if (cell) touch(cell.getAttribute('data-cell')!);
   });
+  $('board').addEventListener('mouseover', hover);
+  $('board').addEventListener('focusin', hover);
+  $('board').addEventListener('mouseleave', hover);
 }
 
 /** Pieces of each side on the board now (from the geometry). */

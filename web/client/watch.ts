@@ -161,7 +161,10 @@ export function startWatchGame(key: string, record: WatchRecord): void {
   const all = positionsFrom(game, record.seed, record.turns, record.initialState);
   let ply = continuing ? Math.min(watchPly, all.length - 1) : 0;
   const end = record.end;
-  const result = !end ? '' : end.winner === null ? 'draw' : `${record.players[end.winner]} wins${end.reason === 'score' ? '' : ` (${end.reason}${end.loser ? `: ${end.loser.message}` : ''})`}`;
+  const final = all[all.length - 1];
+  // A game won on the board says why in the game's words (its geometry); a forfeit names its verdict.
+  const why = end?.reason === 'score' && game.geometry && game.isTerminal(final) ? `: ${game.geometry.ending(final).reason}` : end && end.reason !== 'score' ? ` (${end.reason}${end.loser ? `: ${end.loser.message}` : ''})` : '';
+  const result = !end ? '' : `${end.winner === null ? 'draw' : `${record.players[end.winner]} wins`}${why}`;
   const draw = (): void => {
     watchPly = ply;
     const done = ply === all.length - 1;

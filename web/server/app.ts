@@ -79,6 +79,15 @@ async function bundleClient(): Promise<string> {
   return result.outputFiles[0].text;
 }
 
+/** Whether a Host header names this machine's loopback: localhost (and *.localhost), 127.0.0.0/8 or [::1], any port. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = /^\[([0-9a-f:.]+)\](?::\d{1,5})?$/i.exec(host)?.[1] ?? /^([^:]+)(?::\d{1,5})?$/.exec(host)?.[1];
+  if (!name) return false;
+  const lower = name.toLowerCase().replace(/\.$/, '');
+  return lower === 'localhost' || lower.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(lower) || lower === '::1';
+}
+
 function sameToken(given: unknown, token: string): boolean {
   if (typeof given !== 'string') return false;
   const a = Buffer.from(given);
@@ -109,10 +118,24 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     });
   }
 
+  // DNS rebinding: a page of evil.example whose name is made to resolve to 127.0.0.1 reaches this server with
+  // Host (and Origin) evil.example. Without a token (a loopback bind) only loopback names are answered, on every
+  // route: the play and watch pages, their data and their websockets.
+  if (options.token === null) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (!isLoopbackHost(request.headers.host)) {
+        await reply
+          .code(421)
+          .type('text/plain')
+          .send(`referee serve: host '${String(request.headers.host ?? '').slice(0, 100).replace(/[^\x20-\x7e]/g, '?')}' refused: open http://localhost:PORT/ (a loopback name), or serve with --host and its token\n`);
+      }
+    });
+  }
+
   // Another web site open in the same browser must not drive a local game (cross-site websocket hijacking).
   app.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
-    if (request.url.startsWith('/ws') && origin !== undefined) {
+    if (origin !== undefined && (request.url.startsWith('/ws') || request.method !== 'GET')) {
       let host: string | null = null;
       try {
         host = new URL(origin).host;

@@ -13,8 +13,12 @@
  *   - process.kill / process._kill: only the player's own process;
  *   - fetch (and its helpers): refused with a clear message, not undici's "WebAssembly Out of memory" under the
  *     address-space rlimit.
- * Dynamic `import()` is rewritten to require by the compiler (supported: dynamic-import false) and eval/new
- * Function are off (--disallow-code-generation-from-strings), so the ESM loader is no door either.
+ *   - every route to compiling a string, whose `import()` would reach the ESM loader (which loads built-ins without
+ *     asking Module._load): Module.prototype._compile (behind `new module.constructor(p)._compile(text, p)`,
+ *     Module.prototype.load and Module._extensions), Module.register (loader hooks, data: URLs) and Module.runMain
+ *     are refused once the host has compiled the submission with the original _compile.
+ * Dynamic `import()` in the submission itself is rewritten to require by the compiler (supported: dynamic-import
+ * false) and eval/new Function are off (--disallow-code-generation-from-strings).
  * These are speed bumps in the same process as the student, like the Python audit hook: the permission model,
  * seccomp and bubblewrap around the process are the walls.
  */
@@ -33,12 +37,30 @@ function allowedBy(allowed: ReadonlySet<string>, name: string): boolean {
   return allowed.has(name) || allowed.has(name.replace(/^node:/, ''));
 }
 
+type Compile = (this: unknown, source: string, filename: string) => unknown;
+
+/** What the host keeps for itself: the guarded require it gives the submission, and the original compile. */
+export interface Boundary {
+  require(name: string): unknown;
+  /** Module.prototype._compile as it was, for the host's one compile of the submission's bundle. */
+  compile(module: Module, source: string, filename: string): unknown;
+}
+
 /**
  * Close the doors. `allowed`: the bare imports the assignment allows. Returns the guarded require the host
- * gives the submission's module (it answers `referee` itself first).
+ * gives the submission's module (it answers `referee` itself first) and the compile only the host may use.
  */
-export function installBoundary(allowed: ReadonlySet<string>): (name: string) => unknown {
+export function installBoundary(allowed: ReadonlySet<string>): Boundary {
   const ModuleClass = Module as unknown as { _load: Loader; createRequire: typeof Module.createRequire };
+  const prototype = Module.prototype as unknown as { _compile: Compile };
+  const originalCompile = prototype._compile;
+  const closed = (what: string) => (): never => {
+    throw refused(`${what} (compiling code at run time)`);
+  };
+  Object.defineProperty(Module.prototype, '_compile', { value: closed('Module.prototype._compile'), writable: false, configurable: false });
+  for (const name of ['register', 'runMain']) {
+    Object.defineProperty(Module, name, { value: closed(`Module.${name}`), writable: false, configurable: false });
+  }
   const originalLoad = ModuleClass._load.bind(Module);
   const guardedLoad: Loader = (request, parent, isMain) => {
     if (typeof request !== 'string' || !allowedBy(allowed, request)) {
@@ -92,5 +114,5 @@ export function installBoundary(allowed: ReadonlySet<string>): (name: string) =>
   for (const name of ['fetch', 'WebSocket', 'EventSource']) {
     if (name in globalThis) Object.defineProperty(globalThis, name, { value: noNetwork, writable: false, configurable: false });
   }
-  return guardedRequire;
+  return { require: guardedRequire, compile: (module, source, filename) => originalCompile.call(module, source, filename) };
 }

@@ -15,6 +15,7 @@ import { createRng } from '../../games/common/seed.js';
 import type { MoveInfo, PlayedMove } from '../../referee/player.js';
 import { describeValue } from '../../referee/describe-value.js';
 import { installBoundary } from './boundary.js';
+import { parseConfinement } from '../confinement.js';
 import type { Answer, HostConfig, Request, ValueStandIn } from '../protocol.js';
 import { ANSWER_FD, REQUEST_FD } from '../protocol.js';
 import { liveBoards } from './live-board.js';
@@ -31,7 +32,7 @@ const freeze = Object.freeze;
 /** The ask being answered, for `moveInfo()`; frozen so a submission cannot change what the next call reads. */
 let currentInfo: Readonly<MoveInfo> | null = null;
 /**
- * What `import { Board, moveInfo } from 'referee'` gives: the class of the game's student board, and the
+ * What `import { Board, moveInfo } from 'board-referee'` (or the older 'referee') gives: the class of the game's student board, and the
  * documented accessor for the move's limits (getMove itself receives only the board, as in game.py).
  */
 const refereeModule = Object.freeze({
@@ -52,16 +53,49 @@ let snapshot = '';
 /** The id of the request being worked on; an answer for it is sent at most once. */
 let current: number | null = null;
 
+const ownKeys = Object.keys;
+const isArray = Array.isArray;
+const bufferFrom = Buffer.from.bind(Buffer);
+
+/**
+ * The channel's JSON, written by the host itself: JSON.stringify looks up `toJSON` on every object it meets, and an
+ * inherited Object.prototype.toJSON (the student's) could rewrite a 'tamper' answer into a 'move'. Only primitives
+ * go through the captured stringify, which consults no prototype for them; objects and arrays are the host's own,
+ * walked by their own keys.
+ */
+function encode(value: unknown): string {
+  if (value === null || typeof value !== 'object') return value === undefined ? 'null' : stringify(value);
+  let text = '';
+  if (isArray(value)) {
+    for (let i = 0; i < value.length; i++) text += (i > 0 ? ',' : '') + encode(value[i]);
+    return `[${text}]`;
+  }
+  const keys = ownKeys(value);
+  let first = true;
+  for (let i = 0; i < keys.length; i++) {
+    const item = (value as Record<string, unknown>)[keys[i]];
+    if (item === undefined) continue;
+    text += (first ? '' : ',') + stringify(keys[i]) + ':' + encode(item);
+    first = false;
+  }
+  return `{${text}}`;
+}
+
 function send(answer: Answer): void {
-  const bytes = Buffer.from(`${stringify(answer)}\n`);
+  const bytes = bufferFrom(`${encode(answer)}\n`);
   let sent = 0;
   while (sent < bytes.length) sent += writeSync(ANSWER_FD, bytes, sent);
 }
+
+/** Captured before the boundary wraps process.kill: the host stops itself after answering (HostConfig). */
+const stopSelf = config.stopAfterAnswer ? process.kill.bind(process, process.pid, 'SIGSTOP') : null;
 
 function answer(id: number, message: Answer): void {
   if (current !== id) return;
   current = null;
   send(message);
+  // Synchronously after the write: no student callback can run in between, none until the parent wakes it.
+  if (stopSelf) stopSelf();
 }
 
 /** Strings, finite numbers, booleans, null and small plain data travel as JSON; anything else as a stand-in. */
@@ -91,7 +125,8 @@ function errorAnswer(id: number, error: unknown): Answer {
     // a hostile error object; the generic message stands
   }
   // rlimit --as turns a Buffer bomb into this RangeError: the memory ceiling, not a bug in the student's logic.
-  if (/Array buffer allocation failed|Allocation failed/.test(message)) return { t: 'memory', id, message };
+  // Node 20/22 say "Array buffer allocation failed"; Node 24 says "RangeError: Failed to allocate memory".
+  if (/Array buffer allocation failed|Allocation failed|^RangeError: Failed to allocate memory/.test(message)) return { t: 'memory', id, message };
   return { t: 'error', id, message: message.slice(0, 2000), stack };
 }
 
@@ -102,10 +137,11 @@ function load(id: number): void {
   mod.paths = [];
   const source = readFileSync(bundle, 'utf8');
   // Every run-time door to node's built-ins closes before student code runs (boundary.ts).
-  const guardedRequire = installBoundary(new Set(config.allow));
-  // Module#_compile (rather than vm.compileFunction) so --enable-source-maps maps stacks to the student's files.
-  mod.require = ((name: string) => (name === 'referee' || name === 'board-referee' ? refereeModule : guardedRequire(name))) as NodeJS.Require;
-  (mod as unknown as { _compile(code: string, file: string): void })._compile(source, bundle);
+  const boundary = installBoundary(new Set(config.allow));
+  // Module#_compile (rather than vm.compileFunction) so --enable-source-maps maps stacks to the student's files;
+  // the original, which the boundary has just closed to everyone else.
+  mod.require = ((name: string) => (name === 'referee' || name === 'board-referee' ? refereeModule : boundary.require(name))) as NodeJS.Require;
+  boundary.compile(mod, source, bundle);
   const exported = mod.exports as Record<string, unknown> | ((...args: unknown[]) => unknown);
   let names: string[] = [];
   let entry: string | null = null;
@@ -215,7 +251,10 @@ function main(): void {
   });
   // The parent closing the channel means the series is over.
   input.on('end', () => process.exit(0));
-  send({ t: 'hello' });
+  // What the launcher installed before node started (without bubblewrap): told to the parent, hidden from the student.
+  const confinement = parseConfinement(process.env.REFEREE_CONFINEMENT);
+  delete process.env.REFEREE_CONFINEMENT;
+  send(confinement ? { t: 'hello', seccomp: confinement.seccomp, landlock: confinement.landlock } : { t: 'hello' });
 }
 
 main();

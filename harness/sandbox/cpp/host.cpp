@@ -413,8 +413,16 @@ void load(long id, const std::string& path) {
   if (library.playerNew) exported.push_back("AIPlayer");
   std::string entry = "null";
   if (library.playerNew && library.playerMove && library.playerDelete && library.playerGame) {
+    // The Board header names the games it plays, space-separated (connect4.h: "connect4 connect4-nogo").
     std::string built = library.playerGame();
-    if (built != game) {
+    bool plays = false;
+    for (size_t at = 0; at <= built.size();) {
+      size_t end = built.find(' ', at);
+      if (end == std::string::npos) end = built.size();
+      plays = plays || built.substr(at, end - at) == game;
+      at = end + 1;
+    }
+    if (!plays) {
       sendError(id, "this AIPlayer was built for " + built + " (its Board header), but the game is " + game + ": include the " + game + " Board header");
       return;
     }

@@ -24,158 +24,137 @@ _NEAR_DIRECTIONS = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), 
 
 
 class PlainBoard(object):
-    """The platform's board.py as written: a list of lists, scanned square by square (the bench's anchor, and
-    what the fast Board falls back to for anything it cannot mirror exactly)."""
+    """
+    Reversi on a list of lists, answering as the platform's board.py does (Referee's own code): the stand-in for
+    that file in the bench, and what the fast Board hands anything to that its integers cannot hold. Cells are
+    '.', 'X' and 'O' in `_board[row][col]`; `empty` is the empty cell's mark.
+    """
+
     def __init__(self):
         self.empty = '.'
-        self._board = [[self.empty for _ in range(8)] for _ in range(8)]
-        self._board[3][4] = 'X'
-        self._board[4][3] = 'X'
-        self._board[3][3], self._board[4][4] = 'O', 'O'
+        self._board = [[self.empty] * 8 for _ in range(8)]
+        for row, col, disc in ((3, 3, 'O'), (3, 4, 'X'), (4, 3, 'X'), (4, 4, 'O')):
+            self._board[row][col] = disc
 
     def __getitem__(self, index):
         return self._board[index]
 
-    def display(self, step_time=None, total_time=None):
-        """Print the board, then discs / last step time / total time per side (zeros before the game)."""
-        print(' ', ' '.join(list(_COLS)))
-        for i in range(8):
-            print(str(i + 1), ' '.join(self._board[i]))
-        if (not step_time) or (not total_time):
-            step_time = {'X': 0, 'O': 0}
-            total_time = {'X': 0, 'O': 0}
-        print('统计棋局: 棋子总数 / 每一步耗时 / 总时间 ')
-        print('黑   棋: ' + str(self.count('X')) + ' / ' + str(step_time['X']) + ' / ' + str(total_time['X']))
-        print('白   棋: ' + str(self.count('O')) + ' / ' + str(step_time['O']) + ' / ' + str(total_time['O']) + '\n')
+    # --- coordinates -------------------------------------------------------------------------------------------
+
+    def board_num(self, action):
+        """'D3' or 'd3' -> (row 2, column 3); None when it names no square."""
+        column_text, row_text = str(action[0]).upper(), str(action[1]).upper()
+        if row_text in _ROWS and column_text in _COLS:
+            return _ROWS.index(row_text), _COLS.index(column_text)
+        return None
+
+    def num_board(self, action):
+        """(row 2, column 3) -> 'D3'; None when off the board."""
+        row, col = action
+        if row in range(8) and col in range(8):
+            return chr(ord('A') + col) + str(row + 1)
+        return None
+
+    def is_on_board(self, x, y):
+        return 0 <= x <= 7 and 0 <= y <= 7
+
+    # --- counting ----------------------------------------------------------------------------------------------
 
     def count(self, color):
-        """Discs of `color` ('X', 'O' or '.') on the board."""
-        count = 0
-        for y in range(8):
-            for x in range(8):
-                if self._board[x][y] == color:
-                    count += 1
-        return count
+        """How many cells hold `color` ('X', 'O' or '.')."""
+        return sum(1 for row in self._board for cell in row if cell == color)
 
     def get_winner(self):
-        """(0 Black wins | 1 White wins | 2 draw, the disc difference)."""
-        black_count, white_count = 0, 0
-        for i in range(8):
-            for j in range(8):
-                if self._board[i][j] == 'X':
-                    black_count += 1
-                if self._board[i][j] == 'O':
-                    white_count += 1
-        if black_count > white_count:
-            return 0, black_count - white_count
-        elif black_count < white_count:
-            return 1, white_count - black_count
-        return 2, 0
+        """(0 if Black has more discs, 1 if White has, 2 for a draw; the difference, 0 for a draw)."""
+        black = sum(row.count('X') for row in self._board)
+        white = sum(row.count('O') for row in self._board)
+        if black == white:
+            return 2, 0
+        return (0, black - white) if black > white else (1, white - black)
 
-    def _move(self, action, color):
-        """Play `action` ('D3' or (2, 3)) for `color`: the flipped squares, or False (the board unchanged)."""
+    def display(self, step_time=None, total_time=None):
+        """The board, then per side its discs, its last move's time and its total time (zeros without both)."""
+        if not step_time or not total_time:
+            step_time, total_time = {'X': 0, 'O': 0}, {'X': 0, 'O': 0}
+        lines = ['  ' + ' '.join(_COLS)]
+        for number, row in enumerate(self._board, 1):
+            lines.append('%d %s' % (number, ' '.join(row)))
+        lines.append('discs / last move time / total time:')
+        for name, disc in (('Black (X)', 'X'), ('White (O)', 'O')):
+            lines.append('%s: %s / %s / %s' % (name, self.count(disc), step_time[disc], total_time[disc]))
+        print('\n'.join(lines) + '\n')
+
+    # --- moves -------------------------------------------------------------------------------------------------
+
+    def _can_fliped(self, action, color):
+        """
+        The names of the discs `color` would turn by playing `action` ('D3' or (row, col)), or False; the board is
+        not changed. Per direction (E, SE, S, SW, W, NW, N, NE) the run is listed from its far end to the move.
+        """
         if isinstance(action, str):
             action = self.board_num(action)
-        fliped = self._can_fliped(action, color)
-        if fliped:
-            for flip in fliped:
-                x, y = self.board_num(flip)
-                self._board[x][y] = color
-            x, y = action
-            self._board[x][y] = color
-            return fliped
-        return False
+        row, col = action
+        cells = self._board
+        if not self.is_on_board(row, col) or cells[row][col] != self.empty:
+            return False
+        rival = 'O' if color == 'X' else 'X'
+        turned = []
+        for step_row, step_col in _FLIP_DIRECTIONS:
+            run = []
+            r, c = row + step_row, col + step_col
+            while self.is_on_board(r, c) and cells[r][c] == rival:
+                run.append((r, c))
+                r, c = r + step_row, c + step_col
+            if run and self.is_on_board(r, c) and cells[r][c] == color:
+                turned.extend(reversed(run))
+        if not turned:
+            return False
+        return [self.num_board(cell) for cell in turned]
+
+    def _move(self, action, color):
+        """Play `action` for `color`: the list of turned discs (their names), or False and no change."""
+        if isinstance(action, str):
+            action = self.board_num(action)
+        turned = self._can_fliped(action, color)
+        if not turned:
+            return False
+        for name in turned:
+            r, c = self.board_num(name)
+            self._board[r][c] = color
+        self._board[action[0]][action[1]] = color
+        return turned
 
     def backpropagation(self, action, flipped_pos, color):
-        """Undo `_move`: empty `action` and give the `flipped_pos` squares back to the opponent of `color`."""
+        """Take back `_move`: `action` empty again, the `flipped_pos` discs back to the other colour."""
         if isinstance(action, str):
             action = self.board_num(action)
         self._board[action[0]][action[1]] = self.empty
-        op_color = 'O' if color == 'X' else 'X'
-        for p in flipped_pos:
-            if isinstance(p, str):
-                p = self.board_num(p)
-            self._board[p[0]][p[1]] = op_color
-
-    def is_on_board(self, x, y):
-        return x >= 0 and x <= 7 and y >= 0 and y <= 7
-
-    def _can_fliped(self, action, color):
-        """The squares `color` would flip by playing `action`, or False. The board is left as it was."""
-        if isinstance(action, str):
-            action = self.board_num(action)
-        xstart, ystart = action
-        if not self.is_on_board(xstart, ystart) or self._board[xstart][ystart] != self.empty:
-            return False
-        self._board[xstart][ystart] = color
-        op_color = 'O' if color == 'X' else 'X'
-        flipped_pos = []
-        flipped_pos_board = []
-        for xdirection, ydirection in _FLIP_DIRECTIONS:
-            x, y = xstart, ystart
-            x += xdirection
-            y += ydirection
-            if self.is_on_board(x, y) and self._board[x][y] == op_color:
-                x += xdirection
-                y += ydirection
-                if not self.is_on_board(x, y):
-                    continue
-                while self._board[x][y] == op_color:
-                    x += xdirection
-                    y += ydirection
-                    if not self.is_on_board(x, y):
-                        break
-                if not self.is_on_board(x, y):
-                    continue
-                if self._board[x][y] == color:
-                    while True:
-                        x -= xdirection
-                        y -= ydirection
-                        if x == xstart and y == ystart:
-                            break
-                        flipped_pos.append([x, y])
-        self._board[xstart][ystart] = self.empty
-        if len(flipped_pos) == 0:
-            return False
-        for fp in flipped_pos:
-            flipped_pos_board.append(self.num_board(fp))
-        return flipped_pos_board
+        previous = 'O' if color == 'X' else 'X'
+        for cell in flipped_pos:
+            r, c = self.board_num(cell) if isinstance(cell, str) else cell
+            self._board[r][c] = previous
 
     def get_legal_actions(self, color):
-        """A generator of the squares `color` may play, as 'D3' strings, in board.py's order."""
-        op_color = 'O' if color == 'X' else 'X'
-        op_color_near_points = []
-        board = self._board
-        for i in range(8):
-            for j in range(8):
-                if board[i][j] == op_color:
-                    for dx, dy in _NEAR_DIRECTIONS:
-                        x, y = i + dx, j + dy
-                        if 0 <= x <= 7 and 0 <= y <= 7 and board[x][y] == self.empty and (
-                                x, y) not in op_color_near_points:
-                            op_color_near_points.append((x, y))
-        l = [0, 1, 2, 3, 4, 5, 6, 7]
-        for p in op_color_near_points:
-            if self._can_fliped(p, color):
-                if p[0] in l and p[1] in l:
-                    p = self.num_board(p)
-                yield p
-
-    def board_num(self, action):
-        """'D3' (either case) -> (2, 3); None when it names no square."""
-        row, col = str(action[1]).upper(), str(action[0]).upper()
-        if row in _ROWS and col in _COLS:
-            x, y = _ROWS.index(row), _COLS.index(col)
-            return x, y
-
-    def num_board(self, action):
-        """(2, 3) -> 'D3'; None when off the board."""
-        row, col = action
-        l = [0, 1, 2, 3, 4, 5, 6, 7]
-        if col in l and row in l:
-            return chr(ord('A') + col) + str(row + 1)
-
-
+        """
+        A generator of the squares `color` may play, as names. When first advanced it lists the empty squares
+        next to the other colour's discs (discs row by row, neighbours N, NE, E, SE, S, SW, W, NW, each square the
+        first time it is reached); each is yielded if it turns something on the board as it is at that moment.
+        """
+        rival = 'O' if color == 'X' else 'X'
+        cells = self._board
+        candidates, seen = [], set()
+        for row in range(8):
+            for col in range(8):
+                if cells[row][col] != rival:
+                    continue
+                for step_row, step_col in _NEAR_DIRECTIONS:
+                    r, c = row + step_row, col + step_col
+                    if 0 <= r <= 7 and 0 <= c <= 7 and cells[r][c] == self.empty and (r, c) not in seen:
+                        seen.add((r, c))
+                        candidates.append((r, c))
+        for cell in candidates:
+            if self._can_fliped(cell, color):
+                yield self.num_board(cell)
 
 
 # ---- the fast Board: tables -------------------------------------------------------------------------------------
@@ -343,6 +322,8 @@ def _rows_of_bits(black, white):
     return rows
 
 
+# The instance's own attribute dict, read past Board's __dict__ property (which shows board.py's attributes).
+_fields_of = PlainBoard.__dict__['__dict__'].__get__
 # The shared state of a Board, one list so that copy.copy(board) shares it as it shares board.py's _board:
 _BLACK, _WHITE, _ROWS_SEEN, _SNAPSHOT, _PLAIN = 0, 1, 2, 3, 4
 # _ROWS_SEEN: the `_board` lists last synced with (None until `_board` is first read or set); _SNAPSHOT: their
@@ -417,22 +398,48 @@ class _RowsOnFirstRead(object):
         state = board._s
         if state[_ROWS_SEEN] is not None or state[_PLAIN]:  # it was handed out, then deleted: as in board.py
             raise AttributeError("'%s' object has no attribute '_board'" % type(board).__name__)
-        rows = _rows_of_bits(state[_BLACK], state[_WHITE])
-        state[_ROWS_SEEN] = rows
-        state[_SNAPSHOT] = [row[:] for row in rows]
-        board.__dict__['_board'] = rows
-        return rows
+        return _hand_out_rows(_fields_of(board), state)
+
+
+def _hand_out_rows(fields, state):
+    """Build board.py's list of lists from the integers and keep it in the instance's dict from now on."""
+    rows = _rows_of_bits(state[_BLACK], state[_WHITE])
+    state[_ROWS_SEEN] = rows
+    state[_SNAPSHOT] = [row[:] for row in rows]
+    fields['_board'] = rows
+    return rows
+
+
+_set_fields = PlainBoard.__dict__['__dict__'].__set__
+
+
+def _board_py_fields(board):
+    """
+    `board.__dict__` and `vars(board)`: the instance dict as board.py's shows it, {'empty': '.', '_board': rows}.
+    The integers live in a slot, outside it; reading it hands out `_board` as reading the attribute does.
+    """
+    fields = _fields_of(board)
+    try:
+        state = _state_of(board)
+    except AttributeError:  # a Board being rebuilt by copy.copy or pickle: no state yet
+        return fields
+    if '_board' not in fields and state[_ROWS_SEEN] is None and not state[_PLAIN]:
+        _hand_out_rows(fields, state)
+    return fields
 
 
 class Board(PlainBoard):
+    __slots__ = ('_s',)  # the integers, outside the instance dict board.py's code and students look at
+
     def __init__(self):
         self.empty = '.'
         self._s = [0x0000000810000000, 0x0000001008000000, None, None, False]
 
     _board = _RowsOnFirstRead()
+    __dict__ = property(_board_py_fields, _set_fields)  # board.py's instances let __dict__ be replaced too
 
     def __delattr__(self, name):
-        if name == '_board' and '_board' not in self.__dict__:
+        if name == '_board' and '_board' not in _fields_of(self):
             state = self._s
             if state[_ROWS_SEEN] is None and not state[_PLAIN]:  # never read, but board.py's would be there
                 state[_PLAIN] = True
@@ -440,18 +447,38 @@ class Board(PlainBoard):
         object.__delattr__(self, name)
 
     def __deepcopy__(self, memo):
+        """
+        A copy costs the same whatever was read before: the integers, plus the rows by slicing once `_board` was
+        handed out (never through copy.deepcopy's per-cell walk). Only a board gone plain, or extra attributes a
+        student set, go through copy.deepcopy.
+        """
         state = self._s
+        fields = _fields_of(self)
         fresh = Board.__new__(Board)
         memo[id(self)] = fresh
-        if state[_ROWS_SEEN] is None and not state[_PLAIN] and len(self.__dict__) == 2 and self.empty == '.':
-            fresh.__dict__ = {'empty': '.', '_s': [state[_BLACK], state[_WHITE], None, None, False]}
+        fresh_fields = _fields_of(fresh)
+        if state[_ROWS_SEEN] is not None or '_board' in fields:
+            _sync(fields, state)
+        if state[_PLAIN]:
+            fresh_fields.update(_copy.deepcopy(fields, memo))
+            fresh._s = _copy.deepcopy(state, memo)
+            return fresh
+        rows = state[_ROWS_SEEN]
+        for key, value in fields.items():
+            if key != '_board':
+                fresh_fields[key] = value if key == 'empty' and value == '.' else _copy.deepcopy(value, memo)
+        if rows is None:
+            fresh._s = [state[_BLACK], state[_WHITE], None, None, False]
         else:
-            fresh.__dict__.update(_copy.deepcopy(self.__dict__, memo))
+            copied = [row[:] for row in rows]
+            memo[id(rows)] = copied
+            fresh_fields['_board'] = copied
+            fresh._s = [state[_BLACK], state[_WHITE], copied, [row[:] for row in rows], False]
         return fresh
 
     def count(self, color):
         state = self._s
-        fields = self.__dict__
+        fields = _fields_of(self)
         if state[_ROWS_SEEN] is not None or '_board' in fields:
             _sync(fields, state)
         if state[_PLAIN]:
@@ -466,7 +493,7 @@ class Board(PlainBoard):
 
     def get_winner(self):
         state = self._s
-        fields = self.__dict__
+        fields = _fields_of(self)
         if state[_ROWS_SEEN] is not None or '_board' in fields:
             _sync(fields, state)
         if state[_PLAIN]:
@@ -480,7 +507,7 @@ class Board(PlainBoard):
 
     def display(self, step_time=None, total_time=None):
         state = self._s
-        if state[_ROWS_SEEN] is not None or state[_PLAIN] or '_board' in self.__dict__:
+        if state[_ROWS_SEEN] is not None or state[_PLAIN] or '_board' in _fields_of(self):
             return PlainBoard.display(self, step_time, total_time)
         # board.py's display, from a throwaway copy of the rows so reading them costs nothing later
         shown = PlainBoard.__new__(PlainBoard)
@@ -491,7 +518,7 @@ class Board(PlainBoard):
     def _square(self, action, color):
         """The square of a well-formed action for colour 'X'/'O' on an integer board, or -1 (board.py's code)."""
         state = self._s
-        fields = self.__dict__
+        fields = _fields_of(self)
         if state[_ROWS_SEEN] is not None or '_board' in fields:
             _sync(fields, state)
         if state[_PLAIN] or (color != 'X' and color != 'O') or self.empty != '.':
@@ -511,7 +538,7 @@ class Board(PlainBoard):
 
     def _move(self, action, color):
         state = self._s
-        fields = self.__dict__
+        fields = _fields_of(self)
         if state[_ROWS_SEEN] is not None or '_board' in fields:
             _sync(fields, state)
         sq = _SQUARE.get(action, -1) if type(action) is str else _square_of(action)
@@ -539,7 +566,7 @@ class Board(PlainBoard):
 
     def backpropagation(self, action, flipped_pos, color):
         state = self._s
-        fields = self.__dict__
+        fields = _fields_of(self)
         if state[_ROWS_SEEN] is not None or '_board' in fields:
             _sync(fields, state)
         sq = _SQUARE.get(action, -1) if type(action) is str else _square_of(action)
@@ -571,7 +598,7 @@ class Board(PlainBoard):
         """A generator of the squares `color` may play, as 'D3' strings, in board.py's order. As board.py's, it
         looks at the board when first advanced, and checks each later square against the board as it is then."""
         state = self._s
-        fields = self.__dict__
+        fields = _fields_of(self)
         if state[_ROWS_SEEN] is not None or '_board' in fields:
             _sync(fields, state)
         if state[_PLAIN] or (color != 'X' and color != 'O') or self.empty != '.':
@@ -596,6 +623,9 @@ class Board(PlainBoard):
         for name in near[near.index(name) + 1:]:
             if self._can_fliped(_CELL[_SQUARE[name]], color):
                 yield name
+
+
+_state_of = Board.__dict__['_s'].__get__  # the slot itself, whatever a submission puts on the class later
 
 
 def _NEAR_ALL(discs):
@@ -627,7 +657,7 @@ _O_TABLE = bytes.maketrans(b'XO.', b'010')
 
 
 def _fingerprint(board, _type=type, _len=len, _list=list, _str=str, _int=int, _dict=dict, _get=dict.get,
-                 _attrs=object.__getattribute__, _join=''.join, _strip=str.strip, _encode=str.encode,
+                 _fields=_fields_of, _state=_state_of, _join=''.join, _strip=str.strip, _encode=str.encode,
                  _translate=bytes.translate, _x=_X_TABLE, _o=_O_TABLE):
     """
     The board's contents as a plain string, or None when it no longer holds a board. The same contents give the
@@ -636,12 +666,12 @@ def _fingerprint(board, _type=type, _len=len, _list=list, _str=str, _int=int, _d
     submission replacing builtins or this module's globals cannot change the answer.
     """
     try:
-        fields = _attrs(board, '__dict__')
+        fields = _fields(board)  # the instance dict itself (not the __dict__ property, which hands out _board)
+        state = _state(board)
     except Exception:
         return None
     if _type(fields) is not _dict:  # a dict subclass could answer .get() with anything
         return None
-    state = _get(fields, '_s')
     rows = _get(fields, '_board')
     if _type(state) is _list and _len(state) == 5 and '_board' not in fields and state[2] is None and not state[4]:
         black, white = state[0], state[1]  # never read: the integers are the board

@@ -66,6 +66,7 @@ _type = type
 _str = str
 _issubclass = issubclass
 _exit = os._exit
+_kill, _pid, _SIGSTOP = os.kill, os.getpid(), 19  # SIGSTOP on every Linux architecture the sandbox supports
 _repr = reprlib.Repr()
 _repr.maxstring = 200
 _repr.maxother = 200
@@ -111,6 +112,8 @@ class Host(object):
         self.current = None
         message['id'] = request_id
         self.send(message)
+        if self.config.get('stopAfterAnswer'):
+            _kill(_pid, _SIGSTOP)  # no student thread runs on after its answer: the parent's next request wakes us
 
     def serve(self):
         pending = b''
@@ -324,6 +327,9 @@ def main():
         sys.modules[alias] = timeout_module
     load_file('game', 'game.py')  # the notebook's game.py, for submissions that import it (after board, func_timeout)
     preload_packages(config.get('packages') or (), config['root'])
+    # Without bubblewrap, Landlock first: files, TCP, signals and abstract sockets (python/landlock.py).
+    landlock = load_file('referee_landlock', 'landlock.py').install(config.get('landlock'))
+    del sys.modules['referee_landlock']
     # Below the language: the kernel refuses fork, process clones and exec from here on (python/seccomp.py).
     seccomp = load_file('referee_seccomp', 'seccomp.py').install(config.get('seccomp'))
     del sys.modules['referee_seccomp']
@@ -348,7 +354,7 @@ def main():
     sys.modules['__main__'] = type(sys)('__main__')
     readable = [HERE, root, '/dev', sys.prefix, sys.base_prefix, sys.exec_prefix] + [p for p in sys.path if p]
     guard.install(readable, config.get('tmp'))
-    host.send({'t': 'hello', 'seccomp': seccomp[:300]})
+    host.send({'t': 'hello', 'seccomp': seccomp[:300], 'landlock': (landlock or 'not asked')[:300]})
     host.serve()
 
 

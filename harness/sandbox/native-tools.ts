@@ -1,0 +1,114 @@
+/**
+ * The sandbox's two small C programs (harness/sandbox/native/), built with the machine's C compiler on first use
+ * and cached under their content hash, like the host bundles: no native npm dependency, nothing downloaded.
+ *   - landlock-launch: the Landlock (and seccomp) launcher a node child starts through when bubblewrap is
+ *     missing (confinement.ts says what it is given);
+ *   - grader-guard.so: loaded into the grader itself to make it non-dumpable.
+ * Without a compiler (cc, gcc or clang; $CC first) both are missing: the layers are recorded as such, never fatal.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cacheDir, touchCacheEntry } from './cache-dir.js';
+
+const SOURCES = { launcher: 'landlock-launch.c', guard: 'grader-guard.c' } as const;
+
+export interface NativeTools {
+  /** The Landlock launcher, or null. */
+  launcher: string | null;
+  /** The grader-guard shared object, or null. */
+  guard: string | null;
+  /** Why they are missing (no compiler, a failed build), or null. */
+  problem: string | null;
+}
+
+/** harness/sandbox/native next to this module: beside it under ts-jest, in the package's harness/ when compiled. */
+function sourceDir(): string | null {
+  for (const relative of ['./native/', '../../../harness/sandbox/native/']) {
+    const dir = fileURLToPath(new URL(relative, import.meta.url));
+    if (existsSync(join(dir, SOURCES.launcher))) return dir;
+  }
+  return null;
+}
+
+function findCompiler(): string | null {
+  const candidates = [process.env.CC, 'cc', 'gcc', 'clang'].filter((name): name is string => Boolean(name));
+  for (const name of candidates) {
+    try {
+      execFileSync(name, ['--version'], { stdio: 'ignore', timeout: 10_000 });
+      return name;
+    } catch {
+      // not this one
+    }
+  }
+  return null;
+}
+
+let built: NativeTools | null = null;
+
+/** Build (once per cache) and return the tools; cheap after the first call of a process. */
+export function nativeTools(): NativeTools {
+  if (built && (!built.launcher || existsSync(built.launcher))) return built;
+  try {
+    built = build();
+  } catch (error) {
+    // An unwritable cache, a vanished source: the layers are missing, the grader goes on.
+    built = { launcher: null, guard: null, problem: `the Landlock launcher could not be prepared: ${(error as Error).message.slice(0, 200)}` };
+  }
+  return built;
+}
+
+function build(): NativeTools {
+  if (process.platform !== 'linux') return { launcher: null, guard: null, problem: `not available on ${process.platform}` };
+  const source = sourceDir();
+  if (!source) return { launcher: null, guard: null, problem: 'harness/sandbox/native is missing from this installation' };
+  const texts = Object.values(SOURCES).map((name) => readFileSync(join(source, name), 'utf8'));
+  const hash = createHash('sha256').update(`${process.arch}\0${texts.join('\0')}`).digest('hex').slice(0, 16);
+  const dir = join(cacheDir(), `native-${hash}`);
+  const launcher = join(dir, 'landlock-launch');
+  const guard = join(dir, 'grader-guard.so');
+  if (!existsSync(launcher) || !existsSync(guard)) {
+    const compiler = findCompiler();
+    if (!compiler) return { launcher: null, guard: null, problem: 'no C compiler (cc, gcc or clang) to build the Landlock launcher: apt-get install gcc' };
+    const temporary = `${dir}.${process.pid}.tmp`;
+    rmSync(temporary, { recursive: true, force: true });
+    mkdirSync(temporary, { mode: 0o755 });
+    try {
+      execFileSync(compiler, ['-O2', '-o', join(temporary, 'landlock-launch'), join(source, SOURCES.launcher)], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
+      execFileSync(compiler, ['-O2', '-shared', '-fPIC', '-o', join(temporary, 'grader-guard.so'), join(source, SOURCES.guard)], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
+      chmodSync(join(temporary, 'landlock-launch'), 0o755);
+      chmodSync(join(temporary, 'grader-guard.so'), 0o644);
+      renameSync(temporary, dir);
+    } catch (error) {
+      rmSync(temporary, { recursive: true, force: true });
+      if (!existsSync(launcher)) {
+        const said = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim().split('\n')[0];
+        return { launcher: null, guard: null, problem: `${compiler} could not build the Landlock launcher: ${said.slice(0, 200)}` };
+      }
+      // Another process built the same folder first: same content by its name.
+    }
+  }
+  touchCacheEntry(dir);
+  return { launcher, guard, problem: null };
+}
+
+let guarded: string | null = null;
+
+/**
+ * Make this (the grader's) process non-dumpable, once: a same-user child can then neither ptrace it nor open its
+ * /proc/<pid>/mem. 'on', or why not.
+ */
+export function protectGrader(): string {
+  if (guarded) return guarded;
+  const { guard, problem } = nativeTools();
+  if (!guard) return (guarded = `missing: ${problem}`);
+  try {
+    process.dlopen({ exports: {} } as NodeJS.Module, guard);
+    guarded = 'on';
+  } catch (error) {
+    guarded = `missing: ${(error as Error).message.slice(0, 200)}`;
+  }
+  return guarded;
+}
