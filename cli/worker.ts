@@ -45,7 +45,8 @@ export function register(program: Command): void {
       const layers = detectLayers();
       if (!isHardened(layers)) {
         if (!flags.allowUnisolated) {
-          throw new UsageError(`this machine cannot isolate submissions (${layers.bwrapProblem ?? 'bubblewrap is not installed: apt-get install bubblewrap'}): a worker plays every student's code, so it refuses to run; fix that, or pass --allow-unisolated for code you trust`);
+          const why = [layers.bwrapProblem ?? 'no bubblewrap (apt-get install bubblewrap)', layers.landlock?.problem ? `no Landlock+seccomp stand-in: ${layers.landlock.problem}` : null].filter(Boolean).join('; ');
+          throw new UsageError(`this machine cannot isolate submissions (${why}): a worker plays every student's code, so it refuses to run; fix that, or pass --allow-unisolated for code you trust`);
         }
         console.error(fallbackWarning(layers));
       }
