@@ -56,7 +56,7 @@ export function register(program: Command): void {
   const command = program
     .command('check')
     .description("run the platform's interface test on a submission, inside the sandbox")
-    .argument('<submission>', 'a file (AIPlayer.ts/.js/.mjs/.cjs) or a folder')
+    .argument('<submission>', 'a file (AIPlayer.ts/.js/.mjs/.cjs/.py) or a folder (src/, a Python folder with AIPlayer.py)')
     .option('--config <file>', "assignment JSON: check under its game and limits (as `referee grade --config` does)")
     .option('--game <id>', "without --config: the game, checked under its built-in assignment's limits (default: reversi)")
     .option('--memory-mb <mb>', 'memory ceiling of the player process in MB (default 512)', positiveInt)

@@ -23,7 +23,8 @@ export function register(program: Command): void {
         console.log(JSON.stringify({ node: process.version, platform: process.platform, hardened, layers: table, python, selfTest: live }, null, 2));
       } else {
         console.log(`referee doctor: Node ${process.version} on ${process.platform}${process.getuid?.() === 0 ? ', running as root' : ''}`);
-        for (const row of table) console.log(`  ${row.active ? '✓' : '✗'} ${row.layer.padEnd(16)} ${row.detail}`);
+        // A layer left out by design is no failure: '–', not a red ✗.
+        for (const row of table) console.log(`  ${row.active ? '✓' : row.deliberate ? '–' : '✗'} ${row.layer.padEnd(16)} ${row.detail}`);
         console.log(`  ${findPython() ? '✓' : '✗'} ${'python'.padEnd(16)} ${describePython()}`);
         if (live.error) {
           console.log(`  ✗ live test: ${live.error}`);

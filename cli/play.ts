@@ -32,8 +32,8 @@ export function register(program: Command): void {
   const command = program
     .command('play')
     .description('play a series between two players; colours alternate, --black takes Black in game 1')
-    .requiredOption('--black <player>', `a submission path or a reference AI of the game (${referenceNamesByGame()})`)
-    .requiredOption('--white <player>', 'a submission path or a reference AI (as for --black)')
+    .requiredOption('--black <player>', `a submission path, a reference AI of the game (${referenceNamesByGame()}), or human (you, in the browser)`)
+    .requiredOption('--white <player>', 'a submission path, a reference AI or human (as for --black)')
     .option('--games <n>', 'number of games', positiveInt, 2)
     .option('--seed <s>', 'series seed (every game is seeded from it)', nonNegativeInt, 1)
     .option('--game <id>', 'game to play', 'reversi')

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:queue`: the same games played by the local fork pool (1 and 2 processes) and through a real
  * redis-server by `referee worker`s (1 and 2 workers, one game at a time each) — games/s, and the queue's
- * overhead per game (queue with one worker vs the fork pool with one process, same games).
+ * overhead per game (queue with one worker vs the fork pool with one process, same games); then the stall
+ * recovery time: a worker killed mid-game, seconds until the other starts the game again.
  *
  *   node dist/scripts/bench-queue.js [--games 192]
  */
@@ -19,6 +20,7 @@ import { artefactSpec, buildArtefact, type Artefact } from '../grading/pool/arte
 import type { GameJob, GamePool } from '../grading/pool/job.js';
 import { QueuePool } from '../grading/queue/pool.js';
 import { ensureKeyFile } from '../grading/queue/signing.js';
+import { DEFAULT_LOCK_MS } from '../grading/queue/worker.js';
 import { PLATFORM_GAMES_PER_S } from './bench-support.js';
 
 const STUDENTS = 6;
@@ -82,13 +84,46 @@ async function timed(pool: GamePool, list: GameJob[]): Promise<{ seconds: number
   return { seconds: (performance.now() - started) / 1000, gameMs: played.reduce((sum, game) => sum + game.wallMs, 0) };
 }
 
+/** Each worker's output so far (the stall measurement watches it). */
+const outputs = new Map<ChildProcess, string>();
+
 function startWorker(url: string, name: string, keyFile: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [packageFile('dist', 'cli', 'index.js'), 'worker', '--queue', url, '--key-file', keyFile, '--concurrency', '1', '--name', name], { stdio: ['ignore', 'pipe', 'inherit'] });
+  outputs.set(child, '');
   return new Promise((resolve) => {
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      outputs.set(child, outputs.get(child)! + chunk);
       if (chunk.includes('waiting for games')) resolve(child);
     });
   });
+}
+
+/**
+ * Stall recovery with the default lock: a slow game (the student thinks 100 ms a move) is started; the worker
+ * playing it is killed with SIGKILL; seconds until the other worker starts the game again.
+ */
+async function stallRecovery(pool: GamePool, workers: ChildProcess[]): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'referee-bench-stall-'));
+  writeFileSync(join(dir, 'AIPlayer.ts'), `import type { Board } from 'referee';\nexport class AIPlayer {\n  constructor(private readonly color: 'X' | 'O') {}\n  getMove(board: Board): string { const until = Date.now() + 100; while (Date.now() < until) { /* think */ } return board.getLegalActions(this.color)[0]; }\n}\n`);
+  const artefact = await buildArtefact(join(dir, 'AIPlayer.ts'));
+  rmSync(dir, { recursive: true, force: true });
+  await pool.publish(artefact);
+  const job = { ...jobs([artefact], 1, `stall-${Date.now()}`)[0], label: 'stall #1' };
+  const played = pool.play(job).then((game) => game.done?.());
+  let victim: ChildProcess | undefined;
+  while (!victim) {
+    victim = workers.find((worker) => outputs.get(worker)!.includes('playing stall #1'));
+    await sleep(20);
+  }
+  await sleep(1000);
+  const other = workers.find((worker) => worker !== victim)!;
+  const mark = outputs.get(other)!.length;
+  const killed = performance.now();
+  victim.kill('SIGKILL');
+  while (!outputs.get(other)!.slice(mark).includes('playing stall #1')) await sleep(20);
+  const seconds = (performance.now() - killed) / 1000;
+  await played;
+  return seconds;
 }
 
 async function main(): Promise<void> {
@@ -132,6 +167,8 @@ async function main(): Promise<void> {
       await timed(pool, jobs(artefacts, count * 2 * STUDENTS, `warm-queue${count}`));
       report(`queue, ${count} worker${count > 1 ? 's' : ''}`, count, await timed(pool, jobs(artefacts, games, `queue${count}-${Date.now()}`)));
     }
+    const seconds = await stallRecovery(pool, workers);
+    console.log(`stall recovery: a worker killed (SIGKILL) mid-game, the other started the game again after ${seconds.toFixed(1)} s (default lock ${DEFAULT_LOCK_MS / 1000} s; goal ≤ 15 s)`);
     await pool.close();
   } finally {
     for (const worker of workers) worker.kill('SIGTERM');

@@ -263,7 +263,8 @@ export function isolationRecord(layers: Layers, runtime: 'node' | 'python' | 'cp
 }
 
 /** One line per layer, for `referee doctor` and logs. */
-export function describeLayers(layers: Layers): { layer: string; active: boolean; detail: string }[] {
+/** `deliberate`: left out on purpose (a choice, not a missing layer): doctor shows it without a red mark. */
+export function describeLayers(layers: Layers): { layer: string; active: boolean; deliberate?: boolean; detail: string }[] {
   const cg = layers.cgroup;
   return [
     {
@@ -339,6 +340,7 @@ export function describeLayers(layers: Layers): { layer: string; active: boolean
     {
       layer: 'vm2',
       active: false,
+      deliberate: true,
       detail: 'left out: the host restricts require itself; vm2 cannot be a defence on its own (see sandbox README)',
     },
   ];

@@ -1,6 +1,7 @@
 /**
  * Hostile C++ (Strategy.cpp files compiled by Referee), each with its verdict, in every sandbox mode a course
- * runs: bubblewrap; no bubblewrap as root (unshare's namespaces, uid 65534); no bubblewrap as a plain user. Every
+ * runs: bubblewrap; no bubblewrap as root (unshare's namespaces, uid 65534, Landlock); no bubblewrap as a plain user
+ * (Landlock and the host's seccomp filter only). Every
  * case also checks that the harness survived (the same player plays again, respawning if it was killed), that no
  * process of the player is left after close, and that nothing appeared where it tried to write.
  */
@@ -8,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import type { PlayerAnswer } from '../../harness/referee/player.js';
 import type { Layers } from '../../harness/sandbox/layers.js';
 import { isolateCache, loopbackListener, watchLeftovers } from '../sandbox/support.js';
-import { CPP_HOSTILE, cppFixture, isLegalCourseOpening, layersFor, MODES, playCourseOpening, sandboxedCpp, type Mode } from './support.js';
+import { CPP_HOSTILE, cppFixture, isLegalCourseOpening, layersFor, MODES, playCourseOpening, sandboxedCpp } from './support.js';
 
 interface Case {
   name: string;
@@ -18,8 +19,6 @@ interface Case {
   also?: (answer: PlayerAnswer) => void;
   limitMs?: number;
   memoryMb?: number;
-  /** Modes where the OS layers this case needs are not there yet (the Landlock layer of issue #22). */
-  uncontainedIn?: Mode[];
 }
 
 let cache: string;
@@ -71,7 +70,6 @@ const cases: Case[] = [
       legal(answer);
       expect(loopback.received).toEqual([]);
     },
-    uncontainedIn: ['no-bwrap-user'],
   },
   {
     name: 'reading files outside the submission',
@@ -79,15 +77,13 @@ const cases: Case[] = [
     fill: () => ({ __PATHS__: `{${['/etc/passwd', resolve('package.json'), resolve('harness/sandbox/cpp/host.cpp')].map((path) => JSON.stringify(path)).join(', ')}}` }),
     kind: 'move',
     also: legal,
-    uncontainedIn: ['no-bwrap-root', 'no-bwrap-user'],
   },
 ];
 
 const matrix = MODES.flatMap((mode) => cases.map((c) => ({ ...c, mode })));
 
 describe.each(matrix)('C++ hostile ($mode): $name', (c) => {
-  const run = c.uncontainedIn?.includes(c.mode) ? test.skip : test;
-  run(`→ ${c.kind}`, async () => {
+  test(`→ ${c.kind}`, async () => {
     const layers: Layers = layersFor(c.mode);
     const path = cppFixture(c.file, c.fill?.() ?? {});
     const expectNothingLeft = watchLeftovers([dirname(path), CPP_HOSTILE], cache);

@@ -87,6 +87,19 @@ describe('endpoints that are not a working Redis: one line within the deadline, 
   }, 60_000);
 });
 
+test('a worker without OS isolation refuses to start (one line, exit 2) unless --allow-unisolated', async () => {
+  const refused = new Cli(['worker', '--queue', redis.url], { REFEREE_SANDBOX_NO_BWRAP: '1' });
+  expect((await refused.exited).code).toBe(2);
+  expect(refused.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^referee: this machine cannot isolate submissions \(.*\): a worker plays every student's code, so it refuses to run; fix that, or pass --allow-unisolated for code you trust$/)]);
+  const allowed = new Cli(['worker', '--queue', redis.url, '--allow-unisolated', '--name', 'unisolated'], { REFEREE_SANDBOX_NO_BWRAP: '1' });
+  try {
+    await allowed.waitFor(/waiting for games/);
+    expect(allowed.stderr).toMatch(/WARNING: .*guards against accidents, not attacks/);
+  } finally {
+    await allowed.stop();
+  }
+}, 60_000);
+
 describe('a fleet under faults', () => {
   test('a worker of another harness version beside a current one: every student graded, the coordinator names the stale one', async () => {
     const stale = startWorker(redis.url, 'stale', { REFEREE_TEST_HARNESS_VERSION: '0.0.1-stale' });
