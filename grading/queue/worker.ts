@@ -166,17 +166,29 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
   if (!inTime) {
     for (const { job, token } of active.values()) {
       const label = printable((job.data as QueuedJob).label);
-      await job.moveToWait(token).then(
+      await within(job.moveToWait(token), 2000).then(
         () => log(`handed back ${label}`),
         (error: unknown) => log(`could not hand back ${label} (${(error as Error).message}): its lock expires and another worker replays it`),
       );
     }
     await games.close();
-    await worker.close(true).catch(() => undefined);
+    await within(worker.close(true), 2000).catch(() => undefined);
   }
-  await running;
+  // With Redis gone every command waits for it: leave after a bounded wait (the heartbeat expires by itself).
+  await within(running, inTime ? 60_000 : 2000).catch(() => undefined);
   await games.close();
-  await forget(connection, name).catch(() => undefined);
+  await within(forget(connection, name), 2000).catch(() => undefined);
   watch.close();
   connection.disconnect();
+}
+
+/** `promise`, or a rejection after `ms` (stopping must not wait forever on a Redis that is gone). */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    promise,
+    new Promise<T>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
