@@ -10,6 +10,7 @@
  * abstract unix socket of, any process outside its own sandbox (ABI >= 6). Everything else of the machine — other
  * students' files, the grader's folder and /proc entries, /var/tmp, /run/lock — is refused by the kernel.
  */
+import { SYSTEM_READ_DIRS } from './system-paths.js';
 
 /** The shared description. `refuse` acts as a kernel without Landlock (REFEREE_SANDBOX_NO_LANDLOCK=1). */
 export interface Confinement {
@@ -22,7 +23,8 @@ export interface Confinement {
 
 /** What every runtime needs to read beyond its own files: the system's libraries and a few device files. */
 // node reads OpenSSL's configuration at start-up and fails on EACCES (bubblewrap simply has no /etc: ENOENT is fine).
-const SYSTEM_READ = ['/usr', '/lib', '/lib64', '/lib32', '/bin', '/etc/ld.so.cache', '/etc/ssl/openssl.cnf', '/dev/urandom', '/dev/random'];
+// The folders are system-paths.ts's, the one list bubblewrap binds too.
+const SYSTEM_READ = [...SYSTEM_READ_DIRS, '/etc/ld.so.cache', '/etc/ssl/openssl.cnf', '/dev/urandom', '/dev/random'];
 
 /** The ruleset for a child that reads `binds` (its program, host and staged folder) and may write `privateTmp`. */
 export function confinementFor(binds: string[], privateTmp: string[]): Confinement {

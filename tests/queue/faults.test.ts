@@ -88,15 +88,27 @@ describe('endpoints that are not a working Redis: one line within the deadline, 
 });
 
 test('a worker without OS isolation refuses to start (one line, exit 2) unless --allow-unisolated', async () => {
-  const refused = new Cli(['worker', '--queue', redis.url], { REFEREE_SANDBOX_NO_BWRAP: '1', REFEREE_SANDBOX_NO_LANDLOCK: '1' });
+  // No bubblewrap and Landlock refused: nothing below the language isolates the players.
+  const unisolated = { REFEREE_SANDBOX_NO_BWRAP: '1', REFEREE_SANDBOX_NO_LANDLOCK: '1' };
+  const refused = new Cli(['worker', '--queue', redis.url], unisolated);
   expect((await refused.exited).code).toBe(2);
   expect(refused.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^referee: this machine cannot isolate submissions \(.*\): a worker plays every student's code, so it refuses to run; fix that, or pass --allow-unisolated for code you trust$/)]);
-  const allowed = new Cli(['worker', '--queue', redis.url, '--allow-unisolated', '--name', 'unisolated'], { REFEREE_SANDBOX_NO_BWRAP: '1', REFEREE_SANDBOX_NO_LANDLOCK: '1' });
+  const allowed = new Cli(['worker', '--queue', redis.url, '--allow-unisolated', '--name', 'unisolated'], unisolated);
   try {
     await allowed.waitFor(/waiting for games/);
     expect(allowed.stderr).toMatch(/WARNING: .*guards against accidents, not attacks/);
   } finally {
     await allowed.stop();
+  }
+}, 60_000);
+
+test('without bubblewrap, Landlock and seccomp isolate the players: a worker starts without --allow-unisolated', async () => {
+  const worker = new Cli(['worker', '--queue', redis.url, '--name', 'landlocked'], { REFEREE_SANDBOX_NO_BWRAP: '1' });
+  try {
+    await worker.waitFor(/waiting for games/);
+    expect(worker.stderr).not.toMatch(/guards against accidents/);
+  } finally {
+    await worker.stop();
   }
 }, 60_000);
 
