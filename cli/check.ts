@@ -12,6 +12,7 @@ import { checkLimits, platformCheckLimits } from '../grading/check-limits.js';
 import { gameArg, positiveInt, UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
 import { addRuleOptions, type RuleFlags } from './rule-options.js';
+import { submissionArg } from './zip-arg.js';
 
 interface CheckFlags extends RuleFlags {
   game?: string;
@@ -64,10 +65,12 @@ export function register(program: Command): void {
     .option('--allow-import <name...>', 'bare imports the assignment allows (default: none)')
     .option('--no-type-check', 'skip the tsc type check (type errors are only warnings anyway)')
     .option('--json', 'print the result as JSON');
-  addRuleOptions(command).action(async (submission: string, flags: CheckFlags) => {
+  addRuleOptions(command).action(async (argument: string, flags: CheckFlags) => {
     // One check: the assignment's limits when given, else the game's built-in assignment's (what `referee grade`
     // uses too); flags override single limits.
     const limits = flags.config ? checkLimits(assignmentArg(flags.config, flags.game), flags.config) : platformCheckLimits(gameArg(flags.game ?? 'reversi').id);
+    if (!existsSync(argument)) throw new UsageError(`submission not found: ${resolve(argument)}; pass a file like src/AIPlayer.ts, a folder or a .zip`);
+    const submission = await submissionArg(argument);
     if (!existsSync(submission)) throw new UsageError(`submission not found: ${resolve(submission)}; pass a file like src/AIPlayer.ts or a folder`);
     const overridden = flags.moveTimeout !== undefined || flags.illegalLimit !== undefined;
     const result = await checkSubmission(submission, {

@@ -21,6 +21,7 @@ import { writeReport } from '../reports/render.js';
 import { UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
 import { didYouMean } from './players.js';
+import { submissionArg } from './zip-arg.js';
 import { isSubmissionPath } from '../harness/submission/player.js';
 
 interface GradeFlags {
@@ -138,7 +139,10 @@ export function register(program: Command): void {
       if (flags.only && (flags.only.item >= assignment.opponents.length || flags.only.index >= assignment.opponents[flags.only.item].games)) {
         throw new UsageError(`--only ${flags.only.item}:${flags.only.index} names no game: items are 0..${assignment.opponents.length - 1}`);
       }
-      const contestant = await contestantFor(submission, assignment, !flags.config);
+      // A zip is graded as the folder it holds; reports and the rerun command keep the name the user gave.
+      const path = await submissionArg(submission);
+      const found = await contestantFor(path, assignment, !flags.config);
+      const contestant = path === submission || found.submission.kind !== 'submission' ? found : { ...found, submission: { ...found.submission, name: submission } };
       const outDir = resolve(flags.out);
       const progress = flags.quiet ? null : progressWriter((line) => process.stderr.write(line), process.stderr.isTTY === true);
       const game = getGame(assignment.game);
@@ -158,7 +162,7 @@ export function register(program: Command): void {
           contestantSpec = { kind: 'reference', name: graded.name, ai: graded.name, openingMoves: 0 };
         } else {
           // Code that does not compile fails the interface check and plays no game: no artefact needed.
-          const artefact = await buildArtefact(submission, assignment.entry).catch(() => null);
+          const artefact = await buildArtefact(path, assignment.entry).catch(() => null);
           if (artefact) {
             await pool.publish(artefact);
             contestantSpec = artefactSpec(artefact, graded.name);

@@ -9,6 +9,8 @@ import { createSubmissionPlayer, isSubmissionPath } from '../harness/submission/
 import { SubmissionError } from '../harness/submission/resolve.js';
 import { referenceAgent, referenceNames } from '../reference-ai/index.js';
 import { UsageError } from './args.js';
+import { isZipName } from '../grading/batch/submission-zip.js';
+import { submissionArg } from './zip-arg.js';
 
 /** The closest name within a few edits (case ignored), or null. */
 export function didYouMean(wanted: string, names: readonly string[]): string | null {
@@ -33,6 +35,7 @@ export async function resolvePlayer(arg: string, game: AnyGame, options: PlayerO
   const names = referenceNames(game.id);
   if (arg === 'human' && options.human) return options.human();
   if (names.includes(arg)) return new InProcessPlayer(arg, referenceAgent(game.id, arg), getGame);
+  if (isZipName(arg)) arg = await submissionArg(arg);
   if (!isSubmissionPath(arg)) {
     const near = didYouMean(arg, names);
     throw new UsageError(`unknown player '${arg}'${near ? `: did you mean '${near}'?` : ''} Use a reference AI of ${game.id} (${names.join(', ')}), human, or a submission path`);

@@ -112,6 +112,12 @@ const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
 async function openZip(path: string): Promise<SubmissionInput> {
+  const { entries, close } = await listZip(path);
+  return { kind: 'zip', path, ...groupStudents(entries), close };
+}
+
+/** Every file entry of a zip (folders skipped), readable until close(); symlinks and encrypted entries carry a problem. */
+export async function listZip(path: string): Promise<{ entries: ReadableEntry[]; close(): void }> {
   let zip: yauzl.ZipFile;
   try {
     // decodeStrings off: yauzl would fail the whole zip on one `..` entry; we refuse such entries one by one.
@@ -146,7 +152,7 @@ async function openZip(path: string): Promise<SubmissionInput> {
       read: (maxBytes) => readZipEntry(zip, entry, name, maxBytes),
     });
   }
-  return { kind: 'zip', path, ...groupStudents(entries), close: () => zip.close() };
+  return { entries, close: () => zip.close() };
 }
 
 function readZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, maxBytes: number): Promise<Buffer> {

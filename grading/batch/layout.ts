@@ -46,7 +46,7 @@ export interface Grouping<E extends InputEntry> {
 const CANVAS = /^(?<name>[^_/]+)(?<late>_late)?_(?<user>\d+)_(?<submission>\d+)_(?<file>[^/]+)$/i;
 /** Canvas renames a resubmitted file AIPlayer-1.ts; the entry file gets its name back. */
 const CANVAS_RENAMED_ENTRY = /^(AIPlayer|index)-\d+(\.(?:ts|js|mjs|cjs))$/;
-const JUNK_SEGMENT = /^(__MACOSX|\.DS_Store|Thumbs\.db|desktop\.ini|\._.*)$/;
+export const JUNK_SEGMENT = /^(__MACOSX|\.DS_Store|Thumbs\.db|desktop\.ini|\._.*)$/;
 
 /** Why a name is unsafe to extract (absolute, `..`, control characters), or null when it is fine. */
 export function unsafeName(name: string): string | null {

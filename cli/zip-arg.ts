@@ -1,0 +1,27 @@
+/**
+ * A submission argument that is a zip (check, grade, play): unpacked once into a private temporary folder that
+ * goes when the process exits; the commands then see a plain folder.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { extractSubmissionZip, isZipName } from '../grading/batch/submission-zip.js';
+import { UsageError } from './args.js';
+
+let scratch: string | null = null;
+
+/** `arg` itself, or for a .zip the folder it was extracted to; a hostile or broken zip is a one-line UsageError. */
+export async function submissionArg(arg: string): Promise<string> {
+  if (!isZipName(arg)) return arg;
+  if (scratch === null) {
+    const dir = mkdtempSync(join(tmpdir(), 'referee-zip-'));
+    scratch = dir;
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  try {
+    return await extractSubmissionZip(arg, mkdtempSync(join(scratch, 'sub-')));
+  } catch (error) {
+    if ((error as Error).name === 'InputError') throw new UsageError((error as Error).message);
+    throw error;
+  }
+}
