@@ -3,10 +3,11 @@
  * a student folder that keeps an old version beside the one to play: bot_v1.py and bot_v2.py both define AIPlayer.
  */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { SeriesResult } from '../../harness/referee/series.js';
+import type { TournamentResult } from '../../grading/tournament/result.js';
 import { isolateCache, scratch } from '../sandbox/support.js';
 
 const CLI = resolve('dist/cli/index.js');
@@ -78,4 +79,14 @@ test('referee play --entry naming a file the folder lacks: the one-line error na
   );
   expect(failure?.code).toBe(2);
   expect(failure?.stderr).toMatch(/the entry bot_v3\.py .* is not a file in .*: give a path relative to the folder/);
+});
+
+test('referee tournament --entry bot_v2.py: the folder takes part with that file and its games end on the board', async () => {
+  const dir = versionedFolder();
+  const out = join(scratch('entry-tournament'), 'out');
+  await run(process.execPath, [CLI, 'tournament', dir, 'random', '--entry', 'bot_v2.py', '--games-per-pair', '2', '--jobs', '1', '--seed', '4', '--out', out], { env: env() });
+  const result = JSON.parse(readFileSync(join(out, 'tournament.json'), 'utf8')) as TournamentResult;
+  const folder = result.participants.find((participant) => participant.kind === 'submission');
+  expect({ language: folder?.language, excluded: folder?.excluded }).toEqual({ language: 'Python', excluded: undefined });
+  expect(result.games.map((game) => game.record.end.reason)).toEqual(['score', 'score']);
 });
