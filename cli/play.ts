@@ -26,6 +26,7 @@ interface PlayFlags extends RuleFlags {
   port: number;
   host: string;
   open?: boolean;
+  entry?: string;
 }
 
 export function register(program: Command): void {
@@ -43,7 +44,8 @@ export function register(program: Command): void {
     .option('--json', 'print the series result (with every record) as JSON')
     .option('--port <n>', 'with a human player: port of the page to play on (0 picks a free one)', nonNegativeInt, 0)
     .option('--host <addr>', 'with a human player: address to bind (anything but loopback needs the printed token)', '127.0.0.1')
-    .option('--open', 'with a human player: open the page in a browser');
+    .option('--open', 'with a human player: open the page in a browser')
+    .option('--entry <file>', 'the entry file inside a submission folder (either side), e.g. bot_v2.py (over the name conventions)');
   addGameRuleOptions(addRuleOptions(command)).action(async (flags: PlayFlags) => {
     const game = gameArg(flags.game);
     const config = ruleConfig(flags);
@@ -58,8 +60,8 @@ export function register(program: Command): void {
     let page: RunningServer | null = null;
     try {
       const human = seat ? () => seat.createHuman() : undefined;
-      players.push(await resolvePlayer(flags.black, game, { human }));
-      players.push(await resolvePlayer(flags.white, game, { human }));
+      players.push(await resolvePlayer(flags.black, game, { human, entry: flags.entry }));
+      players.push(await resolvePlayer(flags.white, game, { human, entry: flags.entry }));
       if (seat) {
         seat.opponent = flags.black === 'human' ? players[1].name : players[0].name;
         page = await startSeatServer({ seat, port: flags.port, host: flags.host, open: flags.open === true });

@@ -29,6 +29,8 @@ export interface PlayerOptions {
   memoryMb?: number;
   /** Makes the `human` player (a person at `referee serve`'s page); without it `human` is not offered. */
   human?: () => Player;
+  /** The entry file inside a folder submission (--entry); ignored for a file or a reference AI. */
+  entry?: string;
 }
 
 export async function resolvePlayer(arg: string, game: AnyGame, options: PlayerOptions = {}): Promise<Player> {
@@ -41,7 +43,7 @@ export async function resolvePlayer(arg: string, game: AnyGame, options: PlayerO
     throw new UsageError(`unknown player '${arg}'${near ? `: did you mean '${near}'?` : ''} Use a reference AI of ${game.id} (${names.join(', ')}), human, or a submission path`);
   }
   try {
-    return await createSubmissionPlayer(arg, { game: game.id, memoryMb: options.memoryMb });
+    return await createSubmissionPlayer(arg, { game: game.id, memoryMb: options.memoryMb, entry: options.entry });
   } catch (err) {
     // A submission that cannot be found or compiled is the user's input to fix, not a harness failure.
     if (err instanceof SubmissionError || err instanceof CompileError) throw new UsageError(err.message);

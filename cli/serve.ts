@@ -19,6 +19,7 @@ interface ServeFlags {
   watch?: string;
   token?: string;
   config?: string;
+  entry?: string;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -95,14 +96,16 @@ export function register(program: Command): void {
     .option('--config <file>', "an assignment JSON: its game's games use its referee rules (time per move, illegal limit), as in grading")
     .option('--token <t>', 'the access token for a non-loopback --host (default: a random one, printed)')
     .option('--open', 'open the page in a browser')
+    .option('--entry <file>', "the entry file inside each submission folder, e.g. bot_v2.py (over the --config's entry and the name conventions)")
     .action(async (paths: string[], flags: ServeFlags) => {
       const assignment = flags.config === undefined ? null : assignmentArg(flags.config, undefined);
       const game = gameArg(flags.game ?? assignment?.game ?? 'reversi');
       const token = tokenFor(flags.host, flags.token);
+      const entry = flags.entry ?? assignment?.entry;
       // A submission that cannot be found or compiled is reported now, not when someone picks it on the page.
       for (const path of paths) {
         try {
-          await compileSubmission(resolveSubmission(path), {});
+          await compileSubmission(resolveSubmission(path, undefined, entry), {});
         } catch (error) {
           if (error instanceof SubmissionError || error instanceof CompileError) throw new UsageError(error.message);
           throw error;
@@ -124,7 +127,7 @@ export function register(program: Command): void {
       }
       let server: RunningServer;
       try {
-        server = await startServer({ host: flags.host, port: flags.port, token, defaultGame: game.id, submissions: paths, watch, assignment });
+        server = await startServer({ host: flags.host, port: flags.port, token, defaultGame: game.id, submissions: paths, entry, watch, assignment });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') throw new UsageError(`port ${flags.port} is in use: pick another with --port (0 picks a free one)`);

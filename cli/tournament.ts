@@ -46,6 +46,7 @@ interface TournamentFlags {
   queue?: string;
   keyFile?: string;
   redisPasswordFile?: string;
+  entry?: string;
 }
 
 /** With --queue and no --jobs: games kept queued for all workers at once (as batch). */
@@ -70,11 +71,11 @@ const idList = (value: string): string[] => {
 const shellWord = (word: string): string => (/^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /** Whether a path is one submission (a source file, or a folder with an entry file) rather than a class. */
-function isOneSubmission(path: string): boolean {
+function isOneSubmission(path: string, entry?: string): boolean {
   if (extname(path).toLowerCase() === '.zip') return false;
   try {
     if (statSync(path).isFile()) return true;
-    resolveSubmission(path);
+    resolveSubmission(path, undefined, entry);
     return true;
   } catch {
     return false;
@@ -82,7 +83,7 @@ function isOneSubmission(path: string): boolean {
 }
 
 /** Every participant named on the command line, snapshotting classes into out/submissions/. */
-async function gatherParticipants(args: string[], game: string, outDir: string): Promise<{ players: Participant[]; excluded: TournamentParticipant[] }> {
+async function gatherParticipants(args: string[], game: string, outDir: string, entry?: string): Promise<{ players: Participant[]; excluded: TournamentParticipant[] }> {
   const players: Participant[] = [];
   const excluded: TournamentParticipant[] = [];
   const seen = new Set<string>();
@@ -107,9 +108,9 @@ async function gatherParticipants(args: string[], game: string, outDir: string):
       const hint = /^[\w-]+(:\d+)?$/.test(arg) ? `a reference AI of ${game} (${referenceNames(game).join(', ')}; mcts:N for N playouts), or ` : '';
       throw new UsageError(`participant ${JSON.stringify(arg)} is neither ${hint}an existing submission, class folder or zip: check the name`);
     }
-    if (isOneSubmission(arg)) {
+    if (isOneSubmission(arg, entry)) {
       const id = basename(resolve(arg)).replace(/\.(ts|js|mjs|cjs|py)$/, '');
-      const outcome = await submissionParticipant(id, arg);
+      const outcome = await submissionParticipant(id, arg, entry);
       add(outcome.participant, outcome.problem);
       continue;
     }
@@ -125,11 +126,11 @@ async function gatherParticipants(args: string[], game: string, outDir: string):
       for (const student of input.students) {
         const snapshot = await snapshotStudent(student, join(outDir, 'submissions'), DEFAULT_LIMITS);
         if (snapshot.problem !== undefined) {
-          const { participant } = await submissionParticipant(student.id, join(outDir, 'submissions', student.id));
+          const { participant } = await submissionParticipant(student.id, join(outDir, 'submissions', student.id), entry);
           add({ ...participant, source: student.origins.join(', ') }, snapshot.problem);
           continue;
         }
-        const outcome = await submissionParticipant(student.id, snapshot.path);
+        const outcome = await submissionParticipant(student.id, snapshot.path, entry);
         add(outcome.participant, outcome.problem);
       }
     } finally {
@@ -144,6 +145,7 @@ function resumeCommand(args: string[], flags: TournamentFlags): string {
   if (flags.rounds !== undefined) words.push('--rounds', String(flags.rounds));
   if (flags.config) words.push('--config', flags.config);
   if (flags.game) words.push('--game', flags.game);
+  if (flags.entry) words.push('--entry', flags.entry);
   if (flags.anchor) words.push('--anchor', flags.anchor);
   if (flags.gauntlet) words.push('--gauntlet', flags.gauntlet.join(','));
   words.push(...queueResumeWords(flags));
@@ -221,7 +223,7 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
     if (!flags.resume && !journal.isEmpty()) {
       throw new UsageError(`${outDir} already holds a tournament journal: add --resume to continue it (finished games are kept), or choose an empty --out`);
     }
-    const { players, excluded } = await gatherParticipants(args, game.id, outDir);
+    const { players, excluded } = await gatherParticipants(args, game.id, outDir, flags.entry ?? assignment.entry);
     for (const participant of players) if (participant.artefact) await pool.publish(participant.artefact);
     const references = players.filter((spec) => spec.kind === 'reference').map((spec) => spec.id);
     const anchor = flags.anchor ?? (players.some((spec) => spec.id === 'random') ? 'random' : references[0] ?? players[0]?.id ?? '');
@@ -293,6 +295,7 @@ export function register(program: Command): void {
     .option('--openings <n|file>', 'random plies per opening drawn from the seed, or a file with one opening (a line of moves) per line', '4')
     .option('--config <file>', 'assignment JSON whose game and rules the games use (moveTimeoutMs …)')
     .option('--game <id>', 'without --config: the game (default reversi)')
+    .option('--entry <file>', "the entry file inside every submission folder, e.g. bot_v2.py (over the --config's entry); one name for all, as the assignment's entry")
     .option('--out <dir>', 'output folder (journal, tournament.json, ranking.csv, tournament.html)', 'referee-tournament')
     .option('--jobs <n>', 'games at once, one worker process each (default: the number of cores); with --queue, the games all workers play at once (default 64)', positiveInt, availableParallelism())
     .option('--queue <url>', 'play the games on `referee worker`s through Redis: redis://host:6379/0 (rediss:// for TLS; the password from --redis-password-file or $REFEREE_REDIS_PASSWORD)')

@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import type { Side } from '../harness/games/game.js';
 import { getGame } from '../harness/games/registry.js';
 import type { GameRecord } from '../harness/referee/record.js';
+import { capStudentOutput } from './output-budget.js';
 import { isGraderError } from '../harness/referee/grader-error.js';
 import { deriveSeed } from '../harness/referee/seed.js';
 import { LOSS_VERDICTS, VERDICT_DESCRIPTIONS } from '../harness/referee/verdict.js';
@@ -453,7 +454,7 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
     items,
     score,
     maxScore,
-    games: keptEntries,
+    games: capStudentOutput(keptEntries),
     timings: {
       startedAt,
       finishedAt: new Date().toISOString(),

@@ -46,7 +46,7 @@ export interface SubmissionOutcome {
 }
 
 /** Resolve and compile a submission; a failure is the participant's problem, never the tournament's. */
-export async function submissionParticipant(id: string, path: string): Promise<SubmissionOutcome> {
+export async function submissionParticipant(id: string, path: string, entry?: string): Promise<SubmissionOutcome> {
   const absolute = resolve(path);
   const language = LANGUAGES[extname(absolute)] ?? (extname(absolute) === '' ? 'folder' : 'unknown');
   const unplayable = (problem: string): SubmissionOutcome => ({
@@ -54,7 +54,7 @@ export async function submissionParticipant(id: string, path: string): Promise<S
     problem,
   });
   try {
-    const artefact = await buildArtefact(absolute);
+    const artefact = await buildArtefact(absolute, entry);
     const entryLanguage = artefact.runtime === 'python' ? 'Python' : artefact.runtime === 'cpp' ? 'C++' : language === 'folder' ? 'TypeScript/JavaScript' : language;
     return {
       participant: { id, kind: 'submission', source: absolute, hash: artefact.hash, language: entryLanguage, player: artefactSpec(artefact, id), artefact },

@@ -4,9 +4,10 @@
  * 200 MB) the least recently used entries are removed after each new one (a hit refreshes its time), never one
  * this process has used; `referee cache clean` empties it.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 
 const DEFAULT_MAX_MB = 200;
 const CONTENT_HASHED = /^(submission|host)-[0-9a-f]+\.cjs$|^(python|native)-[0-9a-f]+$|^cpp-(host-)?[0-9a-f]+(\.so)?$/;
@@ -102,4 +103,39 @@ export function cacheFile(name: string, text: string | Uint8Array): string {
   touchCacheEntry(path);
   pruneCache();
   return path;
+}
+
+/**
+ * A copy of `files` (paths under `root`) in the cache as the folder `<prefix>-<hash>`, the hash over their names
+ * relative to `root` and their bytes: hosts run from a copy no submission can write, one per version of their
+ * sources. Written to a temporary folder and renamed, so two processes publishing at once both end with the same
+ * complete folder. Returns the folder's path.
+ */
+export function cacheFolder(prefix: string, root: string, files: string[]): string {
+  const hash = createHash('sha256');
+  const contents = files.map((file) => {
+    const bytes = readFileSync(file);
+    hash.update(`${relative(root, file)}\0`).update(bytes).update('\0');
+    return bytes;
+  });
+  const dir = join(cacheDir(), `${prefix}-${hash.digest('hex').slice(0, 16)}`);
+  if (!existsSync(dir)) {
+    const temporary = `${dir}.${process.pid}.tmp`;
+    rmSync(temporary, { recursive: true, force: true });
+    mkdirSync(temporary, { mode: 0o755 });
+    files.forEach((file, i) => {
+      const target = join(temporary, relative(root, file));
+      mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
+      writeFileSync(target, contents[i], { mode: 0o644 });
+    });
+    try {
+      renameSync(temporary, dir);
+    } catch (error) {
+      // Another process made the same folder first: the same content, by its name.
+      rmSync(temporary, { recursive: true, force: true });
+      if (!existsSync(dir)) throw error;
+    }
+  }
+  touchCacheEntry(dir);
+  return dir;
 }

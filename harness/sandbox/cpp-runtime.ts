@@ -6,10 +6,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir, touchCacheEntry } from './cache-dir.js';
+import { cacheDir, cacheFolder, touchCacheEntry } from './cache-dir.js';
 
 export interface Compiler {
   /** The g++ binary (under /usr, so the sandbox's read-only /usr bind holds it). */
@@ -77,29 +77,7 @@ export function cppHeadersDir(): string {
   if (headers && existsSync(headers)) return headers;
   const source = cppSourceDir();
   const files = ['sdk', 'referee'].filter((name) => existsSync(join(source, name))).flatMap((name) => filesUnder(join(source, name)));
-  const hash = createHash('sha256');
-  const texts = files.map((file) => {
-    const text = readFileSync(file);
-    hash.update(`${relative(source, file)}\0`).update(text).update('\0');
-    return text;
-  });
-  const dir = join(cacheDir(), `cpp-${hash.digest('hex').slice(0, 16)}`);
-  if (!existsSync(dir)) {
-    const temporary = `${dir}.${process.pid}.tmp`;
-    rmSync(temporary, { recursive: true, force: true });
-    files.forEach((file, i) => {
-      const target = join(temporary, relative(source, file));
-      mkdirSync(join(target, '..'), { recursive: true, mode: 0o755 });
-      writeFileSync(target, texts[i], { mode: 0o644 });
-    });
-    try {
-      renameSync(temporary, dir);
-    } catch (error) {
-      rmSync(temporary, { recursive: true, force: true });
-      if (!existsSync(dir)) throw error;
-    }
-  }
-  touchCacheEntry(dir);
+  const dir = cacheFolder('cpp', source, files);
   headers = dir;
   return dir;
 }

@@ -8,11 +8,11 @@
  * their content hash, like the node host bundle: one world-readable folder to bind into the sandbox.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+ 'node:crypto';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir, touchCacheEntry } from './cache-dir.js';
+import { cacheFolder } from './cache-dir.js';
 
 export interface PythonInterpreter {
   /** The real interpreter binary (symlinks and shims resolved). */
@@ -98,28 +98,8 @@ let runtime: string | null = null;
 export function pythonRuntimeDir(): string {
   if (runtime && existsSync(runtime)) return runtime;
   const source = sourceDir();
-  const files = readdirSync(source).filter((name) => name.endsWith('.py')).sort();
-  const hash = createHash('sha256');
-  const texts = files.map((name) => {
-    const text = readFileSync(join(source, name), 'utf8');
-    hash.update(`${name}\0${text}\0`);
-    return text;
-  });
-  const dir = join(cacheDir(), `python-${hash.digest('hex').slice(0, 16)}`);
-  if (!existsSync(dir)) {
-    const temporary = `${dir}.${process.pid}.tmp`;
-    rmSync(temporary, { recursive: true, force: true });
-    mkdirSync(temporary, { mode: 0o755 });
-    files.forEach((name, i) => writeFileSync(join(temporary, name), texts[i], { mode: 0o644 }));
-    try {
-      renameSync(temporary, dir);
-    } catch (error) {
-      // Another process made the same folder first: same content by its name.
-      rmSync(temporary, { recursive: true, force: true });
-      if (!existsSync(dir)) throw error;
-    }
-  }
-  touchCacheEntry(dir);
+  const files = readdirSync(source).filter((name) => name.endsWith('.py')).sort().map((name) => join(source, name));
+  const dir = cacheFolder('python', source, files);
   runtime = dir;
   return dir;
 }

@@ -158,7 +158,8 @@ describe('the gate is the contract; stacks and output reach the student', () => 
   });
 
   test('output printed before a timeout is kept with the failure', async () => {
-    const result = await checkSubmission(join(HOSTILE, 'print-then-loop.js'), { ...FAST, moveTimeoutMs: 300 });
+    // 1.5 s, not 300 ms: on a busy machine (or Node 24's slower start) loading the file alone took 300 ms.
+    const result = await checkSubmission(join(HOSTILE, 'print-then-loop.js'), { ...FAST, moveTimeoutMs: 1500 });
     const moves = result.steps.find((s) => s.id === 'moves');
     expect(moves?.detail).toMatch(/timeout/);
     expect(moves?.output).toEqual(['searching forever']);

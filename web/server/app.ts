@@ -43,6 +43,8 @@ export interface ServeOptions {
   defaultGame: string;
   /** Submission paths given on the command line, offered as opponents by index. */
   submissions: string[];
+  /** The entry file inside each submission folder (serve's --entry, else the assignment's `entry`). */
+  entry?: string;
   watch?: WatchSource | null;
   seat?: SeatSession | null;
   /**
@@ -210,7 +212,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const path = options.submissions[spec.index];
     if (path === undefined) throw new Error(`no submission #${spec.index}: start referee serve with the submission's path`);
     try {
-      return await createSubmissionPlayer(path, { game: game.id });
+      return await createSubmissionPlayer(path, { game: game.id, entry: options.entry });
     } catch (error) {
       if (error instanceof SubmissionError || error instanceof CompileError) throw new Error(error.message);
       throw error;
