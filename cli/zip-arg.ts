@@ -14,7 +14,7 @@ let scratch: string | null = null;
 export async function submissionArg(arg: string): Promise<string> {
   if (!isZipName(arg)) return arg;
   if (scratch === null) {
-    const dir = mkdtempSync(join(tmpdir(), 'referee-zip-'));
+    const dir = mkdtempSync(join(tmpdir(), 'referee-unzipped-'));
     scratch = dir;
     process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
