@@ -108,6 +108,9 @@ export class QueuePool implements GamePool {
   private warnedNoWorkers = false;
   /** Games taken off the queue because their caller withdrew them (a stopped batch aborts each of its games). */
   private withdrawn = 0;
+  /** Withdrawals in flight, which close() waits for. */
+  private readonly withdrawing = new Set<Promise<void>>();
+  private closing: Promise<void> | null = null;
 
   private constructor(
     private readonly queue: Queue,
@@ -178,7 +181,10 @@ export class QueuePool implements GamePool {
       const signal = options.signal;
       if (signal) {
         // Detached once the game settles: one grade's signal is shared by all its games.
-        const onAbort = (): void => void this.withdraw(job.key, waiter);
+        const onAbort = (): void => {
+          const withdrawal = this.withdraw(job.key, waiter).finally(() => this.withdrawing.delete(withdrawal));
+          this.withdrawing.add(withdrawal);
+        };
         signal.addEventListener('abort', onAbort, { once: true });
         waiter.detach = () => signal.removeEventListener('abort', onAbort);
       }
@@ -192,11 +198,20 @@ export class QueuePool implements GamePool {
    * Stop: games not started leave the queue (--resume enqueues them again); started ones finish in Redis. The
    * lease goes too, so a worker drops any game of ours it still finds instead of playing it for nobody.
    */
-  async close(): Promise<void> {
-    if (this.closed) return;
+  close(): Promise<void> {
+    // One close for every caller: the batch runner and the CLI both close the pool, and the CLI reads closeSummary
+    // after its own call, which must not return before the first one has finished.
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
     this.closed = true;
     clearInterval(this.poller);
     clearInterval(this.leaseTimer);
+    // Withdrawals still talking to Redis (an aborted batch withdraws each game) finish first, so each game is
+    // counted once: removed by its withdrawal, or left to the loop below.
+    await Promise.allSettled([...this.withdrawing]);
     const left = [...this.outstanding.keys()];
     for (const key of left) this.settle(key, { error: new PoolAbortError('the pool was closed') });
     const removed = await Promise.allSettled(left.map((key) => this.removeIfWaiting(key)));

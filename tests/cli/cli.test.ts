@@ -134,7 +134,7 @@ describe('the smaller things a first-time user trips over', () => {
   test('check: a missing path is a usage error (2); the limits are stated; a failed check is 1', () => {
     const missing = referee('check', 'nowhere/AIPlayer.ts');
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/submission not found: .*nowhere\/AIPlayer\.ts; pass a file like src\/AIPlayer\.ts or a folder/);
+    expect(missing.stderr).toMatch(/submission not found: .*nowhere\/AIPlayer\.ts; pass a file like src\/AIPlayer\.ts, a folder or a \.zip/);
     const failed = referee('check', 'tests/fixtures/hostile/throws.js', '--game', 'reversi');
     expect(failed.code).toBe(1);
     // Without --config, check judges the platform's contract (issue #20) and names the ladder's tighter limit.
