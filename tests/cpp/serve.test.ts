@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, playToEnd, requireBuild, settle, startCli, stop, type Started } from '../web/serve-helpers.js';
+import { launchBrowser, openBoard, playToEnd, requireBuild, settle, startCli, stop, type Started } from '../web/serve-helpers.js';
 import { scratch } from '../sandbox/support.js';
 import { buildTestAi, CPP_FIXTURES } from './support.js';
 
@@ -26,15 +26,7 @@ afterAll(async () => {
   await stop(server);
 });
 
-async function open(query: string): Promise<Page> {
-  const page = await browser.newPage();
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  await page.goto(`${server.url}?${query}`);
-  await page.waitForSelector('#board svg');
-  return page;
-}
+const open = (query: string): Promise<Page> => openBoard(browser, server.url, query);
 
 test('a person against a C++ Strategy.cpp: every click is answered by the sandboxed getPoint, to the end', async () => {
   const page = await open('game=connect4-nogo&black=human&white=sub:0');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, plyOf, referee, requireBuild, settle, startCli, stop, tempDir, type Started } from './serve-helpers.js';
+import { launchBrowser, openBoard, plyOf, referee, requireBuild, settle, startCli, stop, tempDir, type Started } from './serve-helpers.js';
 
 let server: Started;
 let browser: Browser;
@@ -27,15 +27,7 @@ afterAll(async () => {
   await stop(server);
 });
 
-async function open(query: string): Promise<Page> {
-  const page = await browser.newPage();
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  await page.goto(`${server.url}?${query}`);
-  await page.waitForSelector('#board svg');
-  return page;
-}
+const open = (query: string): Promise<Page> => openBoard(browser, server.url, query);
 
 /** Click a cell that must play: the ply goes up by one (two people at one screen). */
 async function playCell(page: Page, name: string): Promise<void> {

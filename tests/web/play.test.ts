@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { gameIds } from '../../harness/games/registry.js';
 import {
-  clickMove, isOver, launchBrowser, plyOf, playToEnd, referee, requireBuild, settle, socketErrors, startCli, stop, tempDir,
+  clickMove, isOver, launchBrowser, openBoard, plyOf, playToEnd, referee, requireBuild, settle, socketErrors, startCli, stop, tempDir,
   type Started,
 } from './serve-helpers.js';
 
@@ -36,15 +36,7 @@ afterAll(async () => {
   await stop(server);
 });
 
-async function open(query: string): Promise<Page> {
-  const page = await browser.newPage();
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  await page.goto(`${server.url}?${query}`);
-  await page.waitForSelector('#board svg');
-  return page;
-}
+const open = (query: string): Promise<Page> => openBoard(browser, server.url, query);
 
 async function save(page: Page, name: string): Promise<string> {
   const download = page.waitForEvent('download');

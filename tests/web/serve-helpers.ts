@@ -17,6 +17,17 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 }
 
+/** A new page on the served board (`query` without its `?`), with page errors failing the test, once drawn. */
+export async function openBoard(browser: Browser, url: string, query: string): Promise<Page> {
+  const page = await browser.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto(`${url}?${query}`);
+  await page.waitForSelector('#board svg');
+  return page;
+}
+
 export interface Started {
   child: ChildProcess;
   url: string;
