@@ -16,7 +16,10 @@ import { dirname } from 'node:path';
 import type { HostConfig } from './protocol.js';
 import { confinementFor, launcherArgs, type Confinement } from './confinement.js';
 import { bwrapBaseArgs, dropPrivileges, PRIVATE_SHM_MB, PRIVATE_TMP_MB, type Layers } from './layers.js';
-import { seccompProgram } from './seccomp.js';
+import { seccompProgram, type SeccompOptions } from './seccomp.js';
+
+/** Filters installed by the process that runs them (hosts, the launcher) may say "only myself" for signals. */
+const SELF_SIGNALS: SeccompOptions = { selfSignalsOnly: true };
 
 export interface LaunchPlan {
   command: string;
@@ -63,12 +66,19 @@ export interface PythonProgram {
  */
 const ADDRESS_SPACE_HEADROOM_MB = 1536;
 
-// Join each cgroup (args before "--"), forbid core dumps, cap the address space and the size of any one file
-// written (in 512-byte blocks: the private tmpfs's size), then exec the rest.
+/**
+ * Open files a sandboxed process may hold (soft and hard: it cannot raise it again). node needs ~20, Python ~6. A
+ * second wall behind seccomp's memfd refusal: memory held in kernel objects no rlimit counts (pipe and socketpair
+ * buffers, files on a tmpfs) is bounded per descriptor, so the number of descriptors bounds it.
+ */
+export const OPEN_FILES_LIMIT = 64;
+
+// Join each cgroup (args before "--"), forbid core dumps, cap the address space, the size of any one file
+// written (in 512-byte blocks: the private tmpfs's size) and the open files, then exec the rest.
 // Exported for the sandboxed C++ compiler (cpp-build.ts), which starts the same way.
 export const SHELL = [
   'for f do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift',
-  `ulimit -c 0 2>/dev/null; ulimit -v "$1" 2>/dev/null; ulimit -f ${PRIVATE_TMP_MB * 2048} 2>/dev/null; shift`,
+  `ulimit -c 0 2>/dev/null; ulimit -v "$1" 2>/dev/null; ulimit -f ${PRIVATE_TMP_MB * 2048} 2>/dev/null; ulimit -n ${OPEN_FILES_LIMIT} 2>/dev/null; shift`,
   'exec "$@"',
 ].join('; ');
 
@@ -106,7 +116,8 @@ function pythonArgs(input: LaunchInput, python: PythonProgram): string[] {
     packages: ['numpy', ...(input.config.allow ?? []).filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))],
     tmp: input.layers.bwrap || input.layers.unshare ? '/tmp' : null,
     // The host installs it on itself before student code: no execve, fork or process clone, bwrap or not.
-    seccomp: input.layers.seccomp ? seccompProgram('strict').toString('hex') : null,
+    // Signals only to itself: without a pid namespace (no bubblewrap, not root) nothing else stops kill(-1, …).
+    seccomp: input.layers.seccomp ? seccompProgram('strict', process.arch, SELF_SIGNALS).toString('hex') : null,
     // Without bubblewrap, the Landlock ruleset it installs on itself first (python/landlock.py).
     landlock: confinement(input, [...python.binds, dirname(input.hostPath), input.submissionRoot, python.interpreter]),
   };
@@ -124,7 +135,7 @@ function confinement(input: LaunchInput, binds: string[]): Confinement | null {
 function program(input: LaunchInput): { command: string[]; binds: string[] } {
   if (input.cpp) {
     // The host installs the strict filter (no exec either) on itself before it dlopens the player.
-    const filter = input.layers.seccomp ? seccompProgram('strict').toString('hex') : '-';
+    const filter = input.layers.seccomp ? seccompProgram('strict', process.arch, SELF_SIGNALS).toString('hex') : '-';
     const binds = [input.hostPath, input.submissionRoot];
     // Without bubblewrap it starts through the Landlock launcher, like node (its own filter is the seccomp layer).
     const rules = confinement(input, binds);
@@ -146,7 +157,7 @@ function program(input: LaunchInput): { command: string[]; binds: string[] } {
   // Without bubblewrap, node starts through the launcher, which installs Landlock and the seccomp filter first.
   const rules = confinement(input, binds);
   const launcher = rules ? input.layers.landlock?.launcher : null;
-  const seccomp = input.layers.seccomp ? seccompProgram('no-fork').toString('hex') : null;
+  const seccomp = input.layers.seccomp ? seccompProgram('no-fork', process.arch, SELF_SIGNALS).toString('hex') : null;
   return {
     command: [...(rules && launcher ? launcherArgs(launcher, rules, seccomp) : []), node, ...nodeArgs(input)],
     binds,

@@ -132,6 +132,42 @@ function measureFolder(root: string, limits: SubmissionLimits): { files: number;
   return { files, bytes };
 }
 
+/** What a C++ submission hands g++: sources and headers (compile-cpp.ts compiles the sources, includes the headers). */
+export const CPP_SOURCE_EXTENSIONS = new Set(['.cpp', '.cc', '.cxx', '.c++']);
+export const CPP_HEADER_EXTENSIONS = new Set(['.h', '.hpp', '.hh', '.hxx', '.inl', '.ipp']);
+
+function cppFilesUnder(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() && !IGNORED_DIRS.has(entry.name)) walk(path);
+      else if (entry.isFile() && (CPP_SOURCE_EXTENSIONS.has(extname(entry.name).toLowerCase()) || CPP_HEADER_EXTENSIONS.has(extname(entry.name).toLowerCase()))) found.push(path);
+    }
+  };
+  walk(root);
+  return found;
+}
+
+/**
+ * A file or folder name g++ could read as something other than a file (`@r.cpp` is a response file of options,
+ * `-specs=s.cpp` an option) or that cannot be quoted in an #include line: why, as one line with the fix, or null.
+ * Sources go to g++ as `./name` as well; this refusal comes first, before anything runs.
+ */
+export function compilerUnsafeNames(root: string, files: string[]): string | null {
+  for (const file of files) {
+    for (const segment of relative(root, file).split(/[\\/]/)) {
+      if (/^[-@]/.test(segment)) {
+        return `${relative(root, file)}: g++ would read a name starting with ${segment[0]} as ${segment[0] === '@' ? 'a file of compiler options' : 'a compiler option'}; rename it (a C++ file or folder name must start with a letter, digit or _)`;
+      }
+      if (/["\\\u0000-\u001f\u007f]/.test(segment)) {
+        return `${JSON.stringify(relative(root, file))}: a C++ file or folder name may not hold quotes, backslashes or control characters; rename it`;
+      }
+    }
+  }
+  return null;
+}
+
 export interface ResolvedSubmission {
   /** The path as given, made absolute. */
   input: string;
@@ -285,6 +321,10 @@ export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAU
     }
   }
   if (isDirectory) measureFolder(root, limits);
+  if (languageOf(entry) === 'C++' && extname(entry) !== '.so') {
+    const unsafe = compilerUnsafeNames(root, isDirectory ? cppFilesUnder(root) : [entry]);
+    if (unsafe) throw new SubmissionError(unsafe);
+  }
   if (!isInside(root, entry)) {
     throw new SubmissionError(`the entry ${entry} lies outside the submission folder ${root}; move it inside`);
   }
