@@ -94,6 +94,6 @@ export async function submissionContestant(path: string, assignment: Assignment,
       // checkOverrides: `grade` without a config judges the platform's limits, with the assignment's as the pace.
       return checkItems(await checkSubmission(absolute, { ...checkLimits(assignment, assignment.title), ...checkOverrides }));
     },
-    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path, limits: sizeLimits, entry: assignment.entry }),
+    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path, limits: sizeLimits, entry: assignment.entry, memoryMb: assignment.referee.memoryMb }),
   };
 }

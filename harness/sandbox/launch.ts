@@ -16,6 +16,7 @@ import { dirname } from 'node:path';
 import type { HostConfig } from './protocol.js';
 import { confinementFor, launcherArgs, type Confinement } from './confinement.js';
 import { bwrapBaseArgs, dropPrivileges, PRIVATE_SHM_MB, PRIVATE_TMP_MB, type Layers } from './layers.js';
+import { memoryWall } from './memory-wall.js';
 import { seccompProgram } from './seccomp.js';
 
 export interface LaunchPlan {
@@ -57,14 +58,9 @@ export interface PythonProgram {
   symbols: readonly string[];
 }
 
-/**
- * Address-space headroom over the heap ceiling: node reserves ~900 MB of virtual memory at start-up, so the
- * rlimit must leave room for that while still turning a Buffer bomb into a catchable allocation failure.
- */
-const ADDRESS_SPACE_HEADROOM_MB = 1536;
-
-// Join each cgroup (args before "--"), forbid core dumps, cap the address space and the size of any one file
-// written (in 512-byte blocks: the private tmpfs's size), then exec the rest.
+// Join each cgroup (args before "--"), forbid core dumps, set the address-space limit (KiB, or 'unlimited' where the
+// cgroup holds resident memory: memory-wall.ts) and cap the size of any one file written (in 512-byte blocks: the
+// private tmpfs's size), then exec the rest.
 // Exported for the sandboxed C++ compiler (cpp-build.ts), which starts the same way.
 export const SHELL = [
   'for f do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift',
@@ -176,12 +172,12 @@ export function unshareArgs(unshare: string): string[] {
 
 export function launchPlan(input: LaunchInput): LaunchPlan {
   const { layers } = input;
-  const addressSpaceKb = String((input.memoryMb + ADDRESS_SPACE_HEADROOM_MB) * 1024);
+  const addressSpace = memoryWall(layers, input.memoryMb).addressSpace;
   const sandboxed = layers.bwrap ? [layers.bwrap, ...bwrapArgs(input)] : program(input).command;
   const target = [...(!layers.bwrap && layers.unshare ? unshareArgs(layers.unshare) : []), ...dropPrivileges(layers.identity), ...sandboxed];
   return {
     command: '/bin/sh',
-    args: ['-c', SHELL, 'sh', ...input.joinFiles, '--', addressSpaceKb, ...target],
+    args: ['-c', SHELL, 'sh', ...input.joinFiles, '--', addressSpace, ...target],
     stdin: layers.bwrap && layers.seccomp ? seccompProgram('no-fork') : null,
   };
 }

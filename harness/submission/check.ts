@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type { AnyGame } from '../games/game.js';
 import { getGame } from '../games/registry.js';
-import { DEFAULT_REFEREE_CONFIG } from '../referee/config.js';
+import { configForGame, DEFAULT_REFEREE_CONFIG } from '../referee/config.js';
 import type { MoveInfo, PlayerAnswer } from '../referee/player.js';
 import { detectLayers, isHardened, isolationRecord, type Layers } from '../sandbox/layers.js';
 import { SandboxPlayer } from '../sandbox/sandbox-player.js';
@@ -40,7 +40,7 @@ export interface CheckResult {
   /** True when no step failed (warnings allowed): the gate, i.e. the contract, holds. */
   ok: boolean;
   /** The limits the check ran under, stated in the output. */
-  limits: { moveTimeoutMs: number; constructTimeoutMs: number; illegalLimit: number; memoryMb: number; source: string };
+  limits: { moveTimeoutMs: number; constructTimeoutMs: number; loadTimeoutMs: number; illegalLimit: number; memoryMb: number; source: string };
   submission: string;
   entry?: string;
   /** The entry's language, once found. */
@@ -62,8 +62,11 @@ export interface CheckOptions {
   limitsSource?: string;
   /** Construction limit in ms (default: the move limit). */
   constructTimeoutMs?: number;
+  /** Allowance for loading the submission, apart from construction (default: the game's, 60 s). */
+  loadTimeoutMs?: number;
   /** Asks per probe position before it counts as failed (default 3, as the platform). */
   illegalLimit?: number;
+  /** Resident-memory limit in MB (default: the game's course: configForGame). */
   memoryMb?: number;
   allowImports?: string[];
   /** Size caps checked before compiling (default 5 MB, 500 files). */
@@ -91,9 +94,6 @@ function formatSeconds(ms: number): string {
   const seconds = ms / 1000;
   return `${seconds >= 10 ? Math.round(seconds) : Math.round(seconds * 10) / 10} s`;
 }
-
-/** SandboxPlayer's default memory ceiling, stated with the other limits. */
-const DEFAULT_MEMORY_MB = 512;
 
 const TITLES: Record<StepId, string> = {
   entry: 'found the entry',
@@ -194,11 +194,16 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
   const moveTimeoutMs = options.moveTimeoutMs ?? DEFAULT_REFEREE_CONFIG.moveTimeoutMs;
   const constructTimeoutMs = options.constructTimeoutMs ?? moveTimeoutMs;
   const illegalLimit = options.illegalLimit ?? DEFAULT_REFEREE_CONFIG.illegalMoveLimit;
+  // The game's course limits where the caller names none (connect4-nogo: Saiblo's 1 GB), as the games use.
+  const course = configForGame(game);
+  const memoryMb = options.memoryMb ?? (course.memoryMb as number);
+  const loadTimeoutMs = options.loadTimeoutMs ?? (course.loadTimeoutMs as number);
   const limits = {
     moveTimeoutMs,
     constructTimeoutMs,
+    loadTimeoutMs,
     illegalLimit,
-    memoryMb: options.memoryMb ?? DEFAULT_MEMORY_MB,
+    memoryMb,
     source: options.limitsSource ?? "the course platform's defaults",
   };
   const result = (): CheckResult => {
@@ -295,7 +300,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     submissionRoot: submission.root,
     ...(files ? { files } : {}),
     game: gameId,
-    memoryMb: options.memoryMb,
+    memoryMb,
     allowImports: options.allowImports,
     layers,
     runtime: runtimeOf(submission.language),
@@ -305,7 +310,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
   // Pushes the sandboxed steps; returns early at the first failure.
   const play = async (): Promise<void> => {
     const start = (side: 0 | 1, state: unknown): Promise<PlayerAnswer> =>
-      player.startGame({ game: gameId, side, seed: options.seed ?? 1, initialState: game.encode(state), timeLimitMs: constructTimeoutMs });
+      player.startGame({ game: gameId, side, seed: options.seed ?? 1, initialState: game.encode(state), timeLimitMs: constructTimeoutMs, loadTimeLimitMs: loadTimeoutMs });
 
     // Construct for both colours; the first start also loads the module (and tells us what it exports).
     const initial = game.initial(options.seed ?? 1);
