@@ -24,6 +24,7 @@ import { GraderError } from '../referee/grader-error.js';
 import { bwrapFix, detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
 import { cppHostPath } from './cpp-runtime.js';
 import { launchPlan, type CppProgram, type PythonProgram } from './launch.js';
+import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-failure.js';
 import { memoryWall, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
@@ -459,6 +460,11 @@ export class SandboxPlayer implements Player {
       }
       case 'error': {
         const stack = answer.stack && studentStack(answer.stack, this.child?.staged.dir ?? null);
+        if (expect === 'loaded' && this.options.runtime === 'cpp') {
+          // The loader's own words, with the cause they amount to in front (load-failure.ts).
+          const failure = explainLoadFailure(answer.message);
+          if (failure) return { kind: 'error', message: `the compiled player could not be loaded (${failure.cause}): ${answer.message.replace(/^the compiled player could not be loaded: /, '')}`, output };
+        }
         if (answer.between) {
           // Thrown after an earlier answer, while no request was outstanding: the process is in a broken state.
           this.kill();
@@ -489,6 +495,9 @@ export class SandboxPlayer implements Player {
 
   private noPlayerMessage(exported: string[]): string {
     if (this.options.runtime === 'cpp') {
+      if (exported.some((name) => name.endsWith(CXX_LINKAGE_MARK))) {
+        return `the library defines ${exported.join(', ')}: the harness looks them up by their C names, so ${EXTERN_C_HINT}`;
+      }
       return exported.length > 0
         ? `the library exports ${exported.join(', ')} but not both getPoint and clearPoint, nor an AIPlayer: declare them extern "C" as Strategy.h does`
         : 'the library exports neither getPoint/clearPoint (the Connect Four SDK: extern "C" in Strategy.h) nor an AIPlayer (AIPlayer.cpp)';
@@ -575,9 +584,10 @@ export class SandboxPlayer implements Player {
     const output = this.output.take();
     const tail = this.output.stderrTail();
     if (child.cgroup?.oomKilled() || MEMORY_SIGNS.test(tail)) {
+      // The cgroup's peak is the limit itself: the figure that tells is what it was killed at.
       const peakMb = child.cgroup?.peakMb() ?? null;
-      const peak = peakMb === null ? '' : ` (peak ${Math.round(peakMb)} MB resident)`;
-      const failure: Failure = { kind: 'memory', message: `exceeded the ${this.memoryMb} MB memory limit${peak}`, output };
+      const how = child.cgroup?.oomKilled() ? `its resident memory reached ${peakMb === null ? 'it' : `${Math.round(peakMb)} MB`} and the kernel's out-of-memory killer stopped it` : 'the runtime ran out of memory';
+      const failure: Failure = { kind: 'memory', message: `exceeded the ${this.memoryMb} MB memory limit: ${how}`, output };
       if (this.pending) this.settlePending({ failure });
       else this.violation ??= failure.message;
       return;
