@@ -56,16 +56,16 @@ export function register(program: Command): void {
   const command = program
     .command('check')
     .description("run the platform's interface test on a submission, inside the sandbox")
-    .argument('<submission>', 'a file (AIPlayer.ts/.js/.mjs/.cjs/.py) or a folder (src/, a Python folder with AIPlayer.py)')
+    .argument('<submission>', 'a file (AIPlayer.ts/.js/.mjs/.cjs/.py, Strategy.cpp), a folder (src/, a Python folder with AIPlayer.py, a C++ folder with Strategy.cpp) or a .zip')
     .option('--config <file>', "assignment JSON: check under its game and limits (as `referee grade --config` does)")
-    .option('--game <id>', "without --config: the game, checked under its built-in assignment's limits (default: reversi)")
+    .option('--game <id>', "without --config: the game, checked under its course platform's limits (reversi: 60 s a move, 512 MB; connect4-nogo: 3 s, 1024 MB; 60 s to load), with a warning for answers slower than the built-in ladder's (default: reversi)")
     .option('--entry <file>', 'the entry file inside the submission folder, e.g. AIplayer.py (over the name conventions)')
     .option('--allow-import <name...>', 'bare imports the assignment allows (default: none)')
     .option('--no-type-check', 'skip the tsc type check (type errors are only warnings anyway)')
     .option('--json', 'print the result as JSON');
   addRuleOptions(command).action(async (argument: string, flags: CheckFlags) => {
-    // One check: the assignment's limits when given, else the game's built-in assignment's (what `referee grade`
-    // uses too); flags override single limits.
+    // One check: the assignment's limits when given, else the game's platform limits (with the built-in ladder's
+    // move limit as the pace to warn about); flags override single limits.
     const limits = flags.config ? checkLimits(assignmentArg(flags.config, flags.game), flags.config) : platformCheckLimits(gameArg(flags.game ?? 'reversi').id);
     if (!existsSync(argument)) throw new UsageError(`submission not found: ${resolve(argument)}; pass a file like src/AIPlayer.ts, a folder or a .zip`);
     const submission = await submissionArg(argument);

@@ -135,6 +135,22 @@ describe.each(['bwrap', 'no-bwrap-user'] as const)('a pool that really touches 1
   }, 240_000);
 });
 
+describe('the address-space backstop (non-root grader, no cgroup)', () => {
+  // The control: the same pool at 64 GB is past the 32 GB backstop, so the loader refuses it, and the check names
+  // that cause with its fix (this is what every mode did to the 8 GB pool before).
+  skipUnlessRoot('a 64 GB pool is refused to map, and the check says why', async () => {
+    const big = join(work, 'cpp', 'pool-64gb');
+    cpSync(cpp('pool-8gb'), big, { recursive: true });
+    const source = join(big, 'Strategy.cpp');
+    writeFileSync(source, readFileSync(source, 'utf8').replace('#define POOL_NODES 100000000ULL', '#define POOL_NODES 800000000ULL'));
+    spawnSync('chown', ['-R', `${USER}:${USER}`, big]);
+    const checked = await check('no-bwrap-user', big, '--game', 'connect4-nogo');
+    const step = failed(checked);
+    expect(step?.detail).toMatch(/could not be loaded \(address-space refusal: .*\): .*failed to map segment from shared object/);
+    expect(step?.hint).toMatch(/^make the static pools smaller/);
+  }, 240_000);
+});
+
 describe('loading has its own allowance (bubblewrap)', () => {
   skipUnlessRoot('a slow static initialiser loads under the course limits; past a short allowance both say "slow load"', async () => {
     const [course, short, series] = await Promise.all([
