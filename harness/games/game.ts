@@ -130,7 +130,14 @@ export interface Game<S = unknown, M = unknown> {
    * The game's own rule defaults where its course differs from the Reversi platform (e.g. 3 s per move, an
    * illegal answer loses at once). Explicit config always wins over these.
    */
-  readonly defaultRules?: { readonly moveTimeoutMs?: number; readonly illegalMoveLimit?: number };
+  readonly defaultRules?: {
+    readonly moveTimeoutMs?: number;
+    readonly illegalMoveLimit?: number;
+    /** The course's resident-memory limit in MB (Saiblo's 1 GB for the Connect Four course). */
+    readonly memoryMb?: number;
+    /** The course's allowance for loading the submission, in ms, apart from the move and construct limits. */
+    readonly loadTimeoutMs?: number;
+  };
   toMove(state: S): Side;
   /** Legal moves in the platform's own order (students break ties by it). Empty when the side must pass. */
   legalMoves(state: S): M[];

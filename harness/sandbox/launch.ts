@@ -16,6 +16,7 @@ import { dirname } from 'node:path';
 import type { HostConfig } from './protocol.js';
 import { confinementFor, launcherArgs, type Confinement } from './confinement.js';
 import { bwrapBaseArgs, dropPrivileges, PRIVATE_SHM_MB, PRIVATE_TMP_MB, type Layers } from './layers.js';
+import { memoryWall } from './memory-wall.js';
 import { seccompProgram, type SeccompOptions } from './seccomp.js';
 
 /** Filters installed by the process that runs them (hosts, the launcher) may say "only myself" for signals. */
@@ -61,20 +62,15 @@ export interface PythonProgram {
 }
 
 /**
- * Address-space headroom over the heap ceiling: node reserves ~900 MB of virtual memory at start-up, so the
- * rlimit must leave room for that while still turning a Buffer bomb into a catchable allocation failure.
- */
-const ADDRESS_SPACE_HEADROOM_MB = 1536;
-
-/**
  * Open files a sandboxed process may hold (soft and hard: it cannot raise it again). node needs ~20, Python ~6. A
  * second wall behind seccomp's memfd refusal: memory held in kernel objects no rlimit counts (pipe and socketpair
  * buffers, files on a tmpfs) is bounded per descriptor, so the number of descriptors bounds it.
  */
 export const OPEN_FILES_LIMIT = 64;
 
-// Join each cgroup (args before "--"), forbid core dumps, cap the address space, the size of any one file
-// written (in 512-byte blocks: the private tmpfs's size) and the open files, then exec the rest.
+// Join each cgroup (args before "--"), forbid core dumps, set the address-space limit (KiB, or 'unlimited' where the
+// cgroup holds resident memory: memory-wall.ts), cap the size of any one file written (in 512-byte blocks: the
+// private tmpfs's size) and the open files, then exec the rest.
 // Exported for the sandboxed C++ compiler (cpp-build.ts), which starts the same way.
 export const SHELL = [
   'for f do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift',
@@ -187,12 +183,12 @@ export function unshareArgs(unshare: string): string[] {
 
 export function launchPlan(input: LaunchInput): LaunchPlan {
   const { layers } = input;
-  const addressSpaceKb = String((input.memoryMb + ADDRESS_SPACE_HEADROOM_MB) * 1024);
+  const addressSpace = memoryWall(layers, input.memoryMb).addressSpace;
   const sandboxed = layers.bwrap ? [layers.bwrap, ...bwrapArgs(input)] : program(input).command;
   const target = [...(!layers.bwrap && layers.unshare ? unshareArgs(layers.unshare) : []), ...dropPrivileges(layers.identity), ...sandboxed];
   return {
     command: '/bin/sh',
-    args: ['-c', SHELL, 'sh', ...input.joinFiles, '--', addressSpaceKb, ...target],
+    args: ['-c', SHELL, 'sh', ...input.joinFiles, '--', addressSpace, ...target],
     stdin: layers.bwrap && layers.seccomp ? seccompProgram('no-fork') : null,
   };
 }
