@@ -15,7 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { GraderError } from '../referee/grader-error.js';
 import { PlayerCgroup } from './cgroup.js';
 import { compileConfinement, launcherArgs } from './confinement.js';
@@ -24,6 +24,7 @@ import { SHELL, unshareArgs } from './launch.js';
 import { nativeTools } from './native-tools.js';
 import { processTree, signalGroups, signalPids } from './process-tree.js';
 import { seccompProgram } from './seccomp.js';
+import { stageShared } from './staging.js';
 import { SYSTEM_READ_DIRS } from './system-paths.js';
 
 export interface SandboxedBuild {
@@ -92,9 +93,13 @@ function confine(build: SandboxedBuild, layers: Layers): Confined {
   mkdirSync(tmp, { recursive: true });
   chmodSync(tmp, 0o777); // the compiler may run as nobody
   const env: Record<string, string> = { TMPDIR: tmp };
-  const launcher = layers.landlock?.launcher;
-  if (!launcher) return { words: build.command, env, stdin: null, confinement: `none: ${layers.landlock?.problem ?? 'no Landlock launcher'}` };
-  const { compileShim } = nativeTools();
+  const built = layers.landlock?.launcher;
+  if (!built) return { words: build.command, env, stdin: null, confinement: `none: ${layers.landlock?.problem ?? 'no Landlock launcher'}` };
+  // Staged where the unprivileged compiler can run them (the cache may be root's 0700 home), as for players.
+  const tools = stageShared(dirname(built));
+  const launcher = join(tools, basename(built));
+  const shim = nativeTools().compileShim;
+  const compileShim = shim ? join(tools, basename(shim)) : null;
   const rules = compileConfinement([...toolchainDirs(build.command[0]), ...(compileShim ? [compileShim] : [])], [build.sourceDir, ...build.readOnly], build.outDir);
   if (compileShim) env.LD_PRELOAD = compileShim;
   const landlock = layers.landlock && layers.landlock.abi > 0 && !rules.refuse;
@@ -132,7 +137,8 @@ export async function runSandboxedBuild(build: SandboxedBuild): Promise<BuildOut
   let stderr = '';
   proc.stderr?.setEncoding('utf8');
   proc.stderr?.on('data', (chunk: string) => {
-    if (stderr.length < STDERR_CAP) stderr += chunk;
+    // bubblewrap's note that our --chdir replaces its base one is no diagnostic of the student's.
+    if (stderr.length < STDERR_CAP) stderr += chunk.replace(/^bwrap: Only the last --chdir option will take effect\n/m, '');
   });
   let timedOut = false;
   const kill = (): void => {
@@ -159,7 +165,7 @@ export async function runSandboxedBuild(build: SandboxedBuild): Promise<BuildOut
   if (oom || /virtual memory exhausted|out of memory allocating|Cannot allocate memory/i.test(stderr)) return { result: 'memory', confinement, stderr, wallMs };
   if (code === 0) return { result: 'ok', confinement, stderr, wallMs };
   // bubblewrap or setpriv failing says so before the compiler ran: the grader's problem.
-  if (/^bwrap: |^setpriv: |^unshare: |^landlock-launch: /m.test(stderr) && !/\{|error:/.test(stderr)) {
+  if (/^bwrap: |^setpriv: |^unshare: |^landlock-launch: /m.test(stderr) && !/\{|error/i.test(stderr)) {
     throw new GraderError(`the compiler's sandbox did not start: ${stderr.trim().split('\n').pop()}`);
   }
   return { result: 'failed', confinement, stderr, wallMs };

@@ -202,7 +202,10 @@ export class SandboxPlayer implements Player {
     // What the child said it installed (a layer the kernel refused is reported missing, never silently skipped);
     // with bubblewrap, its filter is bubblewrap's and the Python host's extra one does not decide anything.
     const reported = this.layers.bwrap ? null : { ...(this.hostSeccomp !== null ? { seccomp: this.hostSeccomp } : {}), ...(this.hostLandlock !== null ? { landlock: this.hostLandlock } : {}) };
-    return { ...isolationRecord(this.layers, runtime, reported), memory: memoryWall(this.layers, this.memoryMb).description };
+    const record = { ...isolationRecord(this.layers, runtime, reported), memory: memoryWall(this.layers, this.memoryMb).description };
+    // The grader's own guard (non-dumpable) is no layer of the child's, but where it is missing the record says so.
+    if (this.graderGuard && this.graderGuard !== 'on') return { ...record, problem: [record.problem, `grader guard: ${this.graderGuard}`].filter(Boolean).join('; ') };
+    return record;
   }
 
   /** The layers with the launcher staged where an unprivileged child can run it (the cache may be root's 0700 home). */
@@ -340,8 +343,9 @@ export class SandboxPlayer implements Player {
       process.stderr.write(`note: ${this.layers.bwrapProblem}. Landlock and seccomp stand in for it (hardened).\n`);
     }
     const memoryMb = this.memoryMb;
-    // The grader itself: a child of the same user must not ptrace it or read its memory (native-tools.ts).
-    this.graderGuard = protectGrader();
+    // The grader itself: a child of the same user must not ptrace it or read its memory (native-tools.ts). Inside
+    // bubblewrap a child sees only its own pid namespace: nothing to build or load on that path.
+    this.graderGuard = this.layers.bwrap ? null : protectGrader();
     const plan = launchPlan({
       layers: this.stagedLayers(),
       hostPath,

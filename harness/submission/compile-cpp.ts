@@ -151,6 +151,9 @@ function buildProblems(stderr: string, stagedDir: string, headersDir: string): S
         const caret = diagnostic.locations?.[0]?.caret;
         add({ file: caret ? shownPath(caret.file) : '', line: caret?.line ?? 0, column: caret?.column ?? 0, text: diagnostic.message });
       }
+    } else if (/\.s:\d+: Error: /.test(line)) {
+      // The assembler (inline asm: .incbin, .include): its message, without the temporary file's name.
+      add({ file: '', line: 0, column: 0, text: `assembler: ${line.replace(/^.*\.s:\d+: Error: /, '')}` });
     } else if (/undefined reference|multiple definition|cannot find -l/.test(line)) {
       // The linker has no structured output: its line, without the temporary object file's name and offsets.
       add({ file: '', line: 0, column: 0, text: `link: ${line.replace(/^\/usr\/bin\/ld: (\/tmp\/[^:]+: )?/, '').replace(/\(\.text[^)]*\)/g, '').trim()}` });
