@@ -72,9 +72,9 @@ export const SHELL = [
   'exec "$@"',
 ].join('; ');
 
-function supportsDisableWarning(version: string): boolean {
-  const [major, minor] = version.replace(/^v/, '').split('.').map(Number);
-  return major > 21 || (major === 21 && minor >= 3) || (major === 20 && minor >= 11);
+/** `--disable-warning` (Node 20.11, 21.3), asked of the running Node like the permission flag (layers.ts). */
+function supportsDisableWarning(): boolean {
+  return process.allowedNodeEnvironmentFlags.has('--disable-warning');
 }
 
 function nodeArgs(input: LaunchInput): string[] {
@@ -85,7 +85,7 @@ function nodeArgs(input: LaunchInput): string[] {
     args.push(layers.permissionFlag, `--allow-fs-read=${hostPath}`, `--allow-fs-read=${config.bundle}`);
     args.push(`--allow-fs-read=${submissionRoot}`);
     // The permission model announces itself on every start; the student's own warnings still show.
-    if (supportsDisableWarning(process.version)) args.push('--disable-warning=ExperimentalWarning');
+    if (supportsDisableWarning()) args.push('--disable-warning=ExperimentalWarning');
   }
   args.push(hostPath, JSON.stringify(config));
   return args;
