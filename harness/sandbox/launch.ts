@@ -34,6 +34,8 @@ export interface LaunchInput {
   memoryMb: number;
   /** cgroup.procs files to join before exec (empty without cgroups). */
   joinFiles: string[];
+  /** The node binary for a node child (node-runtime.ts: a staged copy when the child's uid cannot reach ours). */
+  node?: string;
   /**
    * Run the Python host instead of node: `hostPath` is then python/host.py in its cached folder (bound whole) and
    * `config.bundle` the submission's entry .py file.
@@ -141,7 +143,7 @@ function program(input: LaunchInput): { command: string[]; binds: string[] } {
       binds: [...python.binds, dirname(input.hostPath), input.submissionRoot],
     };
   }
-  const node = process.execPath;
+  const node = input.node ?? process.execPath;
   const binds = [node, input.hostPath, input.config.bundle, input.submissionRoot];
   // Without bubblewrap, node starts through the launcher, which installs Landlock and the seccomp filter first.
   const rules = confinement(input, binds);
