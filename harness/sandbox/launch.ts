@@ -38,6 +38,8 @@ export interface LaunchInput {
   memoryMb: number;
   /** cgroup.procs files to join before exec (empty without cgroups). */
   joinFiles: string[];
+  /** The node binary for a node child (node-runtime.ts: a staged copy when the child's uid cannot reach ours). */
+  node?: string;
   /**
    * Run the Python host instead of node: `hostPath` is then python/host.py in its cached folder (bound whole) and
    * `config.bundle` the submission's entry .py file.
@@ -78,9 +80,9 @@ export const SHELL = [
   'exec "$@"',
 ].join('; ');
 
-function supportsDisableWarning(version: string): boolean {
-  const [major, minor] = version.replace(/^v/, '').split('.').map(Number);
-  return major > 21 || (major === 21 && minor >= 3) || (major === 20 && minor >= 11);
+/** `--disable-warning` (Node 20.11, 21.3), asked of the running Node like the permission flag (layers.ts). */
+function supportsDisableWarning(): boolean {
+  return process.allowedNodeEnvironmentFlags.has('--disable-warning');
 }
 
 function nodeArgs(input: LaunchInput): string[] {
@@ -91,7 +93,7 @@ function nodeArgs(input: LaunchInput): string[] {
     args.push(layers.permissionFlag, `--allow-fs-read=${hostPath}`, `--allow-fs-read=${config.bundle}`);
     args.push(`--allow-fs-read=${submissionRoot}`);
     // The permission model announces itself on every start; the student's own warnings still show.
-    if (supportsDisableWarning(process.version)) args.push('--disable-warning=ExperimentalWarning');
+    if (supportsDisableWarning()) args.push('--disable-warning=ExperimentalWarning');
   }
   args.push(hostPath, JSON.stringify(config));
   return args;
@@ -148,7 +150,7 @@ function program(input: LaunchInput): { command: string[]; binds: string[] } {
       binds: [...python.binds, dirname(input.hostPath), input.submissionRoot],
     };
   }
-  const node = process.execPath;
+  const node = input.node ?? process.execPath;
   const binds = [node, input.hostPath, input.config.bundle, input.submissionRoot];
   // Without bubblewrap, node starts through the launcher, which installs Landlock and the seccomp filter first.
   const rules = confinement(input, binds);

@@ -32,6 +32,7 @@ import { processGroup, processTree, signalGroups, signalPids } from './process-t
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, NO_PYTHON, pythonRuntimeDir } from './python-runtime.js';
+import { sandboxNode } from './node-runtime.js';
 import { stageProgram, stageShared, type StagedProgram } from './staging.js';
 
 export interface SandboxOptions {
@@ -313,6 +314,7 @@ export class SandboxPlayer implements Player {
     let cpp: CppProgram | undefined;
     let staged: StagedProgram;
     let cgroup: PlayerCgroup | null = null;
+    let node: string | undefined;
     try {
       if (this.options.runtime === 'python') {
         const interpreter = findPython();
@@ -326,6 +328,7 @@ export class SandboxPlayer implements Player {
         hostPath = stageShared(cppHostPath());
         staged = stageProgram(dirname(this.options.bundlePath), [this.options.bundlePath], this.options.bundlePath, this.processTag);
       } else {
+        node = sandboxNode(this.layers);
         hostPath = stageShared(await hostBundlePath());
         staged = stageProgram(dirname(this.options.bundlePath), [this.options.bundlePath], this.options.bundlePath, this.processTag);
       }
@@ -353,6 +356,7 @@ export class SandboxPlayer implements Player {
       submissionRoot: staged.dir,
       memoryMb,
       joinFiles: cgroup ? cgroup.joinFiles() : [],
+      node,
       python,
       cpp,
     });
