@@ -76,12 +76,21 @@ export function writeJsonAtomic(path: string, value: unknown): void {
   renameSync(temporary, path);
 }
 
-/** Whether a ladder server is running on this data folder (its heartbeat is fresh). */
+/**
+ * Whether a ladder server is running on this data folder: its heartbeat is fresh and, the journal being on this
+ * machine, its process still exists (a server killed with -9 can be restarted at once).
+ */
 export function serverAlive(store: LadderStore, now = Date.now()): boolean {
   const beat = store.getMeta('heartbeat');
   if (!beat) return false;
-  const { at } = JSON.parse(beat) as { at: number };
-  return now - at < HEARTBEAT_STALE_MS;
+  const { at, pid } = JSON.parse(beat) as { at: number; pid: number };
+  if (now - at >= HEARTBEAT_STALE_MS) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export class LadderService {
