@@ -7,7 +7,39 @@
 import type { Assignment } from '../assignment.js';
 import type { RankingRow } from '../tournament/result.js';
 import { describeTournamentRule, tournamentAwards } from '../tournament/rubric.js';
+import { choosePair, type OnlineSkill, type SkillPlayer } from './matchmaking.js';
 import { unseparatedPairs, type LadderFit, type Leaderboard } from './ratings.js';
+
+export type FinalStep = { meet: [string, string] } | { done: string } | { wait: true };
+
+/**
+ * The final's next meeting: a student not yet linked to the scale meets the reference ladder first; then the
+ * adjacent pair of students least separated (LOS nearest ½, fewest games between them) among those under the
+ * threshold and under the pair cap. Done when none is left, or at the final's game cap.
+ */
+export function nextFinalMeeting(
+  fit: LadderFit,
+  skill: OnlineSkill,
+  players: readonly SkillPlayer[],
+  busy: ReadonlySet<string>,
+  settings: { threshold: number; pairCap: number; maxGames: number },
+  finalGames: number,
+  random: () => number,
+): FinalStep {
+  const students = players.filter((p) => !p.reference);
+  if (finalGames >= settings.maxGames) return { done: 'the final game cap was reached' };
+  const unrated = fit.table.unrated.find((row) => !busy.has(row.player));
+  if (unrated) {
+    const pair = choosePair(skill, [...players.filter((p) => p.reference), { id: unrated.player, reference: false }], busy, random);
+    if (pair) return { meet: [pair[0].id, pair[1].id] };
+  }
+  const meetings = (a: string, b: string): number => skill.meetings(a, b);
+  const open = unseparatedPairs(fit, settings.threshold).filter(([a, b]) => meetings(a, b) < settings.pairCap);
+  if (students.length < 2) return { done: 'fewer than two students' };
+  if (open.length === 0 && fit.table.unrated.length === 0) return { done: 'every adjacent pair is separated or at its game cap' };
+  const candidates = open.filter(([a, b]) => !busy.has(a) && !busy.has(b)).sort((x, y) => Math.abs(x[2] - 0.5) - Math.abs(y[2] - 0.5) || meetings(x[0], x[1]) - meetings(y[0], y[1]));
+  return candidates.length === 0 ? { wait: true } : { meet: [candidates[0][0], candidates[0][1]] };
+}
 
 export interface FinalAward {
   student: string;

@@ -30,8 +30,8 @@ import { PoolAbortError, PoolWorkerError, type GameJob, type GamePool, type Play
 import { randomOpening } from '../tournament/openings.js';
 import { stageUpload, UploadRefused } from './intake.js';
 import { choosePair, OnlineSkill, type SkillPlayer } from './matchmaking.js';
-import { finalResult, type FinalResult } from './final.js';
-import { activeVersions, COUNTED_KINDS, fitLadder, unseparatedPairs, type LadderFit, type Leaderboard } from './ratings.js';
+import { finalResult, nextFinalMeeting, type FinalResult } from './final.js';
+import { activeVersions, COUNTED_KINDS, fitLadder, type LadderFit, type Leaderboard } from './ratings.js';
 import { referencePlayer, versionPlayer, type GameKind, type LadderStore, type VersionRow } from './store.js';
 
 export interface LadderSettings {
@@ -430,29 +430,13 @@ export class LadderService {
   private readonly practiceInFlight = new Set<number>();
 
   private scheduleFinal(players: SkillPlayer[]): boolean {
-    const fit = this.fit!;
-    const students = players.filter((p) => !p.reference);
-    const busy = new Set(this.busy.keys());
-    // A version not yet linked to the scale first meets the reference ladder.
-    const unrated = fit.table.unrated.find((row) => !busy.has(row.player));
-    if (unrated) {
-      const pair = choosePair(this.skill, [...players.filter((p) => p.reference), { id: unrated.player, reference: false }], busy, this.random);
-      if (pair) {
-        this.startMeeting('final', pair[0].id, pair[1].id);
-        return true;
-      }
+    const step = nextFinalMeeting(this.fit!, this.skill, players, new Set(this.busy.keys()), this.settings.final, this.finalGames(), this.random);
+    if ('meet' in step) {
+      this.startMeeting('final', step.meet[0], step.meet[1]);
+      return true;
     }
-    const meetings = (a: string, b: string): number => this.skill.meetings(a, b);
-    const open = unseparatedPairs(fit, this.settings.final.threshold).filter(([a, b]) => meetings(a, b) < this.settings.final.pairCap);
-    const exhausted = this.finalGames() >= this.settings.final.maxGames;
-    if ((open.length === 0 && fit.table.unrated.length === 0) || exhausted || students.length < 2) {
-      if (this.inFlight === 0) this.finish(exhausted ? 'the final game cap was reached' : open.length === 0 ? 'every adjacent pair is separated or at its game cap' : 'fewer than two students');
-      return false;
-    }
-    const candidates = open.filter(([a, b]) => !busy.has(a) && !busy.has(b)).sort((x, y) => Math.abs(x[2] - 0.5) - Math.abs(y[2] - 0.5) || meetings(x[0], x[1]) - meetings(y[0], y[1]));
-    if (candidates.length === 0) return false;
-    this.startMeeting('final', candidates[0][0], candidates[0][1]);
-    return true;
+    if ('done' in step && this.inFlight === 0) this.finish(step.done);
+    return false;
   }
 
   private finish(reason: string): void {
