@@ -85,6 +85,22 @@ export interface BoardGeometry<S = unknown> {
   whyIllegal(state: S, move: string): string | null;
   /** How a finished position ended on the board (terminal states only). */
   ending(state: S): BoardEnding;
+  /**
+   * For a game whose move takes several touches (Amazons: queen, destination, arrow): given this turn's touches so
+   * far (cell names), the cells the next touch may name, the whole move once they make one, or why the last touch
+   * cannot continue a move. Absent: one touch is a whole move (the cell's `move`).
+   */
+  touches?(state: S, picked: readonly string[]): TouchStep;
+}
+
+/** One step of a move made of several touches (BoardGeometry.touches). */
+export interface TouchStep {
+  /** Cell names the next touch may name (empty once the move is whole or the touches went wrong). */
+  next: string[];
+  /** The move's notation when the touches make a whole legal move, else null. */
+  move: string | null;
+  /** Why the last touch cannot continue a move, in the game's words, else null. */
+  why: string | null;
 }
 
 /**
