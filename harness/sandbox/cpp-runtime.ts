@@ -1,8 +1,9 @@
 /**
  * C++ players: the system g++ and the C++ host. The host (cpp/host.cpp) is the project's own trusted program: it
  * is compiled once with g++ outside the sandbox and cached under the hash of its source and the compiler's
- * version, like the node host bundle. The course SDK's headers (cpp/sdk) and the AIPlayer headers (cpp/referee)
- * are copied into the cache the same way, one world-readable folder to bind into the sandboxed compiler.
+ * version, like the node host bundle. The course SDK's headers (cpp/sdk) and each game's AIPlayer Board
+ * (harness/games/<game>/board.h, staged as referee/<game>.h) are copied into the cache the same way, one
+ * world-readable folder to bind into the sandboxed compiler.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -10,6 +11,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, statSync 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, cacheFolder, touchCacheEntry } from './cache-dir.js';
+import { gameFile, gamesWithBoard } from './game-files.js';
 
 export interface Compiler {
   /** The g++ binary (under /usr, so the sandbox's read-only /usr bind holds it). */
@@ -71,12 +73,14 @@ let headers: string | null = null;
 
 /**
  * The cached copy of the headers a C++ submission may include (sdk/: Point.h, Strategy.h, Judge.h, Judge.cpp;
- * referee/: the AIPlayer Boards), named by their content hash.
+ * referee/<folder>.h: each game's AIPlayer Board from its folder), named by their content hash.
  */
 export function cppHeadersDir(): string {
   if (headers && existsSync(headers)) return headers;
   const source = cppSourceDir();
-  const files = ['sdk', 'referee'].filter((name) => existsSync(join(source, name))).flatMap((name) => filesUnder(join(source, name)));
+  const files: (string | [string, string])[] = existsSync(join(source, 'sdk')) ? filesUnder(join(source, 'sdk')) : [];
+  const boards = new Map(gamesWithBoard('cpp').map((game) => [game.files.folder, gameFile(game, 'board.h')]));
+  for (const [folder, path] of boards) files.push([`referee/${folder}.h`, path]);
   const dir = cacheFolder('cpp', source, files);
   headers = dir;
   return dir;

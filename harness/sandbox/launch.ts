@@ -16,6 +16,7 @@ import { dirname } from 'node:path';
 import type { HostConfig } from './protocol.js';
 import { confinementFor, launcherArgs, type Confinement } from './confinement.js';
 import { bwrapBaseArgs, dropPrivileges, PRIVATE_SHM_MB, PRIVATE_TMP_MB, type Layers } from './layers.js';
+import { memoryWall } from './memory-wall.js';
 import { seccompProgram, type SeccompOptions } from './seccomp.js';
 
 /** Filters installed by the process that runs them (hosts, the launcher) may say "only myself" for signals. */
@@ -37,6 +38,8 @@ export interface LaunchInput {
   memoryMb: number;
   /** cgroup.procs files to join before exec (empty without cgroups). */
   joinFiles: string[];
+  /** The node binary for a node child (node-runtime.ts: a staged copy when the child's uid cannot reach ours). */
+  node?: string;
   /**
    * Run the Python host instead of node: `hostPath` is then python/host.py in its cached folder (bound whole) and
    * `config.bundle` the submission's entry .py file.
@@ -61,20 +64,15 @@ export interface PythonProgram {
 }
 
 /**
- * Address-space headroom over the heap ceiling: node reserves ~900 MB of virtual memory at start-up, so the
- * rlimit must leave room for that while still turning a Buffer bomb into a catchable allocation failure.
- */
-const ADDRESS_SPACE_HEADROOM_MB = 1536;
-
-/**
  * Open files a sandboxed process may hold (soft and hard: it cannot raise it again). node needs ~20, Python ~6. A
  * second wall behind seccomp's memfd refusal: memory held in kernel objects no rlimit counts (pipe and socketpair
  * buffers, files on a tmpfs) is bounded per descriptor, so the number of descriptors bounds it.
  */
 export const OPEN_FILES_LIMIT = 64;
 
-// Join each cgroup (args before "--"), forbid core dumps, cap the address space, the size of any one file
-// written (in 512-byte blocks: the private tmpfs's size) and the open files, then exec the rest.
+// Join each cgroup (args before "--"), forbid core dumps, set the address-space limit (KiB, or 'unlimited' where the
+// cgroup holds resident memory: memory-wall.ts), cap the size of any one file written (in 512-byte blocks: the
+// private tmpfs's size) and the open files, then exec the rest.
 // Exported for the sandboxed C++ compiler (cpp-build.ts), which starts the same way.
 export const SHELL = [
   'for f do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift',
@@ -82,9 +80,9 @@ export const SHELL = [
   'exec "$@"',
 ].join('; ');
 
-function supportsDisableWarning(version: string): boolean {
-  const [major, minor] = version.replace(/^v/, '').split('.').map(Number);
-  return major > 21 || (major === 21 && minor >= 3) || (major === 20 && minor >= 11);
+/** `--disable-warning` (Node 20.11, 21.3), asked of the running Node like the permission flag (layers.ts). */
+function supportsDisableWarning(): boolean {
+  return process.allowedNodeEnvironmentFlags.has('--disable-warning');
 }
 
 function nodeArgs(input: LaunchInput): string[] {
@@ -95,7 +93,7 @@ function nodeArgs(input: LaunchInput): string[] {
     args.push(layers.permissionFlag, `--allow-fs-read=${hostPath}`, `--allow-fs-read=${config.bundle}`);
     args.push(`--allow-fs-read=${submissionRoot}`);
     // The permission model announces itself on every start; the student's own warnings still show.
-    if (supportsDisableWarning(process.version)) args.push('--disable-warning=ExperimentalWarning');
+    if (supportsDisableWarning()) args.push('--disable-warning=ExperimentalWarning');
   }
   args.push(hostPath, JSON.stringify(config));
   return args;
@@ -152,7 +150,7 @@ function program(input: LaunchInput): { command: string[]; binds: string[] } {
       binds: [...python.binds, dirname(input.hostPath), input.submissionRoot],
     };
   }
-  const node = process.execPath;
+  const node = input.node ?? process.execPath;
   const binds = [node, input.hostPath, input.config.bundle, input.submissionRoot];
   // Without bubblewrap, node starts through the launcher, which installs Landlock and the seccomp filter first.
   const rules = confinement(input, binds);
@@ -187,12 +185,12 @@ export function unshareArgs(unshare: string): string[] {
 
 export function launchPlan(input: LaunchInput): LaunchPlan {
   const { layers } = input;
-  const addressSpaceKb = String((input.memoryMb + ADDRESS_SPACE_HEADROOM_MB) * 1024);
+  const addressSpace = memoryWall(layers, input.memoryMb).addressSpace;
   const sandboxed = layers.bwrap ? [layers.bwrap, ...bwrapArgs(input)] : program(input).command;
   const target = [...(!layers.bwrap && layers.unshare ? unshareArgs(layers.unshare) : []), ...dropPrivileges(layers.identity), ...sandboxed];
   return {
     command: '/bin/sh',
-    args: ['-c', SHELL, 'sh', ...input.joinFiles, '--', addressSpaceKb, ...target],
+    args: ['-c', SHELL, 'sh', ...input.joinFiles, '--', addressSpace, ...target],
     stdin: layers.bwrap && layers.seccomp ? seccompProgram('no-fork') : null,
   };
 }

@@ -9,7 +9,7 @@
  * or a compiled .so (the course's test AIs).
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 
 export const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs', '.py', '.cpp', '.cc', '.so'] as const;
 /** Directory entries tried in order after package.json `main`. */
@@ -36,6 +36,16 @@ export const ENTRY_CANDIDATES = [
 export const PYTHON_ENTRY_CANDIDATES = ['AIPlayer.py', 'main.py', 'player.py', 'ai_player.py'] as const;
 const TYPESCRIPT_ENTRY_CANDIDATES = ENTRY_CANDIDATES.filter((name) => !name.endsWith('.py'));
 const DEFINES_AIPLAYER = /^class[ \t]+AIPlayer\b/m;
+/** A module that has AIPlayer in its namespace: defines it, imports it, or assigns it (AIPlayer = MyBot). */
+const PROVIDES_AIPLAYER = /^(?:class[ \t]+AIPlayer\b|from[ \t]+\S+[ \t]+import[ \t(][^\n]*\bAIPlayer\b|AIPlayer[ \t]*=)/m;
+
+function providesAIPlayer(file: string): boolean {
+  try {
+    return PROVIDES_AIPLAYER.test(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 export type SubmissionLanguage = 'TypeScript' | 'JavaScript' | 'Python' | 'C++';
 
@@ -300,6 +310,15 @@ export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAU
       // The platform's name in another case (AIplayer.py) outranks main.py and player.py.
       found = join(root, cased);
       notes.push(`took ${cased} as the entry (the platform's name is AIPlayer.py: rename it to be safe on case-sensitive systems)`);
+    }
+    if (pythonFirst && found && found.endsWith('.py') && !providesAIPlayer(found)) {
+      // A conventional name (main.py, the notebook's) that holds no AIPlayer, beside the one file that defines it
+      // (players.py): that file is the player, as the student's own notebook imports it.
+      const loose = looseFindPython(root, files);
+      if (loose) {
+        notes.push(`${loose.note} (${basename(found)} neither defines nor imports AIPlayer)`);
+        found = loose.file;
+      }
     }
     if (!found) {
       const loose = looseFindPython(root, files);

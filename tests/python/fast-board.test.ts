@@ -6,14 +6,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { findPython } from '../../harness/sandbox/python-runtime.js';
+import { findPython, pythonRuntimeDir } from '../../harness/sandbox/python-runtime.js';
 
 test('fast Board == board.py on 2000 seeded games, every method, _board reads and writes, copies, open generators', () => {
   const python = findPython();
   expect(python).not.toBeNull();
   const output = execFileSync(
     python?.path ?? 'python3',
-    ['-I', '-B', resolve('tests/python/fast_board_driver.py'), resolve('harness/sandbox/python'), '2000'],
+    ['-I', '-B', resolve('tests/python/fast_board_driver.py'), pythonRuntimeDir(), '2000'],
     { encoding: 'utf8' },
   );
   expect(output.trim()).toMatch(/^ok \d+$/);

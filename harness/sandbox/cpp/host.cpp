@@ -414,6 +414,17 @@ void load(long id, const std::string& path) {
   for (const char* name : {"getPoint", "clearPoint"}) {
     if (dlsym(library.handle, name)) exported.push_back(name);
   }
+  // Defined without extern "C" (no Strategy.h above them): g++ gives them C++ names, which the SDK's harness cannot
+  // find either. Said by name, so the hint is the C++ one (load-failure.ts's CXX_LINKAGE_MARK).
+  if (!library.getPoint) {
+    for (const char* name : {"_Z8getPointiiPKiS0_iiii", "_Z8getPointiiPiS_iiii"}) {
+      if (dlsym(library.handle, name)) {
+        exported.push_back("getPoint (C++ name: not extern \"C\")");
+        break;
+      }
+    }
+  }
+  if (!library.clearPoint && dlsym(library.handle, "_Z10clearPointP5Point")) exported.push_back("clearPoint (C++ name: not extern \"C\")");
   if (library.playerNew) exported.push_back("AIPlayer");
   std::string entry = "null";
   if (library.playerNew && library.playerMove && library.playerDelete && library.playerGame) {
