@@ -11,7 +11,7 @@ import type { AnyGame } from '../../harness/games/game.js';
 import { getGame } from '../../harness/games/registry.js';
 import { sized } from '../setup/long.js';
 import { createRng } from '../../harness/referee/seed.js';
-import { findPython } from '../../harness/sandbox/python-runtime.js';
+import { findPython, pythonRuntimeDir } from '../../harness/sandbox/python-runtime.js';
 
 interface StudentBoard {
   getLegalActions(color: string): string[];
@@ -67,7 +67,7 @@ let answers: AsyncIterableIterator<string>;
 beforeAll(() => {
   const python = findPython();
   if (!python) throw new Error('these tests need python3 >= 3.8 (apt-get install python3-minimal)');
-  driver = spawn(python.path, ['-I', '-B', resolve('tests/python/consistency_driver.py'), resolve('harness/sandbox/python')]);
+  driver = spawn(python.path, ['-I', '-B', resolve('tests/python/consistency_driver.py'), pythonRuntimeDir()]);
   driver.stderr.setEncoding('utf8');
   driver.stderr.on('data', (text: string) => process.stderr.write(text));
   answers = createInterface({ input: driver.stdout })[Symbol.asyncIterator]();

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { findPython } from '../../harness/sandbox/python-runtime.js';
+import { findPython, pythonRuntimeDir } from '../../harness/sandbox/python-runtime.js';
 import { sized } from '../setup/long.js';
 
 const GAMES = sized(300, 2000);
@@ -16,7 +16,7 @@ test(`fast Board == board.py on ${GAMES} seeded games, every method, _board read
   expect(python).not.toBeNull();
   const output = execFileSync(
     python?.path ?? 'python3',
-    ['-I', '-B', resolve('tests/python/fast_board_driver.py'), resolve('harness/sandbox/python'), String(GAMES)],
+    ['-I', '-B', resolve('tests/python/fast_board_driver.py'), pythonRuntimeDir(), String(GAMES)],
     { encoding: 'utf8' },
   );
   expect(output.trim()).toMatch(/^ok \d+$/);
