@@ -27,6 +27,7 @@ const COMMANDS: Record<string, () => Promise<{ register(program: Command): void 
   worker: () => import('./worker.js'),
   tournament: () => import('./tournament.js'),
   list: () => import('./list.js'),
+  similarity: () => import('./similarity.js'),
 };
 
 const version = harnessVersion();
