@@ -6,13 +6,14 @@
  * Exit codes: 0 done (whatever was flagged: a flag is no failure), 2 usage or input error.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Assignment } from '../grading/assignment.js';
 import { InputError, openSubmissions } from '../grading/batch/input.js';
 import { pseudonyms } from '../grading/batch/pseudonym.js';
+import { SUBMISSIONS_DIR } from '../grading/batch/runner.js';
 import { DEFAULT_LIMITS, snapshotStudent } from '../grading/batch/snapshot.js';
 import { DEFAULT_PROBES } from '../grading/similarity/behaviour.js';
 import { runSimilarity, SOURCE_THRESHOLD, type Entrant, type SimilarityReport } from '../grading/similarity/run.js';
@@ -121,6 +122,28 @@ export function summaryLine(report: SimilarityReport): string {
     report.behaviour.ran ? `behaviour probed (${report.behaviour.positions.length} positions, ${((report.behaviour.meanWallMs ?? 0) / 1000).toFixed(1)} s per student)` : `behaviour not probed (${report.behaviour.skipped})`,
   ];
   return `Compared ${report.students.length} student(s)${report.corpus.length > 0 ? ` and ${report.corpus.length} corpus entr${report.corpus.length === 1 ? 'y' : 'ies'}` : ''}: ${flagged.length} pair(s) flagged in ${report.clusters.length} cluster(s); ${halves.join('; ')}.`;
+}
+
+/**
+ * The batch's snapshot of each student (out/submissions/<id>), as grading saw it: a lone file, or the folder
+ * inside any folders that only wrap it (a cloned repo). Students without a snapshot (refused input) are left out.
+ */
+export function batchEntrants(outDir: string, ids: string[]): Entrant[] {
+  const entrants: Entrant[] = [];
+  for (const id of ids) {
+    let path = join(outDir, SUBMISSIONS_DIR, id);
+    if (!existsSync(path)) continue;
+    for (;;) {
+      const children = readdirSync(path);
+      if (children.length !== 1) break;
+      const only = join(path, children[0]);
+      if (!statSync(only).isDirectory() && !statSync(only).isFile()) break;
+      path = only;
+      if (statSync(only).isFile()) break;
+    }
+    entrants.push({ id, path });
+  }
+  return entrants;
 }
 
 /** `referee batch --similarity`: the batch's own snapshots (out/submissions/<id>), its assignment, its out folder. */

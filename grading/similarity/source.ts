@@ -306,7 +306,15 @@ function fragmentsOf(first: number, second: number, indexes: FingerprintIndex[],
       }
     }
   }
-  return fragments.sort((x, y) => y.kgrams - x.kgrams).slice(0, maxFragments);
+  // Largest first; a stretch inside one already kept (on both sides) adds nothing to read.
+  const inside = (x: LineRange, y: LineRange): boolean => x.file === y.file && x.startLine >= y.startLine && x.endLine <= y.endLine;
+  const kept: SourceFragment[] = [];
+  for (const fragment of fragments.sort((x, y) => y.kgrams - x.kgrams || x.a.startLine - y.a.startLine)) {
+    if (kept.length >= maxFragments) break;
+    if (kept.some((big) => inside(fragment.a, big.a) && inside(fragment.b, big.b))) continue;
+    kept.push(fragment);
+  }
+  return kept;
 }
 
 export { MissingDependencyError };
