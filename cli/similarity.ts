@@ -146,6 +146,11 @@ export function batchEntrants(outDir: string, ids: string[]): Entrant[] {
   return entrants;
 }
 
+/** dolos-lib not installed: one line with the install command (the behaviour half ran without it). */
+function warnMissing(report: SimilarityReport): void {
+  if (!report.source.ran && report.source.skipped?.includes('npm install')) console.error(`referee: ${report.source.skipped}`);
+}
+
 /** `referee batch --similarity`: the batch's own snapshots (out/submissions/<id>), its assignment, its out folder. */
 export async function runForBatch(options: { students: Entrant[]; assignment: Assignment; outDir: string; pseudonyms: Map<string, string> | null; quiet?: boolean }): Promise<string[]> {
   const report = await runSimilarity({
@@ -153,6 +158,7 @@ export async function runForBatch(options: { students: Entrant[]; assignment: As
     assignment: options.assignment,
     onProgress: options.quiet ? undefined : (line) => console.error(line),
   });
+  warnMissing(report);
   return [summaryLine(report), ...writeSimilarity(report, options.outDir, options.pseudonyms)];
 }
 
@@ -185,6 +191,7 @@ async function similarity(classPath: string, flags: SimilarityFlags): Promise<vo
       onProgress: say,
     });
     if (problems.length > 0) report.notes.unshift({ id: 'input', lines: problems });
+    warnMissing(report);
     mkdirSync(outDir, { recursive: true });
     const names = flags.anonymize ? pseudonyms(report.students, pseudonymKey(outDir)) : null;
     const files = writeSimilarity(report, outDir, names);

@@ -40,6 +40,8 @@ export interface ProbeOptions {
 }
 
 export const DEFAULT_PROBES = 24;
+/** Allowance for a sandbox's first start (bubblewrap, a host compiled on first use) beyond the constructor's limit. */
+const SANDBOX_STARTUP_MS = 60_000;
 const REPEATS = 2;
 
 function dummyInfo(game: AnyGame, side: Side, limitMs: number): MoveInfo {
@@ -163,12 +165,14 @@ export async function probeSubmission(id: string, path: string, assignment: Assi
         result.asked += 1;
         const start = await askWithin(
           () => player.startGame({ game: game.id, side: probe.side, seed: probeSeed(seed, position, repeat), initialState: probe.state, seedRandom: config.seedPlayerRandom !== false, timeLimitMs: config.constructTimeoutMs }),
-          Math.min(config.constructTimeoutMs, 30_000),
+          // The sandbox holds the constructor to its limit itself; this outer bound also covers a cold start (the
+          // sandbox's own start-up, a host built on first use), which is never the student's time.
+          config.constructTimeoutMs + SANDBOX_STARTUP_MS,
         );
         let move: string | null = null;
         if (start.answer?.kind === 'ready') {
           result.cpuMs += start.answer.cpuMs ?? 0;
-          const asked = await askWithin(() => player.requestMove({ state: probe.state, info: dummyInfo(game, probe.side, limitMs) }), limitMs + 250);
+          const asked = await askWithin(() => player.requestMove({ state: probe.state, info: dummyInfo(game, probe.side, limitMs) }), limitMs + 2000);
           if (asked.answer === null) await settleWithin(() => player.abort(`no answer within ${limitMs} ms`), 5000);
           if (asked.answer?.kind === 'move') {
             result.cpuMs += asked.answer.cpuMs ?? 0;

@@ -295,8 +295,8 @@ export async function runSimilarity(options: SimilarityOptions): Promise<Similar
       say(`source: done in ${report.source.seconds} s`);
     } catch (error) {
       if (!(error instanceof MissingDependencyError)) throw error;
+      // The caller prints this once, whatever the verbosity: it is the fix the instructor needs.
       report.source.skipped = error.message;
-      say(`source: skipped — ${error.message}`);
     }
   }
 
