@@ -49,15 +49,17 @@ const share = (value: string): number => {
   return number;
 };
 
-function folderArg(path: string, flag: string): string {
+/** A --base folder, or a --corpus folder or LMS zip. */
+function folderArg(path: string, flag: '--base' | '--corpus'): string {
   const full = resolve(path);
-  let isDir = false;
+  let usable = false;
   try {
-    isDir = statSync(full).isDirectory();
+    const stats = statSync(full);
+    usable = stats.isDirectory() || (flag === '--corpus' && stats.isFile() && full.toLowerCase().endsWith('.zip'));
   } catch {
     // reported below
   }
-  if (!isDir) throw new UsageError(`${flag} ${path} is not a folder: pass a folder of ${flag === '--base' ? 'handed-out code' : 'earlier submissions'}`);
+  if (!usable) throw new UsageError(`${flag} ${path} is not ${flag === '--base' ? 'a folder: pass a folder of handed-out code' : 'a folder or a .zip: pass earlier submissions, one folder or file per student'}`);
   return full;
 }
 
@@ -172,7 +174,7 @@ async function similarity(classPath: string, flags: SimilarityFlags): Promise<vo
     const { entrants: students, problems } = await snapshotClass(resolve(classPath), join(scratch, 'class'), '');
     const corpus: Entrant[] = [];
     for (const [index, dir] of corpusDirs.entries()) {
-      const found = await snapshotClass(dir, join(scratch, `corpus-${index}`), `${basename(dir)}/`);
+      const found = await snapshotClass(dir, join(scratch, `corpus-${index}`), `${basename(dir).replace(/\.zip$/i, '')}/`);
       corpus.push(...found.entrants);
       problems.push(...found.problems);
     }

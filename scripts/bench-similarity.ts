@@ -61,6 +61,14 @@ export async function benchSimilarity(largeClass = 300): Promise<void> {
       const pair = flagged.get(`${a}\0${b}`)!;
       console.log(`  flagged ${a} · ${b} by ${pair.flaggedBy.join('+')}: source ${pair.source?.score ?? '—'}, behaviour ${pair.behaviour?.score ?? '—'} (agreement ${pair.behaviour?.basis.agreement ?? '—'} vs ${pair.behaviour?.basis.expected ?? '—'})`);
     }
+    const listed = (pair: string[]) => report.pairs.find((each) => each.a === pair[0] && each.b === pair[1]);
+    const highest = (pairs: string[][], half: 'source' | 'behaviour'): number => Math.max(0, ...pairs.map((pair) => listed(pair)?.[half]?.score ?? 0));
+    const lowestCopy = Math.min(...copies.filter((pair) => !crossLanguage(pair)).map((pair) => listed(pair)?.source?.score ?? 0));
+    console.log(
+      `  margins: highest independent source score ${highest(independent, 'source')} (threshold ${report.thresholds.source}; lowest same-language copy ${lowestCopy}); ` +
+        `highest independent behaviour score ${highest(independent, 'behaviour')} (flag at ${report.thresholds.behaviour.score} with z ≥ ${report.thresholds.behaviour.z}); ` +
+        `highest starter-only source score ${highest(baseOnly, 'source')}`,
+    );
     console.log(`starter-only pairs flagged (base code alone): ${baseOnly.filter(isFlagged).length}/${baseOnly.length} (goal 0)`);
     const costs = report.behaviour.costs;
     const walls = costs.map((cost) => cost.wallMs).sort((x, y) => x - y);

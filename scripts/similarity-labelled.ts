@@ -65,6 +65,8 @@ function rename(text: string, lang: Lang, rng: Rng): string {
   for (const pattern of patterns) for (const match of text.matchAll(pattern)) if (!keep.has(match[1]) && !match[1].startsWith('__')) declared.add(match[1]);
   let out = text;
   for (const name of declared) {
+    // An attribute also read from another object (node.visits) keeps its name: renaming it half-way breaks the code.
+    if (new RegExp(`(?<!self)(?<!this)\\.${name}\\b`).test(text)) continue;
     const fresh = `${name.replace(/[aeiou]/g, '').slice(0, 4) || 'v'}_${rng.int(1000)}`.replace(/^_/, 'v_');
     out = out.replace(new RegExp(`(?<![\\w.])${name}\\b|(?<=(?:self|this)\\.)${name}\\b`, 'g'), fresh);
   }

@@ -149,7 +149,15 @@ export async function compareSources(participants: Participant[], base: SourceSe
   for (const language of Object.keys(DOLOS_LANGUAGE) as SourceLanguage[]) {
     const mine = participants.flatMap((participant, owner) => participant.files.filter((file) => file.language === language).map((source) => ({ owner, source })));
     if (mine.length === 0) continue;
-    const tokenizer = await (await picker.findLanguage(DOLOS_LANGUAGE[language])).createTokenizer();
+    let tokenizer: Tokenizer;
+    try {
+      tokenizer = await (await picker.findLanguage(DOLOS_LANGUAGE[language])).createTokenizer();
+    } catch (error) {
+      // Installed, but its native parsers did not build (no compiler at install time, install scripts refused).
+      throw new MissingDependencyError(
+        `source similarity could not load dolos-lib's ${language} parser (${(error as Error).message.split('\n')[0]}): run \`npm rebuild @dodona/dolos-parsers tree-sitter\` with a C++ compiler installed`,
+      );
+    }
     const index = new dolos.FingerprintIndex(kgramLength, window, false);
     indexes.push(index);
     const files: TokenizedFile[] = [];
