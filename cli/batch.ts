@@ -16,7 +16,7 @@ import { DiskFullError } from '../grading/batch/disk-full.js';
 import { InputError, openSubmissions, type SubmissionInput } from '../grading/batch/input.js';
 import { JournalFormatError } from '../grading/batch/journal-db.js';
 import { LAYOUT_NAMES } from '../grading/batch/layout.js';
-import { BatchUsageError, GRADES_CSV, runBatch, type BatchEvent, type BatchOutcome } from '../grading/batch/runner.js';
+import { BatchUsageError, GRADES_CSV, runBatch, SUBMISSIONS_DIR, type BatchEvent, type BatchOutcome } from '../grading/batch/runner.js';
 import { DEFAULT_LIMITS } from '../grading/batch/snapshot.js';
 import { withClassFacts, type StudentSummary } from '../grading/batch/summary.js';
 import type { GamePool } from '../grading/pool/job.js';
@@ -302,7 +302,7 @@ export function register(program: Command): void {
         if (flags.similarity) {
           const { batchEntrants, runForBatch } = await import('./similarity.js');
           const outDir = resolve(flags.out);
-          const lines = await runForBatch({ students: batchEntrants(outDir, outcome.students.map((student) => student.id)), assignment: assignmentArg(flags.config, flags.game), outDir, pseudonyms: outcome.pseudonyms, quiet: flags.quiet });
+          const lines = await runForBatch({ students: batchEntrants(join(outDir, SUBMISSIONS_DIR), outcome.students.map((student) => student.id)), assignment: assignmentArg(flags.config, flags.game), outDir, pseudonyms: outcome.pseudonyms, quiet: flags.quiet });
           console.log(lines.join('\n'));
         }
       }

@@ -13,7 +13,6 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { Assignment } from '../grading/assignment.js';
 import { InputError, openSubmissions } from '../grading/batch/input.js';
 import { pseudonyms } from '../grading/batch/pseudonym.js';
-import { SUBMISSIONS_DIR } from '../grading/batch/runner.js';
 import { DEFAULT_LIMITS, snapshotStudent } from '../grading/batch/snapshot.js';
 import { DEFAULT_PROBES } from '../grading/similarity/behaviour.js';
 import { runSimilarity, SOURCE_THRESHOLD, type Entrant, type SimilarityReport } from '../grading/similarity/run.js';
@@ -127,13 +126,13 @@ export function summaryLine(report: SimilarityReport): string {
 }
 
 /**
- * The batch's snapshot of each student (out/submissions/<id>), as grading saw it: a lone file, or the folder
+ * The batch's snapshot of each student (`snapshots`/<id>, i.e. out/submissions/<id>), as grading saw it: a lone file, or the folder
  * inside any folders that only wrap it (a cloned repo). Students without a snapshot (refused input) are left out.
  */
-export function batchEntrants(outDir: string, ids: string[]): Entrant[] {
+export function batchEntrants(snapshots: string, ids: string[]): Entrant[] {
   const entrants: Entrant[] = [];
   for (const id of ids) {
-    let path = join(outDir, SUBMISSIONS_DIR, id);
+    let path = join(snapshots, id);
     if (!existsSync(path)) continue;
     for (;;) {
       const children = readdirSync(path);

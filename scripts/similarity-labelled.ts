@@ -34,6 +34,17 @@ const FAMILIES: { family: string; original: string; copies: string[]; ports: str
   { family: 'hugo', original: 'seeds/hugo', copies: [], ports: [] },
 ];
 
+/** More independent submissions: the repository's other real-style Reversi fixtures, each a family of its own. */
+const INDEPENDENT = [
+  'students/strong',
+  'students/fair',
+  'python/greedy',
+  'python/mcts',
+  'python/real/mcts-deepcopy',
+  'python/real/numpy-eval',
+  'cpp/aiplayer-reversi',
+];
+
 const TRANSLATED = ['计算每一步的得分', 'Calcula la mejor jugada', '搜索最好的走法', 'Bewertet die Stellung', 'on garde le coin', '先手优势'];
 
 type Lang = 'py' | 'cpp' | 'ts';
@@ -218,6 +229,11 @@ export function buildLabelledSet(dir: string, seed = 1): LabelledStudent[] {
       writeFolder(join(dir, id), disguise(source, steps, rng));
       students.push({ id, family });
     });
+  }
+  for (const path of INDEPENDENT) {
+    const id = `solo-${path.split('/').pop()}`;
+    cpSync(packageFile('tests', 'fixtures', path), join(dir, id), { recursive: true });
+    students.push({ id, family: id });
   }
   // The merge: fay's two files back in one (tables.py inlined where it was imported).
   const fay = readFolder(join(FIXTURES, 'class', 'fay'));
