@@ -173,7 +173,7 @@ export async function probeSubmission(id: string, path: string, assignment: Assi
         if (start.answer?.kind === 'ready') {
           result.cpuMs += start.answer.cpuMs ?? 0;
           const asked = await askWithin(() => player.requestMove({ state: probe.state, info: dummyInfo(game, probe.side, limitMs) }), limitMs + 2000);
-          if (asked.answer === null) await settleWithin(() => player.abort(`no answer within ${limitMs} ms`), 5000);
+          if (asked.answer === null) await settleWithin(async () => { await player.abort(`no answer within ${limitMs} ms`); }, 5000);
           if (asked.answer?.kind === 'move') {
             result.cpuMs += asked.answer.cpuMs ?? 0;
             const state = game.decode(probe.state);
@@ -185,7 +185,7 @@ export async function probeSubmission(id: string, path: string, assignment: Assi
             fail(failureText(asked.answer, limitMs));
           }
         } else {
-          if (start.answer === null) await settleWithin(() => player.abort('construction took too long'), 5000);
+          if (start.answer === null) await settleWithin(async () => { await player.abort('construction took too long'); }, 5000);
           fail(`could not be constructed: ${failureText(start.answer, config.constructTimeoutMs)}`);
         }
         await settleWithin(() => player.endGame(), 5000);
