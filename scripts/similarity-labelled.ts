@@ -263,7 +263,7 @@ export function buildLabelledSet(dir: string, seed = 1): LabelledStudent[] {
     students.push({ id: `base-${id}`, family: `base-${id}`, baseOnly: true });
   }
   const starter = readFileSync(packageFile('student-template', 'python', 'src', 'AIPlayer.py'), 'utf8');
-  const board = readFileSync(packageFile('harness', 'sandbox', 'python', 'board_reversi.py'), 'utf8');
+  const board = readFileSync(packageFile('harness', 'games', 'reversi', 'board.py'), 'utf8');
   writeFolder(join(dir, 'base-sam'), { 'AIPlayer.py': starter.replace('for a start.', 'for a start. (sam)'), 'board.py': board });
   writeFolder(join(dir, 'base-tia'), { 'AIPlayer.py': translateComments(starter, 'py', rng), 'board.py': board, 'func_timeout.py': readFileSync(packageFile('harness', 'sandbox', 'python', 'func_timeout.py'), 'utf8') });
   students.push({ id: 'base-sam', family: 'base-sam', baseOnly: true }, { id: 'base-tia', family: 'base-tia', baseOnly: true });
