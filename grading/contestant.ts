@@ -78,9 +78,11 @@ export async function submissionContestant(path: string, assignment: Assignment,
   const sizeLimits = submissionLimits(assignment);
   let hash = sha256(`missing:${absolute}`);
   let language = LANGUAGES[extname(absolute)] ?? 'unknown';
+  let botzone = false;
   try {
     const resolved = resolveSubmission(absolute, sizeLimits, assignment.entry);
     language = LANGUAGES[extname(resolved.entry)] ?? language;
+    botzone = resolved.botzone !== undefined;
     hash = existsSync(resolved.entry) ? sha256(readFileSync(resolved.entry, 'utf8')) : hash;
     hash = (await compileSubmission(resolved)).hash;
   } catch {
@@ -88,7 +90,7 @@ export async function submissionContestant(path: string, assignment: Assignment,
   }
   return {
     submission: { name: path, path, hash, language, kind: 'submission' },
-    isolation: isolationRecord(detectLayers(), runtimeOf(language)),
+    isolation: isolationRecord(detectLayers(), botzone ? 'cpp' : runtimeOf(language)),
     async check() {
       // The same limits as `referee check` with this assignment (grading/check-limits), size caps included.
       // checkOverrides: `grade` without a config judges the platform's limits, with the assignment's as the pace.

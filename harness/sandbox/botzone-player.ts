@@ -40,6 +40,8 @@ export const DATA_CAP_BYTES = 100 * 1024;
 const STDOUT_CAP_BYTES = 1024 * 1024;
 /** Botzone's memory limit. */
 const BOTZONE_MEMORY_MB = 256;
+/** What a bot's pass ({"x": -1, "y": -1}) answers when it is asked for a move: not a move, so illegal there. */
+const PASS_VALUE = 'pass (-1, -1)';
 
 export interface BotzoneOptions {
   /** Shown in records and reports. */
@@ -154,10 +156,22 @@ export class BotzonePlayer implements Player {
     const limitSeconds = Math.max(1, Math.round(request.info.timeLimitMs / 1000));
     const live = this.bot;
     let outcome: TurnOutcome;
-    if (live && !live.killed && !live.closedInput && this.fed === requests.length - 1) {
-      // Kept running: only the new request, on one line.
-      const latest = requests[requests.length - 1];
-      outcome = await this.turn(live, `${this.options.interaction === 'json' ? JSON.stringify(latest) : codec.toLine(latest)}\n`);
+    const line = (value: unknown): string => `${this.options.interaction === 'json' ? JSON.stringify(value) : codec.toLine(value)}\n`;
+    if (live && !live.killed && !live.closedInput && this.fed > 0 && this.fed <= requests.length - 1) {
+      // Kept running: only the new requests, one line each. The referee passes for a side without a move without
+      // asking it; Botzone's judge asks, and a kept bot must answer that turn itself: it is fed those requests
+      // first, and each answer must be the pass.
+      for (let i = this.fed; i < requests.length - 1; i++) {
+        const between = await this.turn(live, line(requests[i]));
+        if (between.kind === 'failure') return between.answer;
+        const answer = this.answerOf(codec, between);
+        if (answer.kind !== 'move') return answer;
+        if (answer.value !== PASS_VALUE) {
+          return { ...answer, value: `${String(answer.value)} (answered on a turn with no legal move, where Botzone wants the pass {"x": -1, "y": -1})` };
+        }
+        this.fed = i + 1;
+      }
+      outcome = await this.turn(live, line(requests[requests.length - 1]));
     } else {
       this.kill();
       const bot = this.spawnBot();
@@ -223,7 +237,7 @@ export class BotzonePlayer implements Player {
     if ('invalid' in decoded) {
       notes.push(`invalid action: ${decoded.invalid}`);
       value = JSON.stringify(parsed.response) ?? String(parsed.response);
-    } else value = decoded.move ?? 'pass (-1, -1)';
+    } else value = decoded.move ?? PASS_VALUE;
     const answer: PlayerAnswer = { kind: 'move', value, cpuMs, output: take() };
     if (debug !== undefined) answer.debug = debug;
     return answer;

@@ -175,7 +175,7 @@ function bwrapArgs(input: LaunchInput): string[] {
   const args = bwrapBaseArgs();
   if (input.layers.seccomp) args.push('--seccomp', input.program ? String(PROGRAM_SECCOMP_FD) : '0');
   // A whole program starts in its staged folder (a bot reads its own files by relative path).
-  if (input.program) args.push('--chdir', input.submissionRoot);
+  if (input.program) args[args.indexOf('--chdir') + 1] = input.submissionRoot;
   const { command, binds } = program(input);
   // Binds after --tmpfs /tmp, so a cache or submission under /tmp shows through.
   for (const path of new Set(binds)) args.push('--ro-bind', path, path);
