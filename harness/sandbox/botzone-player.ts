@@ -85,7 +85,7 @@ interface Bot {
 }
 
 type TurnOutcome =
-  | { kind: 'output'; text: string; exited: boolean; code: number | null; signal: NodeJS.Signals | null }
+  | { kind: 'output'; text: string; exited: boolean; code: number | null; signal: NodeJS.Signals | null; oom?: boolean; cpuMs?: number }
   | { kind: 'failure'; answer: PlayerAnswer };
 
 type Parsed = { response: unknown; debug?: unknown; data?: unknown; globaldata?: unknown } | { problem: string };
@@ -206,7 +206,7 @@ export class BotzonePlayer implements Player {
 
   /** The bot's output as an answer: the response through the game's codec; data and globaldata kept. */
   private answerOf(codec: BotzoneCodec, outcome: Extract<TurnOutcome, { kind: 'output' }>): PlayerAnswer {
-    const cpuMs = this.cpuSinceLast();
+    const cpuMs = outcome.exited ? outcome.cpuMs : this.cpuSinceLast();
     const notes = this.notes.splice(0);
     const take = (): PlayerAnswer['output'] => {
       const captured = this.output.take();
@@ -244,8 +244,11 @@ export class BotzonePlayer implements Player {
   }
 
   private exitFailure(outcome: Extract<TurnOutcome, { kind: 'output' }>, output: PlayerAnswer['output']): PlayerAnswer {
-    const bot = this.bot;
-    if (bot?.cgroup?.oomKilled()) return { kind: 'memory', message: `exceeded the ${this.memoryMb} MB memory limit`, output };
+    if (outcome.oom) return { kind: 'memory', message: `exceeded the ${this.memoryMb} MB memory limit`, output };
+    // Without a cgroup the address-space limit stops it: the allocation failure is its own words.
+    if (/std::bad_alloc|^MemoryError|heap out of memory|Cannot allocate memory/m.test(this.output.stderrTail())) {
+      return { kind: 'memory', message: `ran out of its ${this.memoryMb} MB memory limit`, output };
+    }
     const tail = this.output.stderrTail().trim().split('\n').pop() ?? '';
     const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.code}`;
     return { kind: 'crash', message: `the bot ${how} without an answer${tail ? `: ${tail.slice(0, 300)}` : ''}`, exitCode: outcome.code, signal: outcome.signal, output };
@@ -405,7 +408,10 @@ export class BotzonePlayer implements Player {
         if (this.bot === bot && !bot.killed) {
           // bubblewrap and the unshare shell report a death by signal N as 128 + N.
           const bySignal = code !== null && code > 128 && code < 160 ? signalName(code - 128) : signal;
-          this.settle({ kind: 'output', text: Buffer.concat(bot.stdout).toString('utf8'), exited: true, code: bySignal ? null : code, signal: bySignal ?? null });
+          // Read the cgroup now: it is removed below, before the answer is judged.
+          const oom = cgroup?.oomKilled() ?? false;
+          const cpuMs = this.cpuSinceLast();
+          this.settle({ kind: 'output', text: Buffer.concat(bot.stdout).toString('utf8'), exited: true, code: bySignal ? null : code, signal: bySignal ?? null, oom, ...(cpuMs !== undefined ? { cpuMs } : {}) });
         }
         void (cgroup?.destroy() ?? Promise.resolve()).then(() => resolve());
       });

@@ -164,8 +164,8 @@ export function botzoneTraits(texts: string[], named: boolean): BotzoneTraits | 
   const all = texts.join('\n');
   const signs = botzoneSigns(all);
   if (signs.length === 0 && !named) return null;
-  // A bot that never names "requests" reads Botzone's simple interaction (the turn number first).
-  const json = /["']requests["']|\.requests\b/.test(all);
+  // A bot that names neither Botzone's JSON fields nor a JSON reader reads the simple interaction (turn number first).
+  const json = /["'](requests|responses)["']|\.(requests|responses)\b|Json::(Reader|Value|CharReader)|json::parse|json\.loads?\(|JSON\.parse\(/.test(all);
   return {
     interaction: json ? 'json' : 'simple',
     keepRunning: all.includes(KEEP_RUNNING_MARKER),
