@@ -307,6 +307,8 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       if (asked.answer === null) await settleWithin(() => player.abort(`no answer within ${waitMs} ms`), limitMs);
       // Over the limit: the bank pays first, then a strike (the strikeLimit-th strike loses).
       let late = asked.answer === null ? lateness(asked, waitMs) : null;
+      // A timer that fired spent whatever of the bank the wait included.
+      if (late && timed) bankLeftMs[side] = Math.max(0, bankLeftMs[side] - Math.max(0, waitMs - limitMs - (strikeAllowed ? (config.strikeGraceMs ?? moveLimitMs) : 0)));
       if (timed && late === null && asked.wallMs > limitMs) {
         let over = asked.wallMs - limitMs;
         const drawn = Math.min(over, bankLeftMs[side]);
@@ -321,8 +323,11 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
         } else if (over > 0) late = lateness(asked, limitMs);
       }
       if (late) {
-        const failure = turnBound ? turnTimeFailure(turnMs, turnLimitMs, true) : late;
-        const rule = turnBound ? RULES.turnTime(config) : RULES.moveTime(config);
+        // Under strikes, a move over the limit that may not be struck is the losing strike.
+        const strikeLoss = config.strikeLimit !== undefined && !strikeAllowed && !struck;
+        if (strikeLoss) strikes[side] += 1;
+        const failure = turnBound ? turnTimeFailure(turnMs, turnLimitMs, true) : strikeLoss ? { ...late, message: `${late.message}: strike ${strikes[side]} of ${config.strikeLimit}, which loses` } : late;
+        const rule = turnBound ? RULES.turnTime(config) : strikeLoss ? RULES.strikes(config) : RULES.moveTime(config);
         const policy = policyNote(config, bankLeftMs[side], strikes[side]);
         return forfeit(side, 'move', policy ? { ...failure, message: `${failure.message} (${policy})` } : failure, illegal, asked.wallMs, turnMs, rule);
       }
