@@ -26,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<{ register(program: Command): void 
   serve: () => import('./serve.js'),
   worker: () => import('./worker.js'),
   tournament: () => import('./tournament.js'),
+  ladder: () => import('./ladder.js'),
   list: () => import('./list.js'),
 };
 

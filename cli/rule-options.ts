@@ -12,6 +12,8 @@ export interface RuleFlags {
   timeBank?: number;
   strikes?: number;
   platform?: string;
+  memoryMb?: number;
+  loadTimeout?: number;
 }
 
 /** `--game-rule name=true|false`, collected into one object (repeatable). */
@@ -26,7 +28,9 @@ function gameRule(text: string, previous: Record<string, boolean> = {}): Record<
 export function addRuleOptions(command: Command): Command {
   return command
     .option('--move-timeout <ms>', 'time limit per ask in ms (platform: 60000)', positiveInt)
-    .option('--illegal-limit <n>', 'asks per turn; the nth illegal answer loses (platform: 3)', positiveInt);
+    .option('--illegal-limit <n>', 'asks per turn; the nth illegal answer loses (platform: 3)', positiveInt)
+    .option('--memory-mb <mb>', "resident-memory limit of a submission's process in MB (default: the game's course, e.g. 512 reversi, 1024 connect4-nogo)", positiveInt)
+    .option('--load-timeout <ms>', 'allowance for loading a submission (imports, static initialisers), apart from the move limit (default 60000)', positiveInt);
 }
 
 /** The rules that only whole games use (play): the turn limit, 'Q', the game's own switches. */
@@ -59,5 +63,7 @@ export function ruleConfig(flags: RuleFlags): Partial<RefereeConfig> {
   if (flags.gameRule !== undefined) config.gameRules = flags.gameRule;
   if (flags.timeBank !== undefined) config.timeBankMs = flags.timeBank;
   if (flags.strikes !== undefined) config.strikeLimit = flags.strikes;
+  if (flags.memoryMb !== undefined) config.memoryMb = flags.memoryMb;
+  if (flags.loadTimeout !== undefined) config.loadTimeoutMs = flags.loadTimeout;
   return config;
 }

@@ -46,6 +46,11 @@ export interface GameStart {
   seedRandom?: boolean;
   /** The time allowed for construction, in ms. */
   timeLimitMs: number;
+  /**
+   * The time allowed for loading the submission when this start loads it (the first game of a process), in ms,
+   * apart from timeLimitMs (config.loadTimeoutMs); absent: timeLimitMs.
+   */
+  loadTimeLimitMs?: number;
 }
 
 /** A move played since the player's previous turn began, so a host can update its live board (game.py's). */
@@ -83,8 +88,8 @@ export interface CapturedOutput {
 export type PlayerAnswer =
   /** A value came back; the referee checks it is a legal move. */
   | { kind: 'move'; value: unknown; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number; debug?: string }
-  /** Construction finished (startGame only). */
-  | { kind: 'ready'; cpuMs?: number; output?: CapturedOutput }
+  /** Construction finished (startGame only). loadMs: the wall time this start spent loading the submission first. */
+  | { kind: 'ready'; cpuMs?: number; loadMs?: number; output?: CapturedOutput }
   /** The player's code threw or rejected. */
   | { kind: 'error'; message: string; stack?: string; output?: CapturedOutput }
   /**
@@ -92,8 +97,11 @@ export type PlayerAnswer =
    * referee once the turn is over, so a board restored before a later ask of the same turn is fine).
    */
   | { kind: 'tamper'; value?: unknown; detail?: string; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number }
-  /** The player's host noticed the deadline before the referee's own timer did. */
-  | { kind: 'timeout'; output?: CapturedOutput }
+  /**
+   * The player's host noticed the deadline before the referee's own timer did. `loading`: the time ran out while
+   * the submission was being loaded (imports, module-level code, static initialisers), under the load allowance.
+   */
+  | { kind: 'timeout'; message?: string; loading?: boolean; output?: CapturedOutput }
   /** The player's process died. */
   | { kind: 'crash'; message: string; stack?: string; exitCode?: number | null; signal?: string | null; output?: CapturedOutput }
   /** The player exceeded its memory ceiling. */
@@ -109,6 +117,8 @@ export interface PlayerIsolation {
   layers: string[];
   /** Why a layer that should be there is not (e.g. bubblewrap installed but unable to start), with the fix. */
   problem?: string;
+  /** Which wall holds the memory limit and how high (the cgroup, or the grader's watchdog): memory-wall.ts. */
+  memory?: string;
 }
 
 export interface Player {
@@ -133,9 +143,10 @@ export interface Player {
   requestMove(request: MoveRequest): Promise<PlayerAnswer>;
   /**
    * The referee gave up waiting (deadline passed). The player must stop computing now: a sandbox kills its
-   * process; the next startGame starts afresh.
+   * process; the next startGame starts afresh. It may resolve with what it found the deadline was (a sandbox whose
+   * player had reached its memory limit answers 'memory'): the referee records that cause instead of a timeout.
    */
-  abort(reason: string): Promise<void>;
+  abort(reason: string): Promise<PlayerAnswer | void>;
   /** The game is over (normally or not). */
   endGame(): Promise<void>;
   /** Release everything (processes, timers). Safe to call twice. */
