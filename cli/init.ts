@@ -117,7 +117,7 @@ export function scaffold(dir: string, refereeSpec: string, force = false, python
   manifest.devDependencies[PACKAGE_NAME] = refereeSpec;
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
 
-  const files = ['package.json', 'README.md', '.gitignore', entry, '.github/workflows/grade.yml', '.github/workflows/classroom.yml'];
+  const files = ['package.json', 'README.md', '.gitignore', entry, '.github/workflows/grade.yml', '.github/workflows/classroom.yml', '.github/workflows/ladder.yml'];
   if (python) files.push('src/board.py', 'src/func_timeout.py');
   else files.push('tsconfig.json');
   if (existsSync(join(target, 'RULES.md'))) files.push('RULES.md');

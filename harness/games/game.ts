@@ -6,6 +6,8 @@
  * A game that needs speed (Reversi perft, a student's MCTS) keeps a mutable core of its own behind this.
  */
 
+import type { BotzoneCodec } from './common/botzone.js';
+
 /** 0 moves first (Black, "X"), 1 moves second (White, "O"). */
 export type Side = 0 | 1;
 
@@ -146,7 +148,14 @@ export interface Game<S = unknown, M = unknown> {
    * The game's own rule defaults where its course differs from the Reversi platform (e.g. 3 s per move, an
    * illegal answer loses at once). Explicit config always wins over these.
    */
-  readonly defaultRules?: { readonly moveTimeoutMs?: number; readonly illegalMoveLimit?: number };
+  readonly defaultRules?: {
+    readonly moveTimeoutMs?: number;
+    readonly illegalMoveLimit?: number;
+    /** The course's resident-memory limit in MB (Saiblo's 1 GB for the Connect Four course). */
+    readonly memoryMb?: number;
+    /** The course's allowance for loading the submission, in ms, apart from the move and construct limits. */
+    readonly loadTimeoutMs?: number;
+  };
   toMove(state: S): Side;
   /** Legal moves in the platform's own order (students break ties by it). Empty when the side must pass. */
   legalMoves(state: S): M[];
@@ -189,6 +198,8 @@ export interface Game<S = unknown, M = unknown> {
   moveDetails?(state: S, move: M): Record<string, number | string>;
   /** Leaf count to `depth` plies, where the game has a fast one (passes take a ply). */
   perft?(state: S, depth: number): number;
+  /** How Botzone's judge writes this game's turns to a bot (common/botzone.ts), where Botzone hosts the game. */
+  readonly botzone?: BotzoneCodec;
 }
 
 /** A Game with its type parameters erased, for registries and code that only passes states along. */

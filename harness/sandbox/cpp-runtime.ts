@@ -88,16 +88,20 @@ export function cppHeadersDir(): string {
 
 let host: string | null = null;
 
-/** The compiled C++ host, built once per cache (g++ -O2, outside the sandbox: it is the project's own code). */
+/**
+ * The compiled C++ host, built once per cache (g++ -O2, outside the sandbox: it is the project's own code) and named
+ * by its source's hash, so a host built ahead (`referee doctor --build`) serves a grader with no compiler at run
+ * time (prebuilt .so players, queue workers).
+ */
 export function cppHostPath(): string {
   if (host && existsSync(host)) return host;
-  const compiler = findCompiler();
-  if (!compiler) throw new Error(NO_COMPILER);
   const source = join(cppSourceDir(), 'host.cpp');
   const text = readFileSync(source);
-  const hash = createHash('sha256').update(compiler.version).update('\0').update(text).digest('hex').slice(0, 16);
+  const hash = createHash('sha256').update('cpp-host/2\0').update(text).digest('hex').slice(0, 16);
   const path = join(cacheDir(), `cpp-host-${hash}`);
-  if (!existsSync(path)) {
+  const compiler = existsSync(path) ? null : findCompiler();
+  if (!existsSync(path) && !compiler) throw new Error(NO_COMPILER);
+  if (compiler && !existsSync(path)) {
     const temporary = `${path}.${process.pid}.tmp`;
     execFileSync(compiler.path, ['-std=c++17', '-O2', '-o', temporary, source, '-ldl'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
     chmodSync(temporary, 0o755);

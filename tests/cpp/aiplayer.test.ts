@@ -10,11 +10,12 @@ import { beforeAll, expect, test } from '@jest/globals';
 import { getGame } from '../../harness/games/registry.js';
 import { packageFile } from '../../grading/package-root.js';
 import { scratch } from '../sandbox/support.js';
+import { seedCache } from '../setup/suite-cache.js';
 import { CPP_FIXTURES } from './support.js';
 
 const env: Record<string, string> = {};
 beforeAll(() => {
-  env.REFEREE_CACHE_DIR = scratch('cpp-aiplayer-cache');
+  env.REFEREE_CACHE_DIR = seedCache(scratch('cpp-aiplayer-cache'));
 });
 
 function referee(...args: string[]): { code: number | null; stdout: string; stderr: string } {

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import type { AnyGame } from '../../harness/games/game.js';
 import { getGame } from '../../harness/games/registry.js';
+import { sized } from '../setup/long.js';
 import { createRng } from '../../harness/referee/seed.js';
 import { findPython, pythonRuntimeDir } from '../../harness/sandbox/python-runtime.js';
 
@@ -97,8 +98,9 @@ async function compare(id: string, games: number, firstSeed: number, rules?: Rec
 }
 
 describe('Python Boards agree with the TypeScript rules', () => {
-  test('reversi: 2000 seeded random games (legal actions in order, flips, winner, final board)', async () => {
-    expect(await compare('reversi', 2000, 1)).toBeGreaterThan(2000 * 55);
+  const reversiGames = sized(300, 2000);
+  test(`reversi: ${reversiGames} seeded random games (legal actions in order, flips, winner, final board)`, async () => {
+    expect(await compare('reversi', reversiGames, 1)).toBeGreaterThan(reversiGames * 55);
   }, 120_000);
   test.each([
     ['connect4', 300],

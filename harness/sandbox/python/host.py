@@ -83,6 +83,7 @@ class Host(object):
         self.symbols = config['symbols']
         self.board_module = None
         self.count_leftover = None
+        self.timed_out = None  # func_timeout's FunctionTimedOut, bound before the submission runs
         self.live = None
         self.plan_for = None
         self.plan = None
@@ -198,8 +199,14 @@ class Host(object):
             self.plan_for, self.plan = function, call_plan(get_move)
         # Called from a thread that is not the main one, as the platform's func_timeout does (signal.signal fails).
         plan, board = self.plan, self.live.board
-        value = self.mover.call(lambda: call_get_move(get_move, plan, board, lambda: MoveInfo(info)))
-        message = carry(value)
+        try:
+            value = self.mover.call(lambda: call_get_move(get_move, plan, board, lambda: MoveInfo(info)))
+            message = carry(value)
+        except self.timed_out as error:
+            # game.py calls get_move through func_timeout, which hands back None when the call ended in a
+            # FunctionTimedOut (the student's own func_timeout that fired and was not caught): game.py then asks
+            # again, as for any illegal answer, and the third loses. The referee does the same with this None.
+            message = {'standIn': {'type': 'NoneType', 'text': 'None (get_move raised %s, which func_timeout in game.py turns into None)' % _type(error).__name__[:80]}}
         if self.live.changed():
             message['t'] = 'tamper'
             message['detail'] = 'the board differs from how it was before this turn (game.py compares board._board after the turn)'
@@ -316,6 +323,7 @@ def main():
     host.live = LiveBoard(host.board_module, config['game'], config['symbols'])
     timeout_module = load_file('func_timeout', 'func_timeout.py')
     host.count_leftover = timeout_module._leftover_threads  # bound before the submission can replace it
+    host.timed_out = timeout_module.FunctionTimedOut
     for alias in TIMEOUT_ALIASES:
         sys.modules[alias] = timeout_module
     load_file('game', 'game.py')  # the notebook's game.py, for submissions that import it (after board, func_timeout)
