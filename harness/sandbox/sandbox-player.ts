@@ -31,6 +31,7 @@ import { processGroup, processTree, signalGroups, signalPids } from './process-t
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, NO_PYTHON, pythonRuntimeDir } from './python-runtime.js';
+import { sandboxNode } from './node-runtime.js';
 import { stageProgram, stageShared, type StagedProgram } from './staging.js';
 
 export interface SandboxOptions {
@@ -197,13 +198,22 @@ export class SandboxPlayer implements Player {
     this.layers = options.layers ?? detectLayers();
   }
 
+  /** The submission's language, for per-language time multipliers (config.timeMultipliers). */
+  get language(): string {
+    const runtime = this.options.runtime ?? 'node';
+    return runtime === 'python' ? 'Python' : runtime === 'cpp' ? 'C++' : 'TypeScript';
+  }
+
   /** The isolation this player runs under (recorded in every GameRecord and GradeResult). */
   get isolation(): IsolationRecord {
     const runtime = this.options.runtime ?? 'node';
     // What the child said it installed (a layer the kernel refused is reported missing, never silently skipped);
     // with bubblewrap, its filter is bubblewrap's and the Python host's extra one does not decide anything.
     const reported = this.layers.bwrap ? null : { ...(this.hostSeccomp !== null ? { seccomp: this.hostSeccomp } : {}), ...(this.hostLandlock !== null ? { landlock: this.hostLandlock } : {}) };
-    return { ...isolationRecord(this.layers, runtime, reported), memory: memoryWall(this.layers, this.memoryMb).description };
+    const record = { ...isolationRecord(this.layers, runtime, reported), memory: memoryWall(this.layers, this.memoryMb).description };
+    // The grader's own guard (non-dumpable) is no layer of the child's, but where it is missing the record says so.
+    if (this.graderGuard && this.graderGuard !== 'on') return { ...record, problem: [record.problem, `grader guard: ${this.graderGuard}`].filter(Boolean).join('; ') };
+    return record;
   }
 
   /** The layers with the launcher staged where an unprivileged child can run it (the cache may be root's 0700 home). */
@@ -321,6 +331,7 @@ export class SandboxPlayer implements Player {
     let cpp: CppProgram | undefined;
     let staged: StagedProgram;
     let cgroup: PlayerCgroup | null = null;
+    let node: string | undefined;
     try {
       if (this.options.runtime === 'python') {
         const interpreter = findPython();
@@ -334,6 +345,7 @@ export class SandboxPlayer implements Player {
         hostPath = stageShared(cppHostPath());
         staged = stageProgram(dirname(this.options.bundlePath), [this.options.bundlePath], this.options.bundlePath, this.processTag);
       } else {
+        node = sandboxNode(this.layers);
         hostPath = stageShared(await hostBundlePath());
         staged = stageProgram(dirname(this.options.bundlePath), [this.options.bundlePath], this.options.bundlePath, this.processTag);
       }
@@ -351,8 +363,9 @@ export class SandboxPlayer implements Player {
       process.stderr.write(`note: ${this.layers.bwrapProblem}. Landlock and seccomp stand in for it (hardened).\n`);
     }
     const memoryMb = this.memoryMb;
-    // The grader itself: a child of the same user must not ptrace it or read its memory (native-tools.ts).
-    this.graderGuard = protectGrader();
+    // The grader itself: a child of the same user must not ptrace it or read its memory (native-tools.ts). Inside
+    // bubblewrap a child sees only its own pid namespace: nothing to build or load on that path.
+    this.graderGuard = this.layers.bwrap ? null : protectGrader();
     const plan = launchPlan({
       layers: this.stagedLayers(),
       hostPath,
@@ -360,6 +373,7 @@ export class SandboxPlayer implements Player {
       submissionRoot: staged.dir,
       memoryMb,
       joinFiles: cgroup ? cgroup.joinFiles() : [],
+      node,
       python,
       cpp,
     });

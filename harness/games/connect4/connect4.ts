@@ -62,6 +62,7 @@ function makeConnect4(variant: Variant): Game<Connect4State, number> {
     renderText,
     renderSvg,
     geometry: connect4Geometry,
+    files: { folder: 'connect4', boardType: 'Connect4Board', python: true, cpp: true },
     studentBoard: {
       create: (s) => Board.fromState(s),
       fingerprint: (board) => Board.fingerprint(board),

@@ -24,14 +24,6 @@ REQUEST_FD = 3
 ANSWER_FD = 4
 HERE = os.path.dirname(os.path.abspath(__file__))
 HOST_FILE = os.path.abspath(__file__)
-BOARD_FILES = {
-    'reversi': 'board_reversi.py',
-    'connect4': 'board_connect4.py',
-    'connect4-nogo': 'board_connect4.py',
-    'gomoku': 'board_gomoku.py',
-    'gomoku-exact5': 'board_gomoku.py',
-    'nogo': 'board_nogo.py',
-}
 # Folders of a submission that hold no code of it (as the grader's resolve step skips them).
 SKIPPED_FOLDERS = frozenset(('node_modules', '.git', '__pycache__', '.venv', 'venv', 'referee-report'))
 # func_timeout's submodules in the PyPI package, for `from func_timeout.exceptions import FunctionTimedOut`.
@@ -323,8 +315,9 @@ def preload_packages(packages, root):
 def main():
     config = json.loads(sys.argv[1])
     host = Host(config)
-    board_file = BOARD_FILES.get(config['game'])
-    if board_file is None:
+    # The parent stages each game's board (harness/games/<game>/board.py) here as board_<game id>.py.
+    board_file = 'board_%s.py' % config['game']
+    if not re.match(r'^[a-z0-9-]+$', config['game']) or not os.path.isfile(os.path.join(HERE, board_file)):
         raise SystemExit("referee's Python host has no board for game '%s'" % config['game'])
     host.board_module = load_file('board', board_file)
     host.live = LiveBoard(host.board_module, config['game'], config['symbols'])
