@@ -46,6 +46,11 @@ export interface GameStart {
   seedRandom?: boolean;
   /** The time allowed for construction, in ms. */
   timeLimitMs: number;
+  /**
+   * The time allowed for loading the submission when this start loads it (the first game of a process), in ms,
+   * apart from timeLimitMs (config.loadTimeoutMs); absent: timeLimitMs.
+   */
+  loadTimeLimitMs?: number;
 }
 
 /** A move played since the player's previous turn began, so a host can update its live board (game.py's). */
@@ -65,6 +70,11 @@ export interface MoveRequest {
    * applies them. Absent on retries (the board is the same one, as in game.py) and on the player's first turn.
    */
   played?: PlayedMove[];
+  /**
+   * Every turn of the game so far, passes included (the referee's own list: read it during the call, never keep
+   * it). A process-protocol player (Botzone's) rebuilds the whole request/response history from it.
+   */
+  history?: readonly { readonly side: Side; readonly kind: 'move' | 'pass'; readonly move?: string }[];
 }
 
 /** Captured output of the player during one call, already capped by whoever captured it. */
@@ -77,9 +87,9 @@ export interface CapturedOutput {
 /** How a call to a player ended, as the player's host saw it. The referee turns these into verdicts. */
 export type PlayerAnswer =
   /** A value came back; the referee checks it is a legal move. */
-  | { kind: 'move'; value: unknown; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number }
-  /** Construction finished (startGame only). */
-  | { kind: 'ready'; cpuMs?: number; output?: CapturedOutput }
+  | { kind: 'move'; value: unknown; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number; debug?: string }
+  /** Construction finished (startGame only). loadMs: the wall time this start spent loading the submission first. */
+  | { kind: 'ready'; cpuMs?: number; loadMs?: number; output?: CapturedOutput }
   /** The player's code threw or rejected. */
   | { kind: 'error'; message: string; stack?: string; output?: CapturedOutput }
   /**
@@ -87,8 +97,11 @@ export type PlayerAnswer =
    * referee once the turn is over, so a board restored before a later ask of the same turn is fine).
    */
   | { kind: 'tamper'; value?: unknown; detail?: string; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number }
-  /** The player's host noticed the deadline before the referee's own timer did. */
-  | { kind: 'timeout'; output?: CapturedOutput }
+  /**
+   * The player's host noticed the deadline before the referee's own timer did. `loading`: the time ran out while
+   * the submission was being loaded (imports, module-level code, static initialisers), under the load allowance.
+   */
+  | { kind: 'timeout'; message?: string; loading?: boolean; output?: CapturedOutput }
   /** The player's process died. */
   | { kind: 'crash'; message: string; stack?: string; exitCode?: number | null; signal?: string | null; output?: CapturedOutput }
   /** The player exceeded its memory ceiling. */
@@ -104,6 +117,8 @@ export interface PlayerIsolation {
   layers: string[];
   /** Why a layer that should be there is not (e.g. bubblewrap installed but unable to start), with the fix. */
   problem?: string;
+  /** Which wall holds the memory limit and how high (the cgroup, or the grader's watchdog): memory-wall.ts. */
+  memory?: string;
 }
 
 export interface Player {
@@ -117,15 +132,21 @@ export interface Player {
    * set this.
    */
   readonly trusted?: boolean;
+  /**
+   * The language the player's code is in ('C++', 'Python', 'JavaScript', 'TypeScript'), for per-language time
+   * multipliers (config.timeMultipliers); absent for an in-process reference AI.
+   */
+  readonly language?: string;
   /** Begin a game: a fresh AIPlayer for this colour. Resolves 'ready' or a failure. */
   startGame(start: GameStart): Promise<PlayerAnswer>;
   /** Ask for a move. Must resolve; the referee races it against its own deadline. */
   requestMove(request: MoveRequest): Promise<PlayerAnswer>;
   /**
    * The referee gave up waiting (deadline passed). The player must stop computing now: a sandbox kills its
-   * process; the next startGame starts afresh.
+   * process; the next startGame starts afresh. It may resolve with what it found the deadline was (a sandbox whose
+   * player had reached its memory limit answers 'memory'): the referee records that cause instead of a timeout.
    */
-  abort(reason: string): Promise<void>;
+  abort(reason: string): Promise<PlayerAnswer | void>;
   /** The game is over (normally or not). */
   endGame(): Promise<void>;
   /** Release everything (processes, timers). Safe to call twice. */

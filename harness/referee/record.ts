@@ -65,11 +65,21 @@ export interface TurnRecord {
   /** Threads the submission left running after a timed-out func_timeout call during the accepted ask (Python). */
   leftoverThreads?: number;
   output?: CapturedOutput;
+  /** A Botzone bot's "debug" of this turn (at most 1 KB), kept as its judge keeps it in the log. */
+  debug?: string;
+  /** The limit of this ask in ms where it was not config.moveTimeoutMs (language multiplier, first-turn factor). */
+  limitMs?: number;
+  /** What is left of the side's time bank after this move (config.timeBankMs), when the move drew on it. */
+  bankLeftMs?: number;
+  /** The side's strike count after this move, when the move went over its limit and was played (config.strikeLimit). */
+  strikes?: number;
 }
 
 /** How building a player at the start of the game went. */
 export interface StartRecord {
   wallMs: number;
+  /** Of wallMs, the time spent loading the submission (first game of its process), under config.loadTimeoutMs. */
+  loadMs?: number;
   cpuMs?: number;
   output?: CapturedOutput;
 }
@@ -259,6 +269,10 @@ function checkTurn(value: unknown, index: number): void {
   check.time(turn, 'turnMs', true);
   check.count(turn, 'leftoverThreads', 'leftoverThreads');
   check.output(turn, 'output');
+  if (turn.debug !== undefined && typeof turn.debug !== 'string') check.fail('debug', 'a string');
+  check.time(turn, 'limitMs', true);
+  check.time(turn, 'bankLeftMs', true);
+  check.count(turn, 'strikes', 'strikes');
 }
 
 function checkEnd(value: unknown, turn: number): void {
@@ -315,7 +329,8 @@ export function validateRecordShape(json: unknown): GameRecord {
         typeof (side as Json).hardened === 'boolean' &&
         Array.isArray((side as Json).layers) &&
         ((side as Json).layers as unknown[]).every((name) => typeof name === 'string') &&
-        ((side as Json).problem === undefined || typeof (side as Json).problem === 'string'));
+        ((side as Json).problem === undefined || typeof (side as Json).problem === 'string') &&
+        ((side as Json).memory === undefined || typeof (side as Json).memory === 'string'));
     if (!Array.isArray(sides) || sides.length !== 2 || !sides.every(valid)) header.fail('isolation', 'two isolation records (or null)');
   }
   const config = header.object(record.config, 'config');
@@ -335,6 +350,7 @@ export function validateRecordShape(json: unknown): GameRecord {
     const check: Checker = new Checker(0, `start[${side}]`);
     const entry = check.object(item, '');
     check.time(entry, 'wallMs');
+    check.time(entry, 'loadMs', true);
     check.time(entry, 'cpuMs', true);
     check.output(entry, 'output');
   });

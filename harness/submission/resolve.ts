@@ -9,7 +9,7 @@
  * or a compiled .so (the course's test AIs).
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 
 export const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs', '.py', '.cpp', '.cc', '.so'] as const;
 /** Directory entries tried in order after package.json `main`. */
@@ -36,6 +36,16 @@ export const ENTRY_CANDIDATES = [
 export const PYTHON_ENTRY_CANDIDATES = ['AIPlayer.py', 'main.py', 'player.py', 'ai_player.py'] as const;
 const TYPESCRIPT_ENTRY_CANDIDATES = ENTRY_CANDIDATES.filter((name) => !name.endsWith('.py'));
 const DEFINES_AIPLAYER = /^class[ \t]+AIPlayer\b/m;
+/** A module that has AIPlayer in its namespace: defines it, imports it, or assigns it (AIPlayer = MyBot). */
+const PROVIDES_AIPLAYER = /^(?:class[ \t]+AIPlayer\b|from[ \t]+\S+[ \t]+import[ \t(][^\n]*\bAIPlayer\b|AIPlayer[ \t]*=)/m;
+
+function providesAIPlayer(file: string): boolean {
+  try {
+    return PROVIDES_AIPLAYER.test(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 export type SubmissionLanguage = 'TypeScript' | 'JavaScript' | 'Python' | 'C++';
 
@@ -132,6 +142,90 @@ function measureFolder(root: string, limits: SubmissionLimits): { files: number;
   return { files, bytes };
 }
 
+/** How a submission talks to the referee: the course's AIPlayer class, or a Botzone bot (a whole program on stdin/stdout). */
+export type SubmissionProtocol = 'course' | 'botzone';
+
+/** What a Botzone bot's source says about how it talks (see botzoneTraits). */
+export interface BotzoneTraits {
+  /** 'json': one JSON line in, one out; 'simple': Botzone's simple interaction (turn number, then lines). */
+  interaction: 'json' | 'simple';
+  /** Prints >>>BOTZONE_REQUEST_KEEP_RUNNING<<< and so stays alive between turns, reading one request a turn. */
+  keepRunning: boolean;
+  /** Why it was taken for a Botzone bot, for the check's entry line. */
+  evidence: string;
+}
+
+export const KEEP_RUNNING_MARKER = '>>>BOTZONE_REQUEST_KEEP_RUNNING<<<';
+/** Source signs of a Botzone bot: the keep-running marker, Botzone's compile macro, its input's field names. */
+const BOTZONE_SIGNS: { pattern: RegExp; what: string }[] = [
+  { pattern: />>>BOTZONE_REQUEST_KEEP_RUNNING<<</, what: 'prints the keep-running marker' },
+  { pattern: /_BOTZONE_ONLINE/, what: 'tests _BOTZONE_ONLINE' },
+  { pattern: /\[\s*["']requests["']\s*\]|\.requests\b|["']requests["']\s*\)/, what: 'reads "requests" from its input' },
+  { pattern: /\[\s*["']responses["']\s*\]|\.responses\b/, what: 'reads "responses" from its input' },
+];
+
+/** The Botzone signs in a source text, or null when it shows none. */
+export function botzoneSigns(text: string): string[] {
+  return BOTZONE_SIGNS.filter(({ pattern }) => pattern.test(text)).map(({ what }) => what);
+}
+
+/** How a Botzone bot talks, from its sources (`named`: the user said --protocol botzone, so no sign is needed). */
+export function botzoneTraits(texts: string[], named: boolean): BotzoneTraits | null {
+  const all = texts.join('\n');
+  const signs = botzoneSigns(all);
+  if (signs.length === 0 && !named) return null;
+  // A bot that names neither Botzone's JSON fields nor a JSON reader reads the simple interaction (turn number first).
+  const json = /["'](requests|responses)["']|\.(requests|responses)\b|Json::(Reader|Value|CharReader)|json::parse|json\.loads?\(|JSON\.parse\(/.test(all);
+  return {
+    interaction: json ? 'json' : 'simple',
+    keepRunning: all.includes(KEEP_RUNNING_MARKER),
+    evidence: signs.length > 0 ? signs.join(', ') : 'named with --protocol botzone',
+  };
+}
+
+/** Whether a source is a whole program (a Botzone bot) rather than the course's AIPlayer or Strategy. */
+function isWholeProgram(text: string, language: SubmissionLanguage): boolean {
+  if (language === 'C++') return /\bint\s+main\s*\(/.test(text);
+  if (language === 'Python') return !/^class[ \t]+AIPlayer\b/m.test(text);
+  return !/\bclass\s+AIPlayer\b/.test(text);
+}
+
+/** What a C++ submission hands g++: sources and headers (compile-cpp.ts compiles the sources, includes the headers). */
+export const CPP_SOURCE_EXTENSIONS = new Set(['.cpp', '.cc', '.cxx', '.c++']);
+export const CPP_HEADER_EXTENSIONS = new Set(['.h', '.hpp', '.hh', '.hxx', '.inl', '.ipp']);
+
+function cppFilesUnder(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() && !IGNORED_DIRS.has(entry.name)) walk(path);
+      else if (entry.isFile() && (CPP_SOURCE_EXTENSIONS.has(extname(entry.name).toLowerCase()) || CPP_HEADER_EXTENSIONS.has(extname(entry.name).toLowerCase()))) found.push(path);
+    }
+  };
+  walk(root);
+  return found;
+}
+
+/**
+ * A file or folder name g++ could read as something other than a file (`@r.cpp` is a response file of options,
+ * `-specs=s.cpp` an option) or that cannot be quoted in an #include line: why, as one line with the fix, or null.
+ * Sources go to g++ as `./name` as well; this refusal comes first, before anything runs.
+ */
+export function compilerUnsafeNames(root: string, files: string[]): string | null {
+  for (const file of files) {
+    for (const segment of relative(root, file).split(/[\\/]/)) {
+      if (/^[-@]/.test(segment)) {
+        return `${relative(root, file)}: g++ would read a name starting with ${segment[0]} as ${segment[0] === '@' ? 'a file of compiler options' : 'a compiler option'}; rename it (a C++ file or folder name must start with a letter, digit or _)`;
+      }
+      if (/["\\\u0000-\u001f\u007f]/.test(segment)) {
+        return `${JSON.stringify(relative(root, file))}: a C++ file or folder name may not hold quotes, backslashes or control characters; rename it`;
+      }
+    }
+  }
+  return null;
+}
+
 export interface ResolvedSubmission {
   /** The path as given, made absolute. */
   input: string;
@@ -143,6 +237,8 @@ export interface ResolvedSubmission {
   language: SubmissionLanguage;
   /** How the entry was found when that deserves a word (a differently cased name, a class found by content). */
   notes?: string[];
+  /** Set for a Botzone bot: it runs as a whole program speaking Botzone's protocol (harness/sandbox/botzone-player.ts). */
+  botzone?: BotzoneTraits;
 }
 
 /** A submission that cannot be found or is not shaped like one; the message names the fix. */
@@ -232,7 +328,12 @@ function noEntryMessage(input: string, files: string[]): string {
  * `entry`: a file inside the folder named by the user or the assignment (`--entry`, the config's `entry`),
  * relative to the folder; it overrides every convention.
  */
-export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAULT_SUBMISSION_LIMITS, entryName?: string): ResolvedSubmission {
+export function resolveSubmission(
+  path: string,
+  limits: SubmissionLimits = DEFAULT_SUBMISSION_LIMITS,
+  entryName?: string,
+  protocol?: SubmissionProtocol,
+): ResolvedSubmission {
   const input = resolve(path);
   if (!existsSync(input)) {
     // A name that was not UTF-8 reaches node with U+FFFD in place of its bytes, so it cannot be opened by name.
@@ -265,6 +366,19 @@ export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAU
       found = join(root, cased);
       notes.push(`took ${cased} as the entry (the platform's name is AIPlayer.py: rename it to be safe on case-sensitive systems)`);
     }
+    if (pythonFirst && found && found.endsWith('.py') && !providesAIPlayer(found)) {
+      // A conventional name (main.py, the notebook's) that holds no AIPlayer, beside the one file that defines it
+      // (players.py): that file is the player, as the student's own notebook imports it.
+      const loose = looseFindPython(root, files);
+      if (loose) {
+        notes.push(`${loose.note} (${basename(found)} neither defines nor imports AIPlayer)`);
+        found = loose.file;
+      }
+    }
+    if (!found || protocol === 'botzone') {
+      const bot = findBotzoneEntry(root, files, protocol === 'botzone');
+      if (bot && (!found || protocol === 'botzone')) found = bot;
+    }
     if (!found) {
       const loose = looseFindPython(root, files);
       if (loose) {
@@ -285,8 +399,57 @@ export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAU
     }
   }
   if (isDirectory) measureFolder(root, limits);
+  if (languageOf(entry) === 'C++' && extname(entry) !== '.so') {
+    const unsafe = compilerUnsafeNames(root, isDirectory ? cppFilesUnder(root) : [entry]);
+    if (unsafe) throw new SubmissionError(unsafe);
+  }
   if (!isInside(root, entry)) {
     throw new SubmissionError(`the entry ${entry} lies outside the submission folder ${root}; move it inside`);
   }
-  return { input, root, entry, kind: isDirectory ? 'directory' : 'file', language: languageOf(entry), ...(notes.length > 0 ? { notes } : {}) };
+  const language = languageOf(entry);
+  const resolved: ResolvedSubmission = { input, root, entry, kind: isDirectory ? 'directory' : 'file', language, ...(notes.length > 0 ? { notes } : {}) };
+  if (protocol !== 'course' && extname(entry) !== '.so') {
+    const text = readSource(entry);
+    if (protocol === 'botzone' || isWholeProgram(text, language)) {
+      const texts = [text, ...(isDirectory && language === 'C++' ? siblingSources(root, entry) : [])];
+      const traits = botzoneTraits(texts, protocol === 'botzone');
+      if (traits) resolved.botzone = traits;
+    }
+  }
+  return resolved;
+}
+
+/** A source as text (bytes that are not UTF-8, a GBK comment, become U+FFFD: the signs are ASCII). */
+function readSource(path: string): string {
+  try {
+    return readFileSync(path, 'latin1');
+  } catch {
+    return '';
+  }
+}
+
+/** The other C++ sources of a folder (a multi-file bot's marker may live in any of them). */
+function siblingSources(root: string, entry: string): string[] {
+  return topFiles(root)
+    .filter((name) => /\.(cpp|cc|cxx|h|hpp)$/i.test(name) && join(root, name) !== entry)
+    .slice(0, 50)
+    .map((name) => readSource(join(root, name)));
+}
+
+/** Names a Botzone bot's folder uses for its program (Botzone takes one source; these are the usual file names). */
+const BOTZONE_ENTRY_CANDIDATES = ['main.cpp', 'bot.cpp', 'Bot.cpp', 'main.py', 'bot.py', '__main__.py', 'main.js', 'bot.js'];
+
+/**
+ * A Botzone bot's entry in a folder with no course entry: a conventional name, else the one top-level source that
+ * is a whole program with Botzone's signs (or any whole program when the user named the protocol).
+ */
+function findBotzoneEntry(root: string, files: string[], named: boolean): string | null {
+  for (const name of BOTZONE_ENTRY_CANDIDATES) if (files.includes(name)) return join(root, name);
+  const programs = files.filter((name) => {
+    const ext = extname(name);
+    if (!['.cpp', '.cc', '.py', '.js'].includes(ext)) return false;
+    const text = readSource(join(root, name));
+    return isWholeProgram(text, languageOf(name)) && (named || botzoneSigns(text).length > 0);
+  });
+  return programs.length === 1 ? join(root, programs[0]) : null;
 }

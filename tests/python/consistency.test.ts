@@ -9,8 +9,9 @@ import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import type { AnyGame } from '../../harness/games/game.js';
 import { getGame } from '../../harness/games/registry.js';
+import { sized } from '../setup/long.js';
 import { createRng } from '../../harness/referee/seed.js';
-import { findPython } from '../../harness/sandbox/python-runtime.js';
+import { findPython, pythonRuntimeDir } from '../../harness/sandbox/python-runtime.js';
 
 interface StudentBoard {
   getLegalActions(color: string): string[];
@@ -50,7 +51,7 @@ function playTs(game: AnyGame, seed: number, rules?: Record<string, boolean>): P
     state = game.apply(state, game.parseMove(pick));
   }
   const toMove = game.symbols[game.toMove(state)];
-  const winner = game.id === 'nogo' ? board.getWinner(toMove) : board.getWinner();
+  const winner = game.id === 'nogo' || game.id === 'amazons' ? board.getWinner(toMove) : board.getWinner();
   const rows = (game.id === 'reversi' ? board._board : board.board) as string[][];
   const final = rows.map((row) => row.join('')).join('/');
   if (game.id === 'reversi') {
@@ -66,7 +67,7 @@ let answers: AsyncIterableIterator<string>;
 beforeAll(() => {
   const python = findPython();
   if (!python) throw new Error('these tests need python3 >= 3.8 (apt-get install python3-minimal)');
-  driver = spawn(python.path, ['-I', '-B', resolve('tests/python/consistency_driver.py'), resolve('harness/sandbox/python')]);
+  driver = spawn(python.path, ['-I', '-B', resolve('tests/python/consistency_driver.py'), pythonRuntimeDir()]);
   driver.stderr.setEncoding('utf8');
   driver.stderr.on('data', (text: string) => process.stderr.write(text));
   answers = createInterface({ input: driver.stdout })[Symbol.asyncIterator]();
@@ -97,8 +98,9 @@ async function compare(id: string, games: number, firstSeed: number, rules?: Rec
 }
 
 describe('Python Boards agree with the TypeScript rules', () => {
-  test('reversi: 2000 seeded random games (legal actions in order, flips, winner, final board)', async () => {
-    expect(await compare('reversi', 2000, 1)).toBeGreaterThan(2000 * 55);
+  const reversiGames = sized(300, 2000);
+  test(`reversi: ${reversiGames} seeded random games (legal actions in order, flips, winner, final board)`, async () => {
+    expect(await compare('reversi', reversiGames, 1)).toBeGreaterThan(reversiGames * 55);
   }, 120_000);
   test.each([
     ['connect4', 300],
@@ -108,6 +110,11 @@ describe('Python Boards agree with the TypeScript rules', () => {
     ['nogo', 150],
   ])('%s: %i seeded random games', async (id, games) => {
     expect(await compare(id, games, 1)).toBeGreaterThan(games * 7);
+  }, 120_000);
+
+  test('amazons: 12 seeded random games on 8x8 and 3 on 10x10 (every legal action list, in order)', async () => {
+    expect(await compare('amazons', 12, 1)).toBeGreaterThan(12 * 20);
+    expect(await compare('amazons', 3, 50, { board10: true })).toBeGreaterThan(3 * 40);
   }, 120_000);
 
   test('nogo without the centre rule (E5 allowed first): 100 seeded random games', async () => {

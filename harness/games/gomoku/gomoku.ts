@@ -3,6 +3,7 @@
  * from one factory: freestyle ('gomoku', five or more wins) and 'gomoku-exact5' (exactly five; an overline of
  * six or more does not win). A move is a cell index row * 15 + col, written 'A1'..'O15'.
  */
+import { gomokuBotzone } from './botzone.js';
 import type { Game, Outcome } from '../game.js';
 import { Board } from './board.js';
 import { cellName, CELLS, EMPTY, parseCell } from './core.js';
@@ -48,10 +49,14 @@ export function makeGomoku(exactFive: boolean): Game<GomokuState, number> {
     renderText: (s) => renderText(s.cells),
     renderSvg: (s, options) => renderSvg(s.cells, s.lastMove, options),
     geometry: gomokuGeometry(exactFive),
+    // The C++ Board plays freestyle only.
+    files: { folder: 'gomoku', boardType: 'GomokuBoard', python: true, cpp: !exactFive },
     studentBoard: {
       create: (s) => Board.fromState(s, exactFive),
       fingerprint: (board) => Board.fingerprint(board),
     },
+    // Botzone's Gomoku is the freestyle game; the exact-five variant has no Botzone judge.
+    ...(exactFive ? {} : { botzone: gomokuBotzone }),
   };
 }
 

@@ -1,4 +1,5 @@
 /** Reversi behind the generic Game interface: immutable states over the bitboard core. */
+import { reversiBotzone } from './botzone.js';
 import type { Game, Outcome, Side } from '../game.js';
 import { Board, squareName } from './board.js';
 import { flips, hasSquare, legalMask, orderedMoves, out, perft, popcount, START } from './core.js';
@@ -104,6 +105,7 @@ export const reversi: Game<ReversiState, number> = {
   renderText,
   renderSvg,
   geometry: reversiGeometry,
+  files: { folder: 'reversi', boardType: 'ReversiBoard', python: true, cpp: true },
   studentBoard: {
     create: (s) => Board.fromBits(s.bh, s.bl, s.wh, s.wl),
     fingerprint: (board) => Board.fingerprint(board),
@@ -117,4 +119,5 @@ export const reversi: Game<ReversiState, number> = {
     const [ph, pl, oh, ol] = sides(s);
     return perft(ph, pl, oh, ol, depth);
   },
+  botzone: reversiBotzone,
 };
