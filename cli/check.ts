@@ -3,7 +3,7 @@
  * on failure. Exit codes: 0 pass, 1 fail, 2 usage error (via the program's exit override).
  */
 import type { Command } from 'commander';
-import { detectLayers, fallbackWarning } from '../harness/sandbox/layers.js';
+import { detectLayers, warnNotIsolatedOnce } from '../harness/sandbox/layers.js';
 import { checkSubmission, type CheckResult, type CheckStep } from '../harness/submission/check.js';
 import { formatProblem } from '../harness/submission/compile.js';
 import { existsSync } from 'node:fs';
@@ -84,7 +84,7 @@ export function register(program: Command): void {
       ...(flags.json ? {} : { onWaiting: (waitedMs: number, limitMs: number) => console.error(`  … no answer yet after ${waitedMs / 1000} s; the ${flags.config ? 'assignment' : 'platform'} allows ${limitMs / 1000} s a move`) }),
       ...(flags.entry !== undefined ? { entry: flags.entry } : {}),
     });
-    if (!result.hardened && !flags.json) console.error(fallbackWarning(detectLayers()));
+    if (!result.hardened && !flags.json) warnNotIsolatedOnce(detectLayers());
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatCheck(result));
     process.exitCode = result.ok ? 0 : 1;
   });

@@ -13,6 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Layers } from './layers.js';
+import { portable } from './portable.js';
 
 export interface MemoryWall {
   kind: 'cgroup' | 'watchdog';
@@ -45,6 +46,7 @@ export function memoryWall(layers: Pick<Layers, 'cgroup'>, memoryMb: number): Me
 
 /** Resident memory (VmRSS) of these processes together, in MB, or null when /proc tells nothing of any of them. */
 export function residentMb(pids: readonly number[]): number | null {
+  if (portable()) return null; // no /proc there: the V8 heap ceiling is the bound (portable.ts)
   let kb = 0;
   let read = false;
   for (const pid of pids) {

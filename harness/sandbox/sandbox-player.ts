@@ -21,7 +21,7 @@ import { PlayerCgroup } from './cgroup.js';
 import { studentStack } from './student-stack.js';
 import { hostBundlePath } from './host-bundle.js';
 import { GraderError } from '../referee/grader-error.js';
-import { bwrapFix, detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
+import { bwrapFix, detectLayers, isHardened, isolationRecord, isolationRefusal, warnNotIsolatedOnce, type IsolationRecord, type Layers } from './layers.js';
 import { cppHostPath } from './cpp-runtime.js';
 import { launchPlan, type CppProgram, type PythonProgram } from './launch.js';
 import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-failure.js';
@@ -33,6 +33,7 @@ import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, NO_PYTHON, pythonRuntimeDir } from './python-runtime.js';
 import { sandboxNode } from './node-runtime.js';
+import { portable } from './portable.js';
 import { stageProgram, stageShared, type StagedProgram } from './staging.js';
 
 export interface SandboxOptions {
@@ -122,7 +123,7 @@ const SELF_STOP_RETRY_MS = 5;
 
 /** Peak resident memory (VmHWM) of a process tree in MB, or null where /proc cannot tell. */
 function peakMemoryMb(root: number): number | null {
-  if (!root) return null;
+  if (!root || portable()) return null;
   let kb = 0;
   let read = false;
   for (const pid of processTree(root)) {
@@ -339,7 +340,7 @@ export class SandboxPlayer implements Player {
     }
     if (!isHardened(this.layers, this.options.runtime ?? 'node') && !warnedFallback) {
       warnedFallback = true;
-      process.stderr.write(`${fallbackWarning(this.layers)}\n`);
+      warnNotIsolatedOnce(this.layers);
     } else if (this.layers.bwrapProblem && !warnedFallback) {
       // Still hardened, but the user should know why bubblewrap is not the layer doing it.
       warnedFallback = true;
@@ -352,7 +353,7 @@ export class SandboxPlayer implements Player {
     const plan = launchPlan({
       layers: this.stagedLayers(),
       hostPath,
-      config: { bundle: staged.entry, game: this.options.game, allow: this.options.allowImports ?? [], stopAfterAnswer: !this.options.ponder },
+      config: { bundle: staged.entry, game: this.options.game, allow: this.options.allowImports ?? [], stopAfterAnswer: !this.options.ponder && !portable() },
       submissionRoot: staged.dir,
       memoryMb,
       joinFiles: cgroup ? cgroup.joinFiles() : [],
@@ -622,7 +623,8 @@ export class SandboxPlayer implements Player {
    * most FREEZE_GRACE_MS on the opponent's clock per turn before it is stopped.
    */
   private scheduleFreeze(child: Child): void {
-    if (this.options.ponder || this.frozen || this.freezeTimer) return;
+    // No freeze on the portable path: Windows has no SIGSTOP (the opponent's clock is then not guarded).
+    if (this.options.ponder || this.frozen || this.freezeTimer || portable()) return;
     if (child.fixedPids && !this.selfStops()) {
       // A few microseconds a move: stopped as soon as its answer is read, so the window in which it may compute
       // after answering is the grader's own reading latency, not that plus a timer's (which a loaded machine
@@ -646,7 +648,7 @@ export class SandboxPlayer implements Player {
 
   /** Whether the host stops itself after each answer (HostConfig.stopAfterAnswer: whenever it may not ponder). */
   private selfStops(): boolean {
-    return !this.options.ponder && this.options.runtime !== 'cpp';
+    return !this.options.ponder && this.options.runtime !== 'cpp' && !portable();
   }
 
   /** Cancel a pending freeze, or wake a frozen child (after its request is written, so it wakes once). */
@@ -718,6 +720,8 @@ export class SandboxPlayer implements Player {
     child.cgroup?.setFrozen(false);
     // A stopped process still dies of SIGKILL; the descendants of a tree walk made before it was frozen too.
     signalPids(processTree(child.process.pid ?? 0).slice(1), 'SIGKILL');
+    // Windows has no process groups: the child itself (TerminateProcess there).
+    if (portable()) child.process.kill('SIGKILL');
   }
 
   /** CPU time since the previous answer: the cgroup's counter, else the process tree's from /proc. */
@@ -754,6 +758,7 @@ function signalName(number: number): NodeJS.Signals | null {
 
 /** utime + stime of the player's node process from /proc, in ms (clock ticks are 10 ms), or null without /proc. */
 function processCpuMs(pid: number): number | null {
+  if (portable()) return null;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
