@@ -87,8 +87,11 @@ export type PlayerAnswer =
    * referee once the turn is over, so a board restored before a later ask of the same turn is fine).
    */
   | { kind: 'tamper'; value?: unknown; detail?: string; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number }
-  /** The player's host noticed the deadline before the referee's own timer did. */
-  | { kind: 'timeout'; output?: CapturedOutput }
+  /**
+   * The player's host noticed the deadline before the referee's own timer did. `stall`: the grader's machine, not
+   * the player, used up the time (the player waited for a CPU, or the grader's own event loop was late), in words.
+   */
+  | { kind: 'timeout'; output?: CapturedOutput; stall?: string }
   /** The player's process died. */
   | { kind: 'crash'; message: string; stack?: string; exitCode?: number | null; signal?: string | null; output?: CapturedOutput }
   /** The player exceeded its memory ceiling. */

@@ -25,7 +25,7 @@ import { cppHostPath } from './cpp-runtime.js';
 import { launchPlan, type CppProgram, type PythonProgram } from './launch.js';
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
-import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
+import { processGroup, processTree, runQueueWaitMs, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, NO_PYTHON, pythonRuntimeDir } from './python-runtime.js';
@@ -60,6 +60,11 @@ export interface SandboxOptions {
   pidsMax?: number;
   /** Time allowed for the sandbox itself to start (not the student's code), in ms (default 10 s). */
   startupTimeoutMs?: number;
+  /**
+   * Add the time the player waited, runnable, for a CPU to its deadlines (the interface check: its verdict must
+   * not depend on the grader's load). Games keep the platform's wall-clock rule.
+   */
+  creditCpuWaits?: boolean;
   /** Override the detected layers (tests exercise the fallbacks with this). */
   layers?: Layers;
 }
@@ -75,6 +80,9 @@ const ACCEPTS: Record<Expect, readonly Answer['t'][]> = {
 /** A child failure the referee sees as an answer (timeout, crash, memory, protocol). */
 type Failure = Extract<PlayerAnswer, { kind: 'timeout' | 'crash' | 'memory' | 'protocol' }>;
 type Outcome = { answer: Answer } | { failure: Failure };
+
+/** A deadline stretched by CPU waits ends at this many times the limit; the rest is the grader's stall. */
+const CREDIT_STRETCH = 10;
 
 interface Pending {
   id: number;
@@ -367,8 +375,14 @@ export class SandboxPlayer implements Player {
       // No student code has run yet (the host loads it only when asked): the sandbox itself failed.
       const tail = this.output.stderrTail().trim().split('\n').slice(-3).join(' ⏎ ');
       this.kill();
-      const why = tail ? tail.slice(0, 500) : hello.failure.kind === 'protocol' || hello.failure.kind === 'crash' ? hello.failure.message : 'no answer in time';
-      const fix = this.layers.bwrap ? `; ${bwrapFix(tail)}` : '';
+      // Silent until the deadline: a busy machine, not a broken bubblewrap (whose failures say why on stderr).
+      const slow = hello.failure.kind === 'timeout' && !tail;
+      const why = tail
+        ? tail.slice(0, 500)
+        : hello.failure.kind === 'protocol' || hello.failure.kind === 'crash'
+          ? hello.failure.message
+          : `no answer within ${this.options.startupTimeoutMs ?? 10_000} ms (the grader's machine is too busy: grade with fewer --jobs at once, then run again)`;
+      const fix = this.layers.bwrap && !slow ? `; ${bwrapFix(tail)}` : '';
       throw new GraderError(`the sandbox did not start: ${why}${fix}`);
     }
     if (hello.answer.t === 'hello') {
@@ -458,7 +472,26 @@ export class SandboxPlayer implements Player {
     if (!child) return Promise.resolve({ failure: { kind: 'crash', message: "the player's process is not running" } });
     return new Promise<Outcome>((resolve) => {
       const id = request ? this.nextId++ : 0;
-      const timer = setTimeout(() => {
+      const asked = performance.now();
+      const waitedBefore = this.options.creditCpuWaits ? runQueueWaitMs(child.node) : null;
+      let stall: string | undefined;
+      const expire = (): void => {
+        const pending = this.pending;
+        if (pending?.id !== id || this.child !== child) return; // answered in the loop turn that read the pipe
+        if (waitedBefore !== null) {
+          // The limit counts the player's own time: wall time it spent waiting, runnable, for a CPU does not count,
+          // up to CREDIT_STRETCH times the limit in wall time; past that the grader's machine used the time.
+          const waited = (runQueueWaitMs(child.node) ?? waitedBefore) - waitedBefore;
+          const wall = performance.now() - asked;
+          const left = limitMs - (wall - waited);
+          if (left > Math.max(5, limitMs / 50)) {
+            if (wall + left <= CREDIT_STRETCH * limitMs) {
+              pending.timer = setTimeout(() => setImmediate(expire), left);
+              return;
+            }
+            stall = `the player waited ${Math.round(waited)} ms for a CPU in ${Math.round(wall)} ms (the grader's machine was busy)`;
+          }
+        }
         // A process thrashing at its memory ceiling runs out of time before it runs out of memory: read its peak
         // memory before the kill, so a memory blow-up is told apart from a slow search at any time limit.
         const peakMb = peakMemoryMb(child.node);
@@ -468,9 +501,11 @@ export class SandboxPlayer implements Player {
         this.settlePending({
           failure: atCeiling
             ? { kind: 'memory', message: `was using ${peakMb === null ? 'up' : `${Math.round(peakMb)} MB of`} its ${this.memoryMb} MB memory limit when the ${limitMs} ms were up (a memory blow-up, not a slow search)`, output }
-            : { kind: 'timeout', output },
+            : { kind: 'timeout', output, ...(stall ? { stall } : {}) },
         });
-      }, limitMs);
+      };
+      // The verdict waits one loop turn: an answer already in the pipe (a grader's event loop that was late) wins.
+      const timer = setTimeout(() => setImmediate(expire), limitMs);
       this.pending = { id, expect, timer, settle: resolve };
       if (request) {
         request.id = id;
