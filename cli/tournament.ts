@@ -27,7 +27,7 @@ import { isReferenceName } from '../reference-ai/budget.js';
 import { writeRankingCsv, writeTournamentResult, type TournamentFormat, type TournamentParticipant, type TournamentResult } from '../grading/tournament/result.js';
 import { GraderError, runTournament, TournamentInterrupted, TournamentUsageError, type TournamentOptions } from '../grading/tournament/runner.js';
 import { writeTournamentReport } from '../reports/tournament/render.js';
-import { nonNegativeInt, positiveInt, UsageError } from './args.js';
+import { boundedInt, nonNegativeInt, positiveInt, UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
 
 interface TournamentFlags {
@@ -290,8 +290,8 @@ export function register(program: Command): void {
     .description('rank submissions and reference AIs against each other (round-robin, gauntlet or Swiss) with maximum-likelihood Elo')
     .argument('<participants...>', 'submission files or folders, class folders or LMS zips (as for batch), reference AI names (weighted, mcts:2000)')
     .option('--format <format>', 'round-robin, gauntlet (everyone vs the reference AIs) or swiss', formatArg, 'round-robin' as TournamentFormat)
-    .option('--rounds <n>', 'swiss: rounds (default log2(players) + 2); round-robin: cycles (default 1)', positiveInt)
-    .option('--games-per-pair <n>', 'games per meeting: each opening twice, colours swapped (an odd count ends on one game)', positiveInt, 2)
+    .option('--rounds <n>', 'swiss: rounds (default log2(players) + 2); round-robin: cycles (default 1)', boundedInt(1000))
+    .option('--games-per-pair <n>', 'games per meeting: each opening twice, colours swapped (an odd count ends on one game)', boundedInt(1000), 2)
     .option('--openings <n|file>', 'random plies per opening drawn from the seed, or a file with one opening (a line of moves) per line', '4')
     .option('--config <file>', 'assignment JSON whose game and rules the games use (moveTimeoutMs …)')
     .option('--game <id>', 'without --config: the game (default reversi)')
