@@ -17,7 +17,6 @@ import { submissionArg } from './zip-arg.js';
 interface CheckFlags extends RuleFlags {
   game?: string;
   config?: string;
-  memoryMb?: number;
   allowImport?: string[];
   typeCheck: boolean;
   json?: boolean;
@@ -39,7 +38,7 @@ export function formatCheck(result: CheckResult): string {
   const limits = result.limits;
   const lines = [
     `referee check ${result.submission} (${result.game}; sandbox: ${result.layers.join(', ')})`,
-    `  limits: ${limits.moveTimeoutMs} ms a move, ${limits.constructTimeoutMs} ms to construct, ${limits.illegalLimit} asks a turn, ${limits.memoryMb} MB (${limits.source})`,
+    `  limits: ${limits.moveTimeoutMs} ms a move, ${limits.constructTimeoutMs} ms to construct, ${limits.loadTimeoutMs} ms to load, ${limits.illegalLimit} asks a turn, ${limits.memoryMb} MB resident (${limits.source})`,
   ];
   for (const step of result.steps) {
     lines.push(`  ${MARK[step.status]} ${step.title}${step.detail ? `: ${step.detail}` : step.status === 'skip' ? ' (skipped)' : ''}`);
@@ -57,28 +56,28 @@ export function register(program: Command): void {
   const command = program
     .command('check')
     .description("run the platform's interface test on a submission, inside the sandbox")
-    .argument('<submission>', 'a file (AIPlayer.ts/.js/.mjs/.cjs/.py) or a folder (src/, a Python folder with AIPlayer.py)')
+    .argument('<submission>', 'a file (AIPlayer.ts/.js/.mjs/.cjs/.py, Strategy.cpp), a folder (src/, a Python folder with AIPlayer.py, a C++ folder with Strategy.cpp) or a .zip')
     .option('--config <file>', "assignment JSON: check under its game and limits (as `referee grade --config` does)")
-    .option('--game <id>', "without --config: the game, checked under its built-in assignment's limits (default: reversi)")
-    .option('--memory-mb <mb>', 'memory ceiling of the player process in MB (default 512)', positiveInt)
+    .option('--game <id>', "without --config: the game, checked under its course platform's limits (reversi: 60 s a move, 512 MB; connect4-nogo: 3 s, 1024 MB; 60 s to load), with a warning for answers slower than the built-in ladder's (default: reversi)")
     .option('--entry <file>', 'the entry file inside the submission folder, e.g. AIplayer.py (over the name conventions)')
     .option('--allow-import <name...>', 'bare imports the assignment allows (default: none)')
     .option('--no-type-check', 'skip the tsc type check (type errors are only warnings anyway)')
     .option('--json', 'print the result as JSON');
   addRuleOptions(command).action(async (argument: string, flags: CheckFlags) => {
-    // One check: the assignment's limits when given, else the game's built-in assignment's (what `referee grade`
-    // uses too); flags override single limits.
+    // One check: the assignment's limits when given, else the game's platform limits (with the built-in ladder's
+    // move limit as the pace to warn about); flags override single limits.
     const limits = flags.config ? checkLimits(assignmentArg(flags.config, flags.game), flags.config) : platformCheckLimits(gameArg(flags.game ?? 'reversi').id);
     if (!existsSync(argument)) throw new UsageError(`submission not found: ${resolve(argument)}; pass a file like src/AIPlayer.ts, a folder or a .zip`);
     const submission = await submissionArg(argument);
     if (!existsSync(submission)) throw new UsageError(`submission not found: ${resolve(submission)}; pass a file like src/AIPlayer.ts or a folder`);
-    const overridden = flags.moveTimeout !== undefined || flags.illegalLimit !== undefined;
+    const overridden = [flags.moveTimeout, flags.illegalLimit, flags.memoryMb, flags.loadTimeout].some((flag) => flag !== undefined);
     const result = await checkSubmission(submission, {
       ...limits,
       ...(flags.moveTimeout !== undefined ? { moveTimeoutMs: flags.moveTimeout, constructTimeoutMs: Math.max(flags.moveTimeout, limits.constructTimeoutMs ?? 0) } : {}),
       ...(flags.illegalLimit !== undefined ? { illegalLimit: flags.illegalLimit } : {}),
       ...(overridden ? { limitsSource: `${limits.limitsSource} with your flags` } : {}),
-      memoryMb: flags.memoryMb,
+      ...(flags.memoryMb !== undefined ? { memoryMb: flags.memoryMb } : {}),
+      ...(flags.loadTimeout !== undefined ? { loadTimeoutMs: flags.loadTimeout } : {}),
       allowImports: flags.allowImport,
       typeCheck: flags.typeCheck,
       // Said on stderr while a slow answer is awaited (a 60 s limit is a long silence otherwise).

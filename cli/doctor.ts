@@ -5,6 +5,8 @@
  */
 import type { Command } from 'commander';
 import { describeLayers, detectLayers, fallbackWarning, isHardened } from '../harness/sandbox/layers.js';
+import { cppHostPath, findCompiler } from '../harness/sandbox/cpp-runtime.js';
+import { nativeTools } from '../harness/sandbox/native-tools.js';
 import { describePython, findPython } from '../harness/sandbox/python-runtime.js';
 import { sandboxSelfTest } from '../harness/submission/self-test.js';
 
@@ -13,7 +15,16 @@ export function register(program: Command): void {
     .command('doctor')
     .description('report the sandbox layers active on this machine and test them live')
     .option('--json', 'print the report as JSON')
-    .action(async (flags: { json?: boolean }) => {
+    .option('--build', "build the sandbox's native tools (Landlock launcher, grader guard, compiler preload) and the C++ host into the cache now, so graders that run later without a C compiler still have them")
+    .action(async (flags: { json?: boolean; build?: boolean }) => {
+      if (flags.build) {
+        const tools = nativeTools();
+        const say = flags.json ? (line: string) => console.error(line) : (line: string) => console.log(line);
+        if (tools.launcher) say(`built: ${tools.launcher}, ${tools.guard}, ${tools.compileShim}`);
+        else say(`not built: ${tools.problem}`);
+        if (findCompiler()) say(`built: ${cppHostPath()}`);
+        if (!tools.launcher) process.exitCode = 1;
+      }
       const layers = detectLayers();
       const table = describeLayers(layers);
       const live = await sandboxSelfTest();
@@ -38,6 +49,6 @@ export function register(program: Command): void {
         }
         if (!hardened) console.error(fallbackWarning(layers));
       }
-      process.exitCode = live.error?.startsWith('grader error') ? 3 : live.ok ? 0 : 1;
+      process.exitCode = live.error?.startsWith('grader error') ? 3 : live.ok && process.exitCode !== 1 ? 0 : 1;
     });
 }

@@ -26,7 +26,9 @@ const COMMANDS: Record<string, () => Promise<{ register(program: Command): void 
   serve: () => import('./serve.js'),
   worker: () => import('./worker.js'),
   tournament: () => import('./tournament.js'),
+  ladder: () => import('./ladder.js'),
   list: () => import('./list.js'),
+  similarity: () => import('./similarity.js'),
 };
 
 const version = harnessVersion();

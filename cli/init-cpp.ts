@@ -7,12 +7,12 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AnyGame } from '../harness/games/game.js';
+import { gameIds, getGame } from '../harness/games/registry.js';
 import { packageFile } from '../grading/package-root.js';
 import { referenceNames } from '../reference-ai/index.js';
 import { gameArg, UsageError } from './args.js';
 
-/** The games with a C++ Board header (harness/sandbox/cpp/referee/<game>.h). */
-const AIPLAYER_GAMES = ['reversi', 'gomoku', 'nogo'];
+/** The games whose starter is the course SDK's Strategy.cpp (the others get AIPlayer.cpp on their folder's board.h). */
 const SDK_GAMES = ['connect4', 'connect4-nogo'];
 
 const fill = (text: string, values: Record<string, string>): string => text.replace(/__([A-Z]+)__/g, (whole, key: string) => values[key] ?? whole);
@@ -20,9 +20,10 @@ const fill = (text: string, values: Record<string, string>): string => text.repl
 export function scaffoldCpp(dir: string, refereeSpec: string, force: boolean, gameId: string, limits: string): string[] {
   const game: AnyGame = gameArg(gameId);
   const sdk = SDK_GAMES.includes(game.id);
-  if (!sdk && !AIPLAYER_GAMES.includes(game.id)) {
+  if (!sdk && !game.files.cpp) {
     // gomoku-exact5: the C++ Board knows freestyle Gomoku only.
-    throw new UsageError(`no C++ Board for ${game.id} yet (C++ starters: ${[...AIPLAYER_GAMES, ...SDK_GAMES].join(', ')}): use the TypeScript or --python starter`);
+    const starters = gameIds().filter((id) => SDK_GAMES.includes(id) || getGame(id).files.cpp);
+    throw new UsageError(`no C++ Board for ${game.id} yet (C++ starters: ${starters.join(', ')}): use the TypeScript or --python starter`);
   }
   const target = resolve(dir);
   if (existsSync(target) && readdirSync(target).length > 0 && !force) {
@@ -42,19 +43,21 @@ export function scaffoldCpp(dir: string, refereeSpec: string, force: boolean, ga
     LIMITS: limits,
     INTERFACE: sdk
       ? '```cpp\nextern "C" Point* getPoint(const int M, const int N, const int* top, const int* _board,\n                           const int lastX, const int lastY, const int noX, const int noY);\nextern "C" void clearPoint(Point* p);\n```\n\nThe legal point of column `y` is `(top[y] - 1, y)`; rows count from the top; `_board` holds 1 for the opponent, 2 for you.'
-      : '```cpp\n#include "referee/' + game.id + '.h"\n\nclass AIPlayer {\n public:\n  explicit AIPlayer(char color);\n  std::string getMove(const Board& board);\n};\n```',
+      : '```cpp\n#include "referee/' + game.files.folder + '.h"\n\nclass AIPlayer {\n public:\n  explicit AIPlayer(char color);\n  std::string getMove(const Board& board);\n};\n```',
   };
   writeFileSync(join(target, entry), fill(readFileSync(join(template, 'cpp', sdk ? 'Strategy.cpp' : 'AIPlayer.cpp'), 'utf8'), values));
   writeFileSync(join(target, 'README.md'), fill(readFileSync(join(template, 'generic', 'README.md'), 'utf8'), values));
   const files = ['package.json', 'README.md', '.gitignore', entry, '.github/workflows/grade.yml', '.github/workflows/classroom.yml'];
-  const rules = packageFile('harness', 'games', game.id.split('-')[0], 'README.md');
+  const rules = packageFile('harness', 'games', game.files.folder, 'README.md');
   if (existsSync(rules)) {
     cpSync(rules, join(target, 'RULES.md'));
     files.push('RULES.md');
   }
   // Local copies of what the grader provides, for editors and local builds (the grader uses its own).
-  const headers = packageFile('harness', 'sandbox', 'cpp');
-  const copies = sdk ? ['Point.h', 'Strategy.h', 'Judge.h', 'Judge.cpp'].map((name) => [join(headers, 'sdk', name), `src/${name}`]) : [[join(headers, 'referee', `${game.id}.h`), `src/referee/${game.id}.h`]];
+  const sdkHeaders = packageFile('harness', 'sandbox', 'cpp', 'sdk');
+  const copies = sdk
+    ? ['Point.h', 'Strategy.h', 'Judge.h', 'Judge.cpp'].map((name) => [join(sdkHeaders, name), `src/${name}`])
+    : [[packageFile('harness', 'games', game.files.folder, 'board.h'), `src/referee/${game.files.folder}.h`]];
   for (const [from, to] of copies) {
     mkdirSync(join(target, to, '..'), { recursive: true });
     cpSync(from, join(target, to));

@@ -31,12 +31,6 @@ export const PACKAGE_NAME = 'board-referee';
 const packageNameFor = (dir: string, game: string): string =>
   basename(resolve(dir)).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '') || `${game}-ai`;
 
-/** A game's folder under harness/games: variants share their base game's (connect4-nogo → connect4). */
-const gameFolder = (id: string): string => id.split('-')[0];
-
-/** The name harness/index.ts exports each game's student Board under (the TS starter imports it). */
-const BOARD_TYPE: Record<string, string> = { reversi: 'ReversiBoard', connect4: 'Connect4Board', gomoku: 'GomokuBoard', nogo: 'NoGoBoard' };
-
 /** The limits `npm run check` and `npm run grade` share without a course config, as the README states them. */
 function limitsText(gameId: string): string {
   const rules = defaultAssignment(gameId).referee;
@@ -51,8 +45,8 @@ function fill(text: string, values: Record<string, string>): string {
 }
 
 /** The rules file of a game (its folder's README), or null when the game ships none. */
-function rulesFor(gameId: string): string | null {
-  const path = packageFile('harness', 'games', gameFolder(gameId), 'README.md');
+function rulesFor(game: AnyGame): string | null {
+  const path = packageFile('harness', 'games', game.files.folder, 'README.md');
   return existsSync(path) ? readFileSync(path, 'utf8') : null;
 }
 
@@ -74,30 +68,31 @@ export function scaffold(dir: string, refereeSpec: string, force = false, python
   // npm drops .gitignore files from published packages, so the template ships it as `gitignore`.
   if (existsSync(join(target, 'gitignore'))) renameSync(join(target, 'gitignore'), join(target, '.gitignore'));
   const entry = python ? 'src/AIPlayer.py' : 'src/AIPlayer.ts';
-  const folder = gameFolder(game.id);
+  const folder = game.files.folder;
   if (game.id !== 'reversi') {
     const values = {
       TITLE: game.title,
       GAME: game.id,
       X: game.symbols[0],
       O: game.symbols[1],
-      BOARD: BOARD_TYPE[folder] ?? 'Board',
+      BOARD: game.files.boardType,
       ENTRY: entry,
       LIMITS: limitsText(game.id),
       INTERFACE: python
         ? '```python\nclass AIPlayer:\n    def __init__(self, color): ...\n    def get_move(self, board): ...   # or get_move(self, board, info=None)\n```'
-        : `\`\`\`ts\nimport type { ${BOARD_TYPE[folder] ?? 'Board'} as Board, MoveInfo } from 'board-referee';\n\nexport class AIPlayer {\n  constructor(color: '${game.symbols[0]}' | '${game.symbols[1]}') { … }\n  getMove(board: Board, info?: MoveInfo): string { … }\n}\n\`\`\``,
+        : `\`\`\`ts\nimport type { ${game.files.boardType} as Board, MoveInfo } from 'board-referee';\n\nexport class AIPlayer {\n  constructor(color: '${game.symbols[0]}' | '${game.symbols[1]}') { … }\n  getMove(board: Board, info?: MoveInfo): string { … }\n}\n\`\`\``,
     };
     const generic = join(template, 'generic');
     writeFileSync(join(target, entry), fill(readFileSync(join(generic, python ? 'AIPlayer.py' : 'AIPlayer.ts'), 'utf8'), values));
     writeFileSync(join(target, 'README.md'), fill(readFileSync(join(generic, 'README.md'), 'utf8'), values));
-    const rules = rulesFor(game.id);
+    const rules = rulesFor(game);
     if (rules) writeFileSync(join(target, 'RULES.md'), rules);
   }
   if (python) {
     // Local copies of what the grader provides, so `python3 AIPlayer.py` and editors find them (the grader
     // always uses its own).
-    cpSync(packageFile('harness', 'sandbox', 'python', `board_${folder}.py`), join(target, 'src', 'board.py'));
+    if (!game.files.python) throw new UsageError(`no Python Board for ${game.id} yet: use the TypeScript starter`);
+    cpSync(packageFile('harness', 'games', folder, 'board.py'), join(target, 'src', 'board.py'));
     cpSync(packageFile('harness', 'sandbox', 'python', 'func_timeout.py'), join(target, 'src', 'func_timeout.py'));
   }
   for (const workflow of ['grade.yml', 'classroom.yml']) {
@@ -122,7 +117,7 @@ export function scaffold(dir: string, refereeSpec: string, force = false, python
   manifest.devDependencies[PACKAGE_NAME] = refereeSpec;
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
 
-  const files = ['package.json', 'README.md', '.gitignore', entry, '.github/workflows/grade.yml', '.github/workflows/classroom.yml'];
+  const files = ['package.json', 'README.md', '.gitignore', entry, '.github/workflows/grade.yml', '.github/workflows/classroom.yml', '.github/workflows/ladder.yml'];
   if (python) files.push('src/board.py', 'src/func_timeout.py');
   else files.push('tsconfig.json');
   if (existsSync(join(target, 'RULES.md'))) files.push('RULES.md');

@@ -60,8 +60,10 @@ export function register(program: Command): void {
     let page: RunningServer | null = null;
     try {
       const human = seat ? () => seat.createHuman() : undefined;
-      players.push(await resolvePlayer(flags.black, game, { human, entry: flags.entry }));
-      players.push(await resolvePlayer(flags.white, game, { human, entry: flags.entry }));
+      // A submission runs under the game's memory limit (the course's), or --memory-mb.
+      const memoryMb = configForGame(game, config).memoryMb;
+      players.push(await resolvePlayer(flags.black, game, { human, entry: flags.entry, memoryMb }));
+      players.push(await resolvePlayer(flags.white, game, { human, entry: flags.entry, memoryMb }));
       if (seat) {
         seat.opponent = flags.black === 'human' ? players[1].name : players[0].name;
         page = await startSeatServer({ seat, port: flags.port, host: flags.host, open: flags.open === true });

@@ -9,6 +9,8 @@ export interface RuleFlags {
   illegalLimit?: number;
   quitEndsGame?: boolean;
   gameRule?: Record<string, boolean>;
+  memoryMb?: number;
+  loadTimeout?: number;
 }
 
 /** `--game-rule name=true|false`, collected into one object (repeatable). */
@@ -23,7 +25,9 @@ function gameRule(text: string, previous: Record<string, boolean> = {}): Record<
 export function addRuleOptions(command: Command): Command {
   return command
     .option('--move-timeout <ms>', 'time limit per ask in ms (platform: 60000)', positiveInt)
-    .option('--illegal-limit <n>', 'asks per turn; the nth illegal answer loses (platform: 3)', positiveInt);
+    .option('--illegal-limit <n>', 'asks per turn; the nth illegal answer loses (platform: 3)', positiveInt)
+    .option('--memory-mb <mb>', "resident-memory limit of a submission's process in MB (default: the game's course, e.g. 512 reversi, 1024 connect4-nogo)", positiveInt)
+    .option('--load-timeout <ms>', 'allowance for loading a submission (imports, static initialisers), apart from the move limit (default 60000)', positiveInt);
 }
 
 /** The rules that only whole games use (play): the turn limit, 'Q', the game's own switches. */
@@ -41,5 +45,7 @@ export function ruleConfig(flags: RuleFlags): Partial<RefereeConfig> {
   if (flags.illegalLimit !== undefined) config.illegalMoveLimit = flags.illegalLimit;
   if (flags.quitEndsGame) config.quitEndsGame = true;
   if (flags.gameRule !== undefined) config.gameRules = flags.gameRule;
+  if (flags.memoryMb !== undefined) config.memoryMb = flags.memoryMb;
+  if (flags.loadTimeout !== undefined) config.loadTimeoutMs = flags.loadTimeout;
   return config;
 }

@@ -343,6 +343,8 @@ export function resolveAssignment(json: unknown, source = 'the assignment', base
       moveTimeoutMs: raw.moveTimeoutMs as number | undefined,
       illegalMoveLimit: raw.illegalMoveLimit as number | undefined,
       constructTimeoutMs: raw.constructTimeoutMs as number | undefined,
+      loadTimeoutMs: raw.loadTimeoutMs as number | undefined,
+      memoryMb: raw.memoryMb as number | undefined,
       tamperLoses: raw.tamperLoses as boolean | undefined,
       forcedLossDiff: raw.forcedLossDiff as number | undefined,
       turnTimeoutMs: raw.turnTimeoutMs as number | undefined,

@@ -8,6 +8,8 @@ import { getGame } from '../harness/games/registry.js';
 import { InProcessPlayer } from '../harness/referee/in-process.js';
 import type { Player, PlayerIsolation } from '../harness/referee/player.js';
 import { detectLayers, isolationRecord } from '../harness/sandbox/layers.js';
+import { memoryWall } from '../harness/sandbox/memory-wall.js';
+import { DEFAULT_REFEREE_CONFIG } from '../harness/referee/config.js';
 import { checkSubmission, type CheckOptions, type CheckResult } from '../harness/submission/check.js';
 import { checkLimits, submissionLimits } from './check-limits.js';
 import { compileSubmission, formatProblem } from '../harness/submission/compile.js';
@@ -88,12 +90,13 @@ export async function submissionContestant(path: string, assignment: Assignment,
   }
   return {
     submission: { name: path, path, hash, language, kind: 'submission' },
-    isolation: isolationRecord(detectLayers(), runtimeOf(language)),
+    // Which wall holds the assignment's memory limit is part of what the grade ran under (memory-wall.ts).
+    isolation: { ...isolationRecord(detectLayers(), runtimeOf(language)), memory: memoryWall(detectLayers(), assignment.referee.memoryMb ?? DEFAULT_REFEREE_CONFIG.memoryMb ?? 512).description },
     async check() {
       // The same limits as `referee check` with this assignment (grading/check-limits), size caps included.
       // checkOverrides: `grade` without a config judges the platform's limits, with the assignment's as the pace.
       return checkItems(await checkSubmission(absolute, { ...checkLimits(assignment, assignment.title), ...checkOverrides }));
     },
-    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path, limits: sizeLimits, entry: assignment.entry }),
+    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path, limits: sizeLimits, entry: assignment.entry, memoryMb: assignment.referee.memoryMb }),
   };
 }

@@ -10,6 +10,8 @@ export const OPTIONAL_PACKAGES = {
   'better-sqlite3': '^12.11.1',
   bullmq: '^6.7.0',
   ioredis: '^6.0.0',
+  openskill: '^5.0.1',
+  '@dodona/dolos-lib': '~3.5.1',
 } as const;
 
 export type OptionalPackage = keyof typeof OPTIONAL_PACKAGES;
@@ -21,6 +23,8 @@ export const FEATURE_NEEDS: Record<string, OptionalPackage[]> = {
   worker: ['bullmq', 'ioredis'],
   '--queue': ['bullmq', 'ioredis'],
   '--watch': ['better-sqlite3'],
+  ladder: ['better-sqlite3', 'openskill'],
+  'source similarity': ['@dodona/dolos-lib'],
 };
 
 /** A feature's optional packages are not installed: the message is the one-line fix. */

@@ -77,7 +77,9 @@ export function diagnose(
     for (const turn of entry.record.turns) if (turn.side === entry.studentSide && turn.wallMs !== undefined) times.push(turn.wallMs);
   }
   times.sort((a, b) => a - b);
-  const timeouts = item.verdicts.timeout;
+  // A load that took the time is a timeout of its own cause (the start record's rule names loadTimeoutMs).
+  const slowLoads = entries.filter((entry) => entry.record.end.loser?.side === entry.studentSide && /^loadTimeoutMs/.test(entry.record.end.loser.rule ?? ''));
+  const timeouts = item.verdicts.timeout - slowLoads.length;
   const memory = item.verdicts.memory;
   if (times.length > 0) {
     const median = percentile(times, 0.5);
@@ -93,7 +95,15 @@ export function diagnose(
       lines.push(`Time: a move took ${ms(median)} typically and ${ms(slowest)} at most of the ${ms(limit)} allowed.`);
     }
   }
-  if (memory > 0) lines.push(`Memory: ${memory} game(s) lost by running out of memory: free search trees between moves, or bound their size.`);
+  if (slowLoads.length > 0) {
+    const python = /python/i.test(result.submission.language);
+    lines.push(`Loading: ${slowLoads.length} game(s) lost because loading the submission took longer than its ${ms(result.assignment.config.referee.loadTimeoutMs ?? 60_000)} allowance: ${python ? "code at the top level of a module runs on import (a demo game, training): put it under if __name__ == '__main__':" : 'work done when the code loads (static initialisers, top-level code): do it lazily, at the first move'}.`);
+  }
+  if (memory > 0) {
+    // The figure the sandbox recorded (the cgroup's, or the watchdog's), from the first such loss.
+    const figure = entries.map((entry) => entry.record.end.loser).find((loser) => loser?.verdict === 'memory')?.message;
+    lines.push(`Memory: ${memory} game(s) lost by exceeding the ${result.assignment.config.referee.memoryMb ?? 512} MB memory limit${figure ? ` (${figure})` : ''}: free search trees between moves, or bound their size.`);
+  }
 
   // How the losses came.
   const forced = LOSS_VERDICTS.filter((verdict) => verdict !== 'timeout' && verdict !== 'memory' && item.verdicts[verdict] > 0);

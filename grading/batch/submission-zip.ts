@@ -16,6 +16,11 @@ export const isZipName = (arg: string): boolean => /\.zip$/i.test(arg);
  * itself, or the one top folder students often zip (`mine.zip` holding `mine/Strategy.cpp`).
  */
 export async function extractSubmissionZip(zipPath: string, root: string, limits: SnapshotLimits = DEFAULT_LIMITS): Promise<string> {
+  return (await extractSubmissionZipHashed(zipPath, root, limits)).path;
+}
+
+/** As extractSubmissionZip, with the hash of the files extracted (the ladder's "same content, same version"). */
+export async function extractSubmissionZipHashed(zipPath: string, root: string, limits: SnapshotLimits = DEFAULT_LIMITS): Promise<{ path: string; hash: string }> {
   const { entries, close } = await listZip(zipPath);
   try {
     const files = [];
@@ -30,7 +35,7 @@ export async function extractSubmissionZip(zipPath: string, root: string, limits
     const id = safeStudentId(basename(zipPath).replace(/\.zip$/i, ''));
     const snapshot = await snapshotStudent({ id, origins: [zipPath], files }, root, limits);
     if (snapshot.problem !== undefined) throw new InputError(`${zipPath}: ${snapshot.problem}`);
-    return snapshot.path;
+    return { path: snapshot.path, hash: snapshot.hash };
   } finally {
     close();
   }

@@ -10,17 +10,24 @@
  * the game to another worker within seconds, which plays it from the start; a job that vanished (Redis restarted
  * without persistence) is enqueued again, with its artefacts, from what the coordinator holds.
  *
- * Trust: a result counts only if it is signed with the queue's key file (grading/queue/signing.ts) and its record
- * is a faithful, replayable record of the job (record-check.ts). One that is not is played again on another
- * worker; only a second bad record makes the game a grader error.
+ * Trust: every job is signed by the coordinator (a worker refuses one changed in Redis); a result counts only if it
+ * is signed with the queue's key file (grading/queue/signing.ts), names the digest of this coordinator's own job
+ * data, and its record is a faithful, replayable record of the job (record-check.ts). A game that comes back bad or
+ * failed is played again, avoiding that worker; it becomes a grader error only when two different workers (known by
+ * their signatures) failed it, or after MAX_TRIES bad outcomes of any kind (something without the key keeps
+ * rewriting it). A game a worker holds past its deadline (the rules' worst case: gameDeadlineMs) is taken back
+ * and played again under a new job id, so a lock held forever stalls nothing.
  *
- * A coordinator holds a lease in Redis while it runs; its jobs name it, and workers drop a job whose coordinator
- * is gone (stopped, killed) instead of playing games nobody will collect.
+ * A coordinator holds a signed lease in Redis while it runs; its jobs name it, and workers drop a job whose
+ * coordinator is gone (stopped, killed) instead of playing games nobody will collect.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { getGame } from '../../harness/games/registry.js';
+import { configForGame } from '../../harness/referee/config.js';
+import { canonicalJson } from '../assignment.js';
 import { harnessVersion } from '../package-root.js';
 import type { Artefact } from '../pool/artefact.js';
 import { PoolAbortError, PoolWorkerError, type GameJob, type GamePool, type PlayedGame, type PlayOptions } from '../pool/job.js';
@@ -28,7 +35,7 @@ import { validProgress } from '../pool/progress.js';
 import { checkReachable, KEY_PREFIX, queueName, redactUrl, RedisWatch, redisConnection, type QueueEndpoint } from './connection.js';
 import { recordMismatch } from './record-check.js';
 import { encodeArtefact, validateJob, type QueuedJob } from './schema.js';
-import { verifyResult } from './signing.js';
+import { jobDigest, jobSignature, signLease, unsignedJobsAllowed, verifyFailure, verifyResult } from './signing.js';
 import { readWorkers } from './workers.js';
 
 /**
@@ -47,8 +54,30 @@ const WORKER_CHECK_MS = 5000;
 /** The coordinator's lease: refreshed every LEASE_REFRESH_MS, gone LEASE_SECONDS after the coordinator stopped. */
 export const LEASE_SECONDS = 30;
 const LEASE_REFRESH_MS = 5000;
-/** Bad records a game may come back with (each from another worker) before it is a grader error. */
-const MAX_BAD_RECORDS = 2;
+/** Different workers that may fail a game (a bad record, or an error) before it is a grader error. */
+const MAX_FAILING_WORKERS = 2;
+/** Bad outcomes of any kind (unsigned results, altered jobs, one worker failing it again and again) before it is one. */
+const MAX_TRIES = 4;
+/** The per-game deadline's override (ms), for courses (and tests) that want it shorter than the rules' worst case. */
+export const GAME_DEADLINE_ENV = 'REFEREE_QUEUE_GAME_DEADLINE_MS';
+
+/**
+ * How long a worker may hold a game before the coordinator takes it back: the rules' worst case (both
+ * constructions, then every cell of the board played twice over — passes included — at the whole turn limit), plus
+ * a minute. Generous for an honest worker, finite for one that holds a lock forever.
+ */
+export function gameDeadlineMs(job: GameJob): number {
+  const override = Number(process.env[GAME_DEADLINE_ENV]);
+  if (Number.isFinite(override) && override > 0) return override;
+  const game = getGame(job.game);
+  const config = configForGame(game, job.config);
+  const cells = game.geometry?.cells(game.initial(job.seed)).length ?? 400;
+  return 2 * config.constructTimeoutMs + 2 * cells * Math.max(config.turnTimeoutMs, config.moveTimeoutMs) + 60_000;
+}
+
+/** The BullMQ job id of a game's nth take (ids stay the game's key until the coordinator takes a game back). */
+const jobIdOf = (key: string, take: number): string => (take === 0 ? key : `${key}.${take}`);
+const keyOfJobId = (jobId: string): string => jobId.replace(/\.\d+$/, '');
 
 export const artefactKey = (hash: string): string => `${KEY_PREFIX}:artefacts:${hash}`;
 export const leaseKey = (coordinator: string): string => `${KEY_PREFIX}:coordinators:${coordinator}`;
@@ -68,8 +97,12 @@ interface Outstanding {
   worker?: string;
   settled: boolean;
   order: number;
-  /** Workers whose record for this game did not check, with why. */
-  rejected: { worker: string; reason: string }[];
+  /** Bad outcomes so far: a record that did not check, a failure, an altered job; `worker` null when nobody signed it. */
+  rejected: { worker: string | null; reason: string }[];
+  /** Times taken back from a worker past its deadline: the current job id is jobIdOf(key, take). */
+  take: number;
+  /** When a worker took the current job (the deadline runs from here), or 0. */
+  startedAt: number;
   /** A settle from the completion event and one from the poll must not both run. */
   accepting: boolean;
 }
@@ -121,12 +154,12 @@ export class QueuePool implements GamePool {
     private readonly options: QueuePoolOptions,
   ) {
     this.size = options.size;
-    events.on('active', ({ jobId }) => void this.started(jobId));
+    events.on('active', ({ jobId }) => void this.started(keyOfJobId(jobId)));
     // The completion event carries the result written in the same step that completed the job: no second read.
-    events.on('completed', ({ jobId, returnvalue }) => void this.accept(jobId, returnvalue));
-    events.on('progress', ({ jobId, data }) => this.progress(jobId, data));
-    events.on('failed', ({ jobId }) => void this.look(jobId));
-    events.on('stalled', ({ jobId }) => this.lost(jobId));
+    events.on('completed', ({ jobId, returnvalue }) => void this.accept(keyOfJobId(jobId), returnvalue));
+    events.on('progress', ({ jobId, data }) => this.progress(keyOfJobId(jobId), data));
+    events.on('failed', ({ jobId }) => void this.look(keyOfJobId(jobId)));
+    events.on('stalled', ({ jobId }) => this.lost(keyOfJobId(jobId)));
     this.poller = setInterval(() => void this.poll(), POLL_MS);
     this.leaseTimer = setInterval(() => void this.renewLease(), LEASE_REFRESH_MS);
   }
@@ -175,7 +208,7 @@ export class QueuePool implements GamePool {
       if (known) {
         known.waiters.push(waiter);
       } else {
-        this.outstanding.set(job.key, { job, waiters: [waiter], started: false, settled: false, order: options.order ?? 0, rejected: [], accepting: false });
+        this.outstanding.set(job.key, { job, waiters: [waiter], started: false, settled: false, order: options.order ?? 0, rejected: [], accepting: false, take: 0, startedAt: 0 });
         this.enqueue(job, options.order ?? 0).catch((error: unknown) => this.settle(job.key, { error: new PoolWorkerError(`could not enqueue ${job.label}: ${(error as Error).message}`) }));
       }
       const signal = options.signal;
@@ -214,7 +247,7 @@ export class QueuePool implements GamePool {
     await Promise.allSettled([...this.withdrawing]);
     const left = [...this.outstanding.keys()];
     for (const key of left) this.settle(key, { error: new PoolAbortError('the pool was closed') });
-    const removed = await Promise.allSettled(left.map((key) => this.removeIfWaiting(key)));
+    const removed = await Promise.allSettled(left.map((key) => this.removeIfWaiting(key, this.jobIds.get(key) ?? key)));
     const count = removed.filter((each) => each.status === 'fulfilled' && each.value).length;
     this.closeSummary = { removed: this.withdrawn + count, inPlay: left.length - count };
     await this.redis.del(leaseKey(this.coordinator)).catch(() => undefined);
@@ -225,15 +258,23 @@ export class QueuePool implements GamePool {
     this.eventsConnection.disconnect();
   }
 
+  /** The current job id of each outstanding game (kept after it settles, for close()). */
+  private readonly jobIds = new Map<string, string>();
+
   private async renewLease(): Promise<void> {
     if (this.closed) return;
-    await this.redis.set(leaseKey(this.coordinator), this.harness, 'EX', LEASE_SECONDS).catch(() => undefined);
+    // Signed and dated: a worker believes it only with the key, and only until `until`.
+    const value = signLease(this.options.key, this.coordinator, Date.now() + LEASE_SECONDS * 1000);
+    await this.redis.set(leaseKey(this.coordinator), value, 'EX', LEASE_SECONDS).catch(() => undefined);
   }
 
   /** Add the game (again): a stale copy under its id (another coordinator's, a failed one) is replaced. */
   private async enqueue(job: GameJob, order: number, avoid: string[] = []): Promise<void> {
-    const data: QueuedJob = { ...job, coordinator: this.coordinator, ...(avoid.length > 0 ? { avoid } : {}) };
+    const unsigned = { ...job, coordinator: this.coordinator, ...(avoid.length > 0 ? { avoid } : {}) };
+    const data: QueuedJob = { ...unsigned, signature: jobSignature(this.options.key, unsigned) };
     validateJob(data);
+    const jobId = jobIdOf(job.key, this.outstanding.get(job.key)?.take ?? 0);
+    this.jobIds.set(job.key, jobId);
     await this.renewLease();
     for (const player of job.players) {
       if (player.kind === 'artefact' && this.artefacts.has(player.artefact)) {
@@ -242,25 +283,26 @@ export class QueuePool implements GamePool {
     }
     const add = (): Promise<Job> =>
       this.queue.add('game', data, {
-        jobId: job.key,
+        jobId,
         // BullMQ: 1 is the highest priority; a batch's earlier students first.
         priority: Math.min(MAX_PRIORITY, 1 + Math.max(0, Math.floor(order))),
-        attempts: JOB_ATTEMPTS,
-        backoff: { type: 'fixed', delay: 1000 },
+        // One attempt: a failed game comes back here, which decides (by the signed failures) whether to try again.
+        attempts: 1,
         removeOnComplete: { age: KEEP_SECONDS },
         removeOnFail: { age: KEEP_SECONDS },
       });
     await add();
     // An id already there is an earlier run's job: finished (take it), still in play (wait for it), or waiting
     // or failed under a coordinator that is gone (replace it, so it names us and is played).
-    const state = await this.queue.getJobState(job.key);
+    const state = await this.queue.getJobState(jobId);
     if (state === 'completed') {
       await this.look(job.key);
       return;
     }
     if (state === 'active') return;
-    const stored = (await Job.fromId(this.queue, job.key)) as Job<QueuedJob> | undefined;
-    if (stored && (state === 'failed' || stored.data.coordinator !== this.coordinator || canonicalAvoid(stored.data.avoid) !== canonicalAvoid(data.avoid))) {
+    const stored = (await Job.fromId(this.queue, jobId)) as Job<QueuedJob> | undefined;
+    // Not exactly what we signed (another coordinator's, a failed one, or rewritten in Redis): replaced.
+    if (stored && (state === 'failed' || stored.data?.signature !== data.signature || canonicalJson(stored.data) !== canonicalJson(data))) {
       await stored.remove().catch(() => undefined);
       await add();
     }
@@ -270,9 +312,10 @@ export class QueuePool implements GamePool {
   private async started(key: string): Promise<void> {
     const entry = this.outstanding.get(key);
     if (!entry || entry.settled) return;
-    const job = await Job.fromId(this.queue, key).catch(() => undefined);
+    const job = await Job.fromId(this.queue, entry ? this.jobIds.get(key) ?? key : key).catch(() => undefined);
     const name = job?.processedBy ?? 'a queue worker';
     if (entry.started && entry.worker === name) return;
+    if (!entry.started || !entry.startedAt) entry.startedAt = Date.now();
     entry.started = true;
     entry.worker = name;
     for (const waiter of entry.waiters) waiter.options.onStart?.({ name });
@@ -285,6 +328,7 @@ export class QueuePool implements GamePool {
     const was = entry.worker ?? 'its worker';
     this.options.onWarning?.(`${was} stopped answering while playing ${entry.job.label}: the game is played again from its start by another worker`);
     entry.started = false;
+    entry.startedAt = 0;
     entry.worker = undefined;
     for (const waiter of entry.waiters) waiter.options.onStart?.({ name: `${was} (lost)` });
   }
@@ -301,7 +345,7 @@ export class QueuePool implements GamePool {
 
   /**
    * A finished game's result (from the completion event, or read once from a job known to be completed): accepted
-   * if signed and faithful; otherwise played again on another worker, and a grader error the second time.
+   * if signed, for this coordinator's own job data, and faithful; otherwise played again (see retry).
    */
   private async accept(key: string, returnvalue: unknown): Promise<void> {
     const entry = this.outstanding.get(key);
@@ -309,57 +353,104 @@ export class QueuePool implements GamePool {
     entry.accepting = true;
     try {
       const checked = verifyResult(this.options.key, key, returnvalue);
-      const reason = checked.ok ? recordMismatch(entry.job, checked.result.record) : checked.reason;
-      const worker = checked.ok ? checked.result.worker : ((await Job.fromId(this.queue, key).catch(() => undefined))?.processedBy ?? entry.worker ?? 'an unknown worker');
+      let reason = checked.ok ? null : checked.reason;
+      if (checked.ok && checked.result.jobDigest !== jobDigest(entry.job) && !unsignedJobsAllowed()) {
+        reason = 'it is the record of other job data than this coordinator sent (the job was changed in Redis)';
+      }
+      if (checked.ok && !reason) reason = recordMismatch(entry.job, checked.result.record);
       if (!checked.ok || reason) {
-        entry.rejected.push({ worker, reason: reason ?? 'invalid' });
-        if (entry.rejected.length >= MAX_BAD_RECORDS) {
-          const from = entry.rejected.map((each) => `${each.worker}: ${each.reason}`).join('; ');
-          await this.queue.remove(key).catch(() => undefined);
-          this.settle(key, { error: new PoolWorkerError(`the queue returned ${entry.rejected.length} bad records for ${entry.job.label} (${from}): check the workers' versions and key files, then run again with --resume`) });
-          return;
-        }
-        this.options.onWarning?.(`refused the result of ${entry.job.label} from ${worker}: ${reason}; playing it again on another worker`);
-        await this.queue.remove(key).catch(() => undefined);
-        entry.started = false;
-        entry.worker = undefined;
-        await this.enqueue(entry.job, entry.order, entry.rejected.map((each) => each.worker));
+        // Only a signed result names its worker; an unsigned one is shown by the name its job carries, never counted as it.
+        const shown = checked.ok ? checked.result.worker : ((await Job.fromId(this.queue, this.jobIds.get(key) ?? key).catch(() => undefined))?.processedBy ?? 'an unknown writer');
+        await this.retry(key, entry, checked.ok ? checked.result.worker : null, `the result of ${entry.job.label} from ${shown}`, reason ?? 'invalid');
         return;
       }
-      const { record, wallMs } = checked.result;
+      const { record, wallMs, worker } = checked.result;
       if (!entry.started) for (const waiter of entry.waiters) waiter.options.onStart?.({ name: worker });
+      const jobId = this.jobIds.get(key) ?? key;
       this.settle(key, {
-        played: { key, record, wallMs, worker, done: () => this.queue.remove(key).then(() => undefined, () => undefined) },
+        played: { key, record, wallMs, worker, done: () => this.queue.remove(jobId).then(() => undefined, () => undefined) },
       });
     } finally {
       entry.accepting = false;
     }
   }
 
+  /**
+   * A bad outcome of the game's current job (`worker`: who signed it, or null): played again, avoiding the workers
+   * that failed it; a grader error once MAX_FAILING_WORKERS different workers failed it, or after MAX_TRIES.
+   */
+  private async retry(key: string, entry: Outstanding, worker: string | null, what: string, reason: string): Promise<void> {
+    entry.rejected.push({ worker, reason });
+    const failing = new Set(entry.rejected.map((each) => each.worker).filter((name): name is string => name !== null));
+    const jobId = this.jobIds.get(key) ?? key;
+    if (failing.size >= MAX_FAILING_WORKERS || entry.rejected.length >= MAX_TRIES) {
+      const from = entry.rejected.map((each) => `${each.worker ?? 'unsigned'}: ${each.reason}`).join('; ');
+      await this.queue.remove(jobId).catch(() => undefined);
+      this.settle(key, { error: new PoolWorkerError(`the queue could not play ${entry.job.label} (${from}): check the workers' versions and key files, and who else writes to Redis, then run again with --resume`) });
+      return;
+    }
+    this.options.onWarning?.(`refused ${what}: ${reason}; playing it again on another worker`);
+    await this.queue.remove(jobId).catch(() => undefined);
+    entry.started = false;
+    entry.startedAt = 0;
+    entry.worker = undefined;
+    await this.enqueue(entry.job, entry.order, [...failing]);
+  }
+
+  /**
+   * The game's deadline passed while a worker held it (a frozen worker that keeps its lock, or a lock held on
+   * purpose): taken back and played again under a new job id, avoiding that worker.
+   */
+  private async takeBack(key: string, entry: Outstanding): Promise<void> {
+    const old = this.jobIds.get(key) ?? key;
+    const holder = ((await Job.fromId(this.queue, old).catch(() => undefined)) as Job | undefined)?.processedBy ?? entry.worker ?? 'a worker';
+    this.options.onWarning?.(`${holder} held ${entry.job.label} past its deadline (${Math.round(gameDeadlineMs(entry.job) / 1000)} s): took it back, playing it again`);
+    await this.queue.remove(old).catch(() => undefined); // refused while locked: it then expires with KEEP_SECONDS
+    entry.take += 1;
+    entry.started = false;
+    entry.startedAt = 0;
+    entry.worker = undefined;
+    entry.rejected.push({ worker: null, reason: `held past its deadline by ${holder}` });
+    if (entry.rejected.length >= MAX_TRIES) {
+      this.settle(key, { error: new PoolWorkerError(`the queue could not play ${entry.job.label}: held past its deadline ${entry.take} times (last by ${holder})`) });
+      return;
+    }
+    await this.enqueue(entry.job, entry.order, [...new Set(entry.rejected.map((each) => each.worker).filter((name): name is string => name !== null))]);
+  }
+
   /** Look at one outstanding job in Redis: its state first, and only a completed job's result (then final). */
   private async look(key: string): Promise<void> {
     const entry = this.outstanding.get(key);
     if (!entry || entry.settled || entry.accepting || this.closed) return;
-    const state = await this.queue.getJobState(key);
+    const jobId = this.jobIds.get(key) ?? key;
+    const state = await this.queue.getJobState(jobId);
     if (!this.outstanding.has(key) || entry.settled) return;
     if (state === 'unknown') {
       // Redis lost it (restarted without persistence, or flushed): enqueue it again from what we hold.
-      await this.enqueue(entry.job, entry.order, entry.rejected.map((each) => each.worker));
+      await this.enqueue(entry.job, entry.order, entry.rejected.map((each) => each.worker).filter((name): name is string => name !== null));
       return;
     }
     if (state === 'completed') {
-      const job = (await Job.fromId(this.queue, key)) as Job<QueuedJob, unknown> | undefined;
+      const job = (await Job.fromId(this.queue, jobId)) as Job<QueuedJob, unknown> | undefined;
       if (job) await this.accept(key, job.returnvalue);
     } else if (state === 'failed') {
-      const job = (await Job.fromId(this.queue, key)) as Job<QueuedJob, unknown> | undefined;
+      const job = (await Job.fromId(this.queue, jobId)) as Job<QueuedJob, unknown> | undefined;
       if (!job) return;
+      const failure = verifyFailure(this.options.key, jobId, job.failedReason);
       // A worker dropped it because our lease had lapsed (Redis flushed or frozen meanwhile): we are here, so add it again.
-      if (job.failedReason?.startsWith(COORDINATOR_GONE)) {
+      if (failure?.reason.startsWith(COORDINATOR_GONE)) {
         await job.remove().catch(() => undefined);
-        await this.enqueue(entry.job, entry.order, entry.rejected.map((each) => each.worker));
+        await this.enqueue(entry.job, entry.order, entry.rejected.map((each) => each.worker).filter((name): name is string => name !== null));
         return;
       }
-      this.settle(key, { error: new PoolWorkerError(`the queue workers could not play ${entry.job.label}: ${job.failedReason}`) });
+      // A worker refused the job as altered or unsigned: Redis was written without the key, not that worker's fault.
+      const altered = failure?.reason.startsWith('job refused') ?? false;
+      const shown = failure?.worker ?? job.processedBy ?? 'an unknown writer';
+      await this.retry(key, entry, failure && !altered ? failure.worker : null, `the failure of ${entry.job.label} from ${shown}`, failure ? failure.reason : `unsigned: ${job.failedReason ?? 'no reason'}`);
+    } else if (state === 'active' && entry.startedAt > 0 && Date.now() - entry.startedAt > gameDeadlineMs(entry.job)) {
+      await this.takeBack(key, entry);
+    } else if (state === 'active' && !entry.startedAt) {
+      entry.startedAt = Date.now(); // the deadline runs from when we first see it held
     }
   }
 
@@ -384,7 +475,7 @@ export class QueuePool implements GamePool {
   private async checkWorkers(): Promise<void> {
     if (this.outstanding.size === 0 || Date.now() - this.lastWorkerCheck < WORKER_CHECK_MS) return;
     this.lastWorkerCheck = Date.now();
-    const workers = await readWorkers(this.redis).catch(() => null);
+    const workers = await readWorkers(this.redis, this.options.key).catch(() => null);
     if (!workers) return;
     const ours = workers.filter((worker) => worker.harness === this.harness);
     const others = new Map<string, number>();
@@ -430,10 +521,10 @@ export class QueuePool implements GamePool {
     }
   }
 
-  private async removeIfWaiting(key: string): Promise<boolean> {
-    const state = await this.queue.getJobState(key).catch(() => 'unknown');
+  private async removeIfWaiting(key: string, jobId = this.jobIds.get(key) ?? key): Promise<boolean> {
+    const state = await this.queue.getJobState(jobId).catch(() => 'unknown');
     if (state !== 'waiting' && state !== 'delayed' && state !== 'prioritized' && state !== 'failed') return false;
-    return this.queue.remove(key).then(
+    return this.queue.remove(jobId).then(
       (removed) => removed === 1,
       () => false,
     );
@@ -443,4 +534,3 @@ export class QueuePool implements GamePool {
 /** The failure reason a worker gives a job whose coordinator's lease is gone. */
 export const COORDINATOR_GONE = 'dropped: its coordinator stopped';
 
-const canonicalAvoid = (avoid: string[] | undefined): string => (avoid ?? []).join('\n');

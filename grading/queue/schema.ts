@@ -22,12 +22,17 @@ export const QUEUE_LIMITS = {
   playouts: 100_000,
 } as const;
 
-/** A game job as it sits on the queue: with the coordinator that waits for it and the workers it should avoid. */
+/**
+ * A game job as it sits on the queue: with the coordinator that waits for it, the workers it should avoid, and the
+ * coordinator's signature over all of it (signing.ts): a worker plays only a signed job of a live coordinator.
+ */
 export interface QueuedJob extends GameJob {
-  /** The coordinator's id; a worker drops the job when that coordinator's lease is gone. */
-  coordinator?: string;
+  /** The coordinator's id; a worker drops the job when that coordinator's (signed) lease is gone. */
+  coordinator: string;
   /** Workers whose record for this game did not check: another worker plays it when there is one. */
   avoid?: string[];
+  /** HMAC-SHA256 (hex) of the rest under the queue's key. */
+  signature: string;
 }
 
 const NAME = { type: 'string', minLength: 1, maxLength: 200 } as const;
@@ -67,7 +72,7 @@ export const GAME_JOB_SCHEMA = {
   $id: 'referee.game-job/1',
   type: 'object',
   additionalProperties: false,
-  required: ['key', 'harness', 'game', 'config', 'seed', 'players', 'label'],
+  required: ['key', 'harness', 'game', 'config', 'seed', 'players', 'label', 'coordinator', 'signature'],
   properties: {
     key: { type: 'string', pattern: '^[A-Za-z0-9:_-]{1,128}$' },
     harness: { type: 'string', pattern: '^[0-9A-Za-z.+-]{1,64}$' },
@@ -101,6 +106,7 @@ export const GAME_JOB_SCHEMA = {
     opening: { type: 'array', maxItems: 400, items: { type: 'string', pattern: '^[A-Za-z0-9]{1,8}$' } },
     coordinator: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,200}$' },
     avoid: { type: 'array', maxItems: 8, items: NAME },
+    signature: { type: 'string', pattern: '^[0-9a-f]{64}$' },
   },
 } as const;
 

@@ -4,9 +4,11 @@
  * process only talks to Redis and its locks are renewed even while a reference AI computes.
  *
  * It listens only to its own harness version's queue (connection.ts queueName), so a stale worker never takes
- * a current coordinator's games. Every job is checked against the schema and the queue's caps first; a job whose
- * coordinator is gone is dropped, not played; submissions come only from this machine's artefact cache, filled
- * from Redis and verified by hash; every result is signed with the queue's key file. Stopping (SIGTERM, Ctrl-C):
+ * a current coordinator's games. Every job is checked against the schema, the queue's caps and the coordinator's
+ * signature first (a job changed in Redis, or written there without the key, is refused); a job whose coordinator's
+ * signed lease is gone is dropped, not played; submissions come only from this machine's artefact cache, filled
+ * from Redis and verified by hash; every result is signed with the queue's key file and names the digest of the
+ * job data it played; a failure's reason is signed too, so the coordinator knows which worker failed a game. Stopping (SIGTERM, Ctrl-C):
  * no new games; the games in flight finish within the grace period, or are handed back to the queue (another
  * worker replays them from the start).
  */
@@ -21,11 +23,12 @@ import { ForkPool } from '../batch/pool.js';
 import { checkReachable, KEY_PREFIX, queueName, redactUrl, RedisWatch, redisConnection, type QueueEndpoint } from './connection.js';
 import { artefactKey, COORDINATOR_GONE, leaseKey } from './pool.js';
 import { decodeArtefact, InvalidJobError, printable, validateJob, type QueuedJob } from './schema.js';
-import { signResult, type SignedResult } from './signing.js';
+import { jobDigest, jobSignatureProblem, leaseIsLive, signFailure, signResult, TEST_UNSIGNED_JOBS_ENV, unsignedJobsAllowed, type SignedResult } from './signing.js';
 import { beat, forget, HEARTBEAT_EVERY_MS, readWorkers } from './workers.js';
 
 /** Only for tests of a mixed fleet: the harness version this worker claims (its queue and its heartbeat). */
 export const TEST_HARNESS_ENV = 'REFEREE_TEST_HARNESS_VERSION';
+
 
 /** A job's lock by default: a worker silent this long is presumed dead (BullMQ renews it every half). */
 export const DEFAULT_LOCK_MS = 6000;
@@ -87,7 +90,10 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
     return pending;
   };
   const active = new Map<string, { job: Job; token?: string }>();
-  const heartbeat = (): Promise<void> => beat(connection, { name, harness, concurrency: options.concurrency }).catch(() => undefined);
+  const heartbeat = (): Promise<void> => beat(connection, options.key, { name, harness, concurrency: options.concurrency }).catch(() => undefined);
+  if (unsignedJobsAllowed()) log(`WARNING: ${TEST_UNSIGNED_JOBS_ENV}=1: jobs are played without checking their signature (a test's control only)`);
+  // A failure's reason, signed: which worker failed which job (anybody can write a reason into Redis).
+  const fail = (job: Job, reason: string): UnrecoverableError => new UnrecoverableError(signFailure(options.key, String(job.id), name, reason));
   await heartbeat();
   const beating = setInterval(() => void heartbeat(), HEARTBEAT_EVERY_MS);
 
@@ -97,20 +103,22 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
       let data: QueuedJob;
       try {
         data = validateJob(job.data);
+        const unsigned = unsignedJobsAllowed() ? null : jobSignatureProblem(options.key, data);
+        if (unsigned) throw new InvalidJobError(`job refused: ${unsigned}`);
         if (data.harness !== harness) throw new InvalidJobError(`job refused: it is for harness ${printable(data.harness, 64)}, on the queue of ${harness}`);
       } catch (error) {
         log(`refused job ${printable(job.id, 24)}: ${printable((error as Error).message, 300)}`);
-        // A malformed job never gets better: fail it for good.
-        throw new UnrecoverableError((error as Error).message);
+        // A malformed or altered job never gets better: fail it for good (the coordinator enqueues its own again).
+        throw fail(job, (error as Error).message);
       }
       const label = printable(data.label);
-      if (data.coordinator && (await connection.exists(leaseKey(data.coordinator))) === 0) {
+      if (!leaseIsLive(options.key, data.coordinator, await connection.get(leaseKey(data.coordinator)))) {
         log(`dropped ${label}: its coordinator stopped (nobody would collect the result)`);
-        throw new UnrecoverableError(`${COORDINATOR_GONE} (${data.coordinator})`);
+        throw fail(job, `${COORDINATOR_GONE} (${data.coordinator})`);
       }
       if (data.avoid?.includes(name)) {
         // This worker's record of the game did not check: leave it to another worker of this version, if any is there.
-        const others = (await readWorkers(connection).catch(() => [])).filter((each) => each.harness === harness && each.name !== name && !data.avoid!.includes(each.name));
+        const others = (await readWorkers(connection, options.key).catch(() => [])).filter((each) => each.harness === harness && each.name !== name && !data.avoid!.includes(each.name));
         if (others.length > 0 && token) {
           await job.moveToDelayed(Date.now() + 1000, token);
           throw new DelayedError();
@@ -120,17 +128,22 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
         for (const player of data.players) if (player.kind === 'artefact') await ensureArtefact(connection, player.artefact);
       } catch (error) {
         log(`refused job ${printable(job.id, 24)}: ${printable((error as Error).message, 300)}`);
-        if (error instanceof InvalidJobError) throw new UnrecoverableError((error as Error).message);
-        throw error;
+        throw fail(job, (error as Error).message);
       }
       active.set(String(job.id), { job, token });
       log(`playing ${label} (game ${data.key.slice(0, 12)})`);
       try {
-        const { coordinator: _coordinator, avoid: _avoid, ...game } = data;
+        const { coordinator: _coordinator, avoid: _avoid, signature: _signature, ...game } = data;
         // Watchers of the coordinator's journal see the game move by move (progress comes at most every 250 ms).
-        const played = await games.play(game, { onProgress: (progress) => void job.updateProgress(progress as unknown as object).catch(() => undefined) });
+        let played;
+        try {
+          played = await games.play(game, { onProgress: (progress) => void job.updateProgress(progress as unknown as object).catch(() => undefined) });
+        } catch (error) {
+          if (error instanceof PoolAbortError) throw error; // stopping: handed back, nobody failed it
+          throw fail(job, (error as Error).message);
+        }
         log(`played ${label} in ${played.wallMs} ms: ${result(played.record)}`);
-        return signResult(options.key, { job: data.key, record: played.record, wallMs: played.wallMs, worker: name });
+        return signResult(options.key, { job: data.key, jobDigest: jobDigest(game), record: played.record, wallMs: played.wallMs, worker: name });
       } finally {
         active.delete(String(job.id));
       }
@@ -150,7 +163,7 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
   worker.on('error', () => undefined);
   worker.on('failed', (job, error) => {
     if (job && !(error instanceof PoolAbortError) && !(error instanceof DelayedError) && !error.message.startsWith(COORDINATOR_GONE) && !error.message.startsWith('job refused')) {
-      log(`failed ${printable((job.data as Partial<QueuedJob>)?.label ?? job.id)}: ${printable(error.message, 300)}`);
+      log(`failed ${printable((job.data as Partial<QueuedJob>)?.label ?? job.id)}: ${printable(error.message.replace(/ \[signed [0-9a-f ]+\]$/, ''), 300)}`);
     }
   });
   log(`waiting for games on ${redactUrl(options.endpoint.url)} (${options.concurrency} at a time, harness ${harness})`);

@@ -2,9 +2,12 @@
  * Workers announce themselves in Redis: a key per worker with its harness version, refreshed every few seconds
  * and expiring soon after the worker stops (or is killed, or frozen). The coordinator reads them to say which
  * workers of which versions it sees; a worker reads them to know whether another could play a job it should avoid.
+ * Each beat is signed with the queue's key and dated: a beat written without the key, or copied from an old one,
+ * is not a worker (it would hide "no worker connected").
  */
 import type { Redis } from 'ioredis';
 import { KEY_PREFIX } from './connection.js';
+import { beatIsSigned, beatSignature, unsignedJobsAllowed } from './signing.js';
 
 export const HEARTBEAT_EVERY_MS = 2000;
 /** A worker whose heartbeat is older than this is gone. */
@@ -20,16 +23,21 @@ export interface WorkerBeat {
 const PATTERN = `${KEY_PREFIX}:workers:*`;
 export const workerKey = (name: string): string => `${KEY_PREFIX}:workers:${name}`;
 
-export async function beat(redis: Redis, worker: WorkerBeat): Promise<void> {
-  await redis.set(workerKey(worker.name), JSON.stringify(worker), 'EX', HEARTBEAT_TTL_SECONDS);
+/** How far a beat's date may be from this machine's clock (machines' clocks differ a little). */
+const CLOCK_SKEW_MS = 30_000;
+
+export async function beat(redis: Redis, key: Buffer, worker: WorkerBeat): Promise<void> {
+  const at = Date.now();
+  const signed = { name: worker.name, harness: worker.harness, concurrency: worker.concurrency, at };
+  await redis.set(workerKey(worker.name), JSON.stringify({ ...signed, signature: beatSignature(key, signed) }), 'EX', HEARTBEAT_TTL_SECONDS);
 }
 
 export async function forget(redis: Redis, name: string): Promise<void> {
   await redis.del(workerKey(name));
 }
 
-/** Every live worker (a malformed entry, written by something else, is skipped). */
-export async function readWorkers(redis: Redis): Promise<WorkerBeat[]> {
+/** Every live worker (a malformed, unsigned or stale entry, written by something else, is skipped). */
+export async function readWorkers(redis: Redis, key: Buffer): Promise<WorkerBeat[]> {
   const keys: string[] = [];
   let cursor = '0';
   do {
@@ -42,8 +50,11 @@ export async function readWorkers(redis: Redis): Promise<WorkerBeat[]> {
   const workers: WorkerBeat[] = [];
   for (const value of values) {
     try {
-      const parsed = JSON.parse(value ?? '') as Partial<WorkerBeat>;
-      if (typeof parsed.name === 'string' && typeof parsed.harness === 'string' && typeof parsed.concurrency === 'number') {
+      const parsed = JSON.parse(value ?? '') as Partial<WorkerBeat> & { at?: unknown; signature?: unknown };
+      if (typeof parsed.name !== 'string' || typeof parsed.harness !== 'string' || typeof parsed.concurrency !== 'number') continue;
+      const at = typeof parsed.at === 'number' ? parsed.at : Number.NaN;
+      const fresh = unsignedJobsAllowed() || Math.abs(Date.now() - at) <= HEARTBEAT_TTL_SECONDS * 1000 + CLOCK_SKEW_MS;
+      if (fresh && beatIsSigned(key, { name: parsed.name, harness: parsed.harness, concurrency: parsed.concurrency, at, signature: parsed.signature })) {
         workers.push({ name: parsed.name, harness: parsed.harness, concurrency: parsed.concurrency });
       }
     } catch {

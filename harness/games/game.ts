@@ -85,6 +85,39 @@ export interface BoardGeometry<S = unknown> {
   whyIllegal(state: S, move: string): string | null;
   /** How a finished position ended on the board (terminal states only). */
   ending(state: S): BoardEnding;
+  /**
+   * For a game whose move takes several touches (Amazons: queen, destination, arrow): given this turn's touches so
+   * far (cell names), the cells the next touch may name, the whole move once they make one, or why the last touch
+   * cannot continue a move. Absent: one touch is a whole move (the cell's `move`).
+   */
+  touches?(state: S, picked: readonly string[]): TouchStep;
+}
+
+/** One step of a move made of several touches (BoardGeometry.touches). */
+export interface TouchStep {
+  /** Cell names the next touch may name (empty once the move is whole or the touches went wrong). */
+  next: string[];
+  /** The move's notation when the touches make a whole legal move, else null. */
+  move: string | null;
+  /** Why the last touch cannot continue a move, in the game's words, else null. */
+  why: string | null;
+}
+
+/**
+ * A game is one folder, harness/games/<folder>/: rules, render, geometry, README and a student Board per language
+ * (board.ts; board.py, the `board` module a Python AIPlayer imports; board.h, the C++ header an AIPlayer.cpp
+ * includes as "referee/<folder>.h"). The sandbox stages, `referee init` copies and the package ships the Boards
+ * from here; nothing else lists them.
+ */
+export interface GameFiles {
+  /** The folder under harness/games; a variant shares its base game's (connect4-nogo → 'connect4'). */
+  readonly folder: string;
+  /** The name harness/index.ts exports the TS Board under, for starters' imports ('ReversiBoard'). */
+  readonly boardType: string;
+  /** <folder>/board.py plays this game (a variant it does not play leaves this false). */
+  readonly python: boolean;
+  /** <folder>/board.h plays this game (the header also names the games it plays, for the C++ host's check). */
+  readonly cpp: boolean;
 }
 
 export interface Game<S = unknown, M = unknown> {
@@ -113,7 +146,14 @@ export interface Game<S = unknown, M = unknown> {
    * The game's own rule defaults where its course differs from the Reversi platform (e.g. 3 s per move, an
    * illegal answer loses at once). Explicit config always wins over these.
    */
-  readonly defaultRules?: { readonly moveTimeoutMs?: number; readonly illegalMoveLimit?: number };
+  readonly defaultRules?: {
+    readonly moveTimeoutMs?: number;
+    readonly illegalMoveLimit?: number;
+    /** The course's resident-memory limit in MB (Saiblo's 1 GB for the Connect Four course). */
+    readonly memoryMb?: number;
+    /** The course's allowance for loading the submission, in ms, apart from the move and construct limits. */
+    readonly loadTimeoutMs?: number;
+  };
   toMove(state: S): Side;
   /** Legal moves in the platform's own order (students break ties by it). Empty when the side must pass. */
   legalMoves(state: S): M[];
@@ -150,6 +190,8 @@ export interface Game<S = unknown, M = unknown> {
   readonly geometry?: BoardGeometry<S>;
   /** What a student's getMove receives for a state. */
   readonly studentBoard: StudentBoardFactory<S>;
+  /** Where the game's files are and which student Boards it ships (see GameFiles). */
+  readonly files: GameFiles;
   /** Game-specific facts about a move for records and reports, e.g. Reversi's { flipped: 4 }. */
   moveDetails?(state: S, move: M): Record<string, number | string>;
   /** Leaf count to `depth` plies, where the game has a fast one (passes take a ply). */

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { isGraderError } from './grader-error.js';
-import type { PlayerAnswer } from './player.js';
+import type { Player, PlayerAnswer } from './player.js';
 
 export interface Asked {
   /** null when the referee's timer fired first. */
@@ -83,4 +83,17 @@ export async function settleWithin(call: () => Promise<void>, limitMs: number): 
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Abort a player whose deadline passed, bounded like settleWithin: the cause it found, when it names one the
+ * referee should record instead of a timeout (a sandboxed player that had reached its memory limit), else null.
+ */
+export async function abortWithin(player: Player, reason: string, limitMs: number): Promise<PlayerAnswer | null> {
+  let found: PlayerAnswer | null = null;
+  await settleWithin(async () => {
+    const answer = await player.abort(reason);
+    if (answer && typeof answer === 'object' && answer.kind === 'memory' && typeof answer.message === 'string') found = answer;
+  }, limitMs);
+  return found;
 }

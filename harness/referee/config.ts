@@ -24,8 +24,20 @@ export interface RefereeConfig {
   gameRules?: GameRules;
   /** Asks per turn: the Nth illegal answer in one turn loses, not earlier. */
   illegalMoveLimit: number;
-  /** Wall-clock limit for building the player at the start of a game, in ms. */
+  /** Wall-clock limit for building the player at the start of a game, in ms (loading excluded: loadTimeoutMs). */
   constructTimeoutMs: number;
+  /**
+   * Wall-clock allowance for loading a submission once per process, in ms, apart from constructTimeoutMs: imports and
+   * module-level code (a main.py that plays a demo game when imported), a C++ library's static initialisers. The
+   * platforms import or dlopen the player before any clock runs. Absent in records written before it existed.
+   */
+  loadTimeoutMs?: number;
+  /**
+   * Resident-memory limit of a sandboxed player's whole process, in MB (the platform's: 512 here, the Connect Four
+   * course's Saiblo judge 1 GB). Held by the cgroup or the grader's watchdog, never an address-space limit (see
+   * harness/sandbox/memory-wall.ts). Absent in records written before it existed.
+   */
+  memoryMb?: number;
   /** Whether changing the board handed to the player loses (game.py: yes). */
   tamperLoses: boolean;
   /** The diff reported for a forced loss (game.py: 0). */
@@ -45,6 +57,8 @@ export const DEFAULT_REFEREE_CONFIG: RefereeConfig = Object.freeze({
   quitEndsGame: false,
   illegalMoveLimit: 3,
   constructTimeoutMs: 60_000,
+  loadTimeoutMs: 60_000,
+  memoryMb: 512,
   tamperLoses: true,
   forcedLossDiff: 0,
   seedPlayerRandom: true,
@@ -66,6 +80,8 @@ const FIELDS: readonly (keyof RefereeConfig)[] = [
   'gameRules',
   'illegalMoveLimit',
   'constructTimeoutMs',
+  'loadTimeoutMs',
+  'memoryMb',
   'tamperLoses',
   'forcedLossDiff',
   'seedPlayerRandom',
@@ -114,6 +130,13 @@ export function resolveConfig(partial?: Partial<RefereeConfig> | null): RefereeC
     DEFAULT_REFEREE_CONFIG.illegalMoveLimit;
   const constructTimeoutMs =
     positiveInteger(fields, 'constructTimeoutMs', 'give milliseconds, e.g. 60000 for 60 s') ?? moveTimeoutMs;
+  const loadTimeoutMs =
+    positiveInteger(fields, 'loadTimeoutMs', 'give milliseconds for loading the submission, e.g. 60000 for 60 s') ??
+    DEFAULT_REFEREE_CONFIG.loadTimeoutMs;
+  const memoryMb = positiveInteger(fields, 'memoryMb', 'give megabytes, e.g. 1024 for 1 GB') ?? DEFAULT_REFEREE_CONFIG.memoryMb;
+  if (memoryMb !== undefined && memoryMb < 32) {
+    throw new RangeError(`referee config: memoryMb must be at least 32 (got ${memoryMb}); no player runtime starts in less`);
+  }
   const turnTimeoutMs =
     positiveInteger(fields, 'turnTimeoutMs', 'give milliseconds for the whole turn, e.g. 60000 for 60 s') ??
     moveTimeoutMs;
@@ -152,6 +175,8 @@ export function resolveConfig(partial?: Partial<RefereeConfig> | null): RefereeC
     quitEndsGame,
     illegalMoveLimit,
     constructTimeoutMs,
+    loadTimeoutMs,
+    memoryMb,
     tamperLoses,
     forcedLossDiff,
     seedPlayerRandom,
@@ -191,7 +216,7 @@ export function gameRulesFor(game: RuleOptionsOf, rules: GameRules | undefined):
  * then what the caller set explicitly.
  */
 export function configForGame(
-  game: { readonly defaultRules?: Partial<Pick<RefereeConfig, 'moveTimeoutMs' | 'illegalMoveLimit'>> } & RuleOptionsOf,
+  game: { readonly defaultRules?: Partial<Pick<RefereeConfig, 'moveTimeoutMs' | 'illegalMoveLimit' | 'memoryMb' | 'loadTimeoutMs'>> } & RuleOptionsOf,
   partial?: Partial<RefereeConfig> | null,
 ): RefereeConfig {
   const explicit = Object.fromEntries(Object.entries(partial ?? {}).filter(([, value]) => value !== undefined));

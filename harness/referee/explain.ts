@@ -16,7 +16,8 @@ export function explainEnd(record: GameRecord, sideNames: readonly [string, stri
   if (end.reason === 'resign') return `${winner}: ${who(end.resignedBy ?? 0)} resigned at ply ${record.turns.length + 1}`;
   const loser = end.loser;
   if (!loser) return `${winner} by ${end.reason}`;
-  const when = loser.phase === 'start' ? 'while being built' : `at ply ${record.turns.length + 1}`;
+  const loading = loser.phase === 'start' && /^loadTimeoutMs/.test(loser.rule ?? '');
+  const when = loading ? 'while being loaded' : loser.phase === 'start' ? 'while being built' : `at ply ${record.turns.length + 1}`;
   const rule = loser.rule ?? VERDICT_DESCRIPTIONS[loser.verdict];
   return `${winner}: ${who(loser.side)} lost by ${loser.verdict} ${when} — rule: ${rule} — ${loser.message}`;
 }

@@ -5,8 +5,8 @@
  * a failure loses at once with diff forcedLossDiff.
  */
 import { other, type Game, type Side } from '../games/game.js';
-import { askWithin, settleWithin, type Asked } from './ask.js';
-import { configForGame, type RefereeConfig } from './config.js';
+import { abortWithin, askWithin, settleWithin, type Asked } from './ask.js';
+import { configForGame, DEFAULT_REFEREE_CONFIG, type RefereeConfig } from './config.js';
 import { describeValue } from './describe-value.js';
 import { findLegalMove } from './legal-move.js';
 import type { CapturedOutput, MoveInfo, PlayedMove, Player, PlayerAnswer } from './player.js';
@@ -34,6 +34,9 @@ export interface PlayGameOptions<S, M> {
 }
 
 const STACK_CAP = 4000;
+
+/** The load allowance of a config written before loadTimeoutMs existed. */
+const DEFAULT_LOAD_MS = DEFAULT_REFEREE_CONFIG.loadTimeoutMs as number;
 
 const roundMs = (ms: number): number => Math.round(ms * 1000) / 1000;
 
@@ -153,7 +156,9 @@ export const RULES = {
   moveTime: (c: RefereeConfig) => `moveTimeoutMs: each ask must be answered within ${c.moveTimeoutMs} ms (func_timeout in game.py)`,
   turnTime: (c: RefereeConfig) =>
     `turnTimeoutMs: the whole turn, every ask included, must take at most ${c.turnTimeoutMs} ms (game.py's es_time check); checked after the illegal-answer limit and before the board`,
-  constructTime: (c: RefereeConfig) => `constructTimeoutMs: building the AIPlayer must take at most ${c.constructTimeoutMs} ms`,
+  constructTime: (c: RefereeConfig) => `constructTimeoutMs: building the AIPlayer must take at most ${c.constructTimeoutMs} ms (loading not included)`,
+  loadTime: (c: RefereeConfig) =>
+    `loadTimeoutMs: loading the submission (imports, module-level code, static initialisers) must take at most ${c.loadTimeoutMs ?? DEFAULT_LOAD_MS} ms`,
   illegal: (c: RefereeConfig, boardChanged: boolean) =>
     `illegalMoveLimit: the ${ordinal(c.illegalMoveLimit)} illegal answer in one turn loses` +
     (boardChanged ? "; checked before the board, as game.py does, so the changed board does not decide" : ''),
@@ -161,7 +166,7 @@ export const RULES = {
     'tamperLoses: the board after the turn must equal the board before it (game.py compares board._board once, after the turn)',
   failure: (verdict: ForfeitRecord['verdict']) =>
     ({
-      error: 'an exception in the player loses at once (game.py catches it and ends the game)',
+      error: "an exception raised by the player loses at once (game.py does not catch it: the game stops there; only func_timeout's FunctionTimedOut becomes a None answer, asked again)",
       crash: "the player's process died: a crash loses at once",
       memory: 'memoryMb: the player exceeded its memory ceiling',
       protocol: "the player's host broke the protocol: that loses at once",
@@ -199,25 +204,48 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
   let loser: ForfeitRecord | undefined;
   let quitBy: Side | undefined;
 
-  /** Build one player; a failure there loses for that side. */
+  /**
+   * Build one player; a failure there loses for that side. Loading (once per process: imports, static
+   * initialisers) has its own allowance, loadTimeoutMs, apart from constructTimeoutMs: the player reports how long
+   * it took (loadMs, measured by the sandbox's parent) and only the rest is held against the construction limit.
+   */
   const startPlayer = async (side: Side): Promise<ForfeitRecord | undefined> => {
     const player = players[side];
-    const limitMs = waitFor(player, config.constructTimeoutMs);
+    const loadTimeoutMs = config.loadTimeoutMs ?? DEFAULT_LOAD_MS;
+    const limitMs = waitFor(player, Math.min(UNTIMED_MS, config.constructTimeoutMs + loadTimeoutMs));
     const asked = await askWithin(
-      () => player.startGame({ game: game.id, side, seed, initialState, seedRandom: config.seedPlayerRandom !== false, timeLimitMs: config.constructTimeoutMs }),
+      () =>
+        player.startGame({
+          game: game.id,
+          side,
+          seed,
+          initialState,
+          seedRandom: config.seedPlayerRandom !== false,
+          timeLimitMs: config.constructTimeoutMs,
+          loadTimeLimitMs: loadTimeoutMs,
+        }),
       limitMs,
     );
     const entry: StartRecord = { wallMs: roundMs(asked.wallMs) };
     start[side] = entry;
     const output = cleanOutput(asked.answer?.output);
     if (output) entry.output = output;
-    if (asked.answer === null) await settleWithin(() => player.abort(`construction took over ${limitMs} ms`), limitMs);
-    const late = lateness(asked, limitMs);
+    if (asked.answer === null) {
+      const cause = await abortWithin(player, `construction took over ${limitMs} ms`, limitMs);
+      if (cause) {
+        const failure = failureOf(cause, limitMs, 'startGame');
+        return forfeit(side, 'start', failure, [], asked.wallMs, undefined, RULES.failure(failure.verdict));
+      }
+    }
+    const loadMs = asked.answer?.kind === 'ready' ? cleanCpu(asked.answer.loadMs) : undefined;
+    if (loadMs !== undefined) entry.loadMs = loadMs;
+    const late = lateness(asked, limitMs) ?? (limitMs === UNTIMED_MS ? null : lateness({ ...asked, wallMs: asked.wallMs - (loadMs ?? 0) }, config.constructTimeoutMs));
     if (late) return forfeit(side, 'start', late, [], asked.wallMs, undefined, RULES.constructTime(config));
     const answer = asked.answer as PlayerAnswer;
     if (answer.kind !== 'ready') {
       const failure = failureOf(answer, limitMs, 'startGame');
-      return forfeit(side, 'start', failure, [], asked.wallMs, undefined, RULES.failure(failure.verdict));
+      const rule = answer.kind === 'timeout' && answer.loading === true ? RULES.loadTime(config) : RULES.failure(failure.verdict);
+      return forfeit(side, 'start', failure, [], asked.wallMs, undefined, rule);
     }
     const cpuMs = cleanCpu(answer.cpuMs);
     if (cpuMs !== undefined) entry.cpuMs = cpuMs;
@@ -268,7 +296,14 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       const asked = await askWithin(() => player.requestMove(request), limitMs);
       timeUsedMs[side] += asked.wallMs;
       turnMs += asked.wallMs;
-      if (asked.answer === null) await settleWithin(() => player.abort(`no answer within ${limitMs} ms`), limitMs);
+      if (asked.answer === null) {
+        // The deadline may have found a player at its memory limit: then that is the cause, as the check says.
+        const cause = await abortWithin(player, `no answer within ${limitMs} ms`, limitMs);
+        if (cause) {
+          const failure = failureOf(cause, limitMs, 'requestMove');
+          return forfeit(side, 'move', failure, illegal, asked.wallMs, turnMs, RULES.failure(failure.verdict));
+        }
+      }
       const late = lateness(asked, limitMs);
       if (late) {
         const failure = turnBound ? turnTimeFailure(turnMs, config.turnTimeoutMs, true) : late;

@@ -46,6 +46,11 @@ export interface GameStart {
   seedRandom?: boolean;
   /** The time allowed for construction, in ms. */
   timeLimitMs: number;
+  /**
+   * The time allowed for loading the submission when this start loads it (the first game of a process), in ms,
+   * apart from timeLimitMs (config.loadTimeoutMs); absent: timeLimitMs.
+   */
+  loadTimeLimitMs?: number;
 }
 
 /** A move played since the player's previous turn began, so a host can update its live board (game.py's). */
@@ -78,8 +83,8 @@ export interface CapturedOutput {
 export type PlayerAnswer =
   /** A value came back; the referee checks it is a legal move. */
   | { kind: 'move'; value: unknown; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number }
-  /** Construction finished (startGame only). */
-  | { kind: 'ready'; cpuMs?: number; output?: CapturedOutput }
+  /** Construction finished (startGame only). loadMs: the wall time this start spent loading the submission first. */
+  | { kind: 'ready'; cpuMs?: number; loadMs?: number; output?: CapturedOutput }
   /** The player's code threw or rejected. */
   | { kind: 'error'; message: string; stack?: string; output?: CapturedOutput }
   /**
@@ -88,10 +93,11 @@ export type PlayerAnswer =
    */
   | { kind: 'tamper'; value?: unknown; detail?: string; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number }
   /**
-   * The player's host noticed the deadline before the referee's own timer did. `stall`: the grader's machine, not
-   * the player, used up the time (the player waited for a CPU, or the grader's own event loop was late), in words.
+   * The player's host noticed the deadline before the referee's own timer did. `loading`: the time ran out while
+   * the submission was being loaded (imports, module-level code, static initialisers), under the load allowance.
+   * `stall`: the grader's machine, not the player, used up the time (the player waited for a CPU), in words.
    */
-  | { kind: 'timeout'; output?: CapturedOutput; stall?: string }
+  | { kind: 'timeout'; message?: string; loading?: boolean; output?: CapturedOutput; stall?: string }
   /** The player's process died. */
   | { kind: 'crash'; message: string; stack?: string; exitCode?: number | null; signal?: string | null; output?: CapturedOutput }
   /** The player exceeded its memory ceiling. */
@@ -107,6 +113,8 @@ export interface PlayerIsolation {
   layers: string[];
   /** Why a layer that should be there is not (e.g. bubblewrap installed but unable to start), with the fix. */
   problem?: string;
+  /** Which wall holds the memory limit and how high (the cgroup, or the grader's watchdog): memory-wall.ts. */
+  memory?: string;
 }
 
 export interface Player {
@@ -126,9 +134,10 @@ export interface Player {
   requestMove(request: MoveRequest): Promise<PlayerAnswer>;
   /**
    * The referee gave up waiting (deadline passed). The player must stop computing now: a sandbox kills its
-   * process; the next startGame starts afresh.
+   * process; the next startGame starts afresh. It may resolve with what it found the deadline was (a sandbox whose
+   * player had reached its memory limit answers 'memory'): the referee records that cause instead of a timeout.
    */
-  abort(reason: string): Promise<void>;
+  abort(reason: string): Promise<PlayerAnswer | void>;
   /** The game is over (normally or not). */
   endGame(): Promise<void>;
   /** Release everything (processes, timers). Safe to call twice. */

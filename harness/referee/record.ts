@@ -70,6 +70,8 @@ export interface TurnRecord {
 /** How building a player at the start of the game went. */
 export interface StartRecord {
   wallMs: number;
+  /** Of wallMs, the time spent loading the submission (first game of its process), under config.loadTimeoutMs. */
+  loadMs?: number;
   cpuMs?: number;
   output?: CapturedOutput;
 }
@@ -315,7 +317,8 @@ export function validateRecordShape(json: unknown): GameRecord {
         typeof (side as Json).hardened === 'boolean' &&
         Array.isArray((side as Json).layers) &&
         ((side as Json).layers as unknown[]).every((name) => typeof name === 'string') &&
-        ((side as Json).problem === undefined || typeof (side as Json).problem === 'string'));
+        ((side as Json).problem === undefined || typeof (side as Json).problem === 'string') &&
+        ((side as Json).memory === undefined || typeof (side as Json).memory === 'string'));
     if (!Array.isArray(sides) || sides.length !== 2 || !sides.every(valid)) header.fail('isolation', 'two isolation records (or null)');
   }
   const config = header.object(record.config, 'config');
@@ -335,6 +338,7 @@ export function validateRecordShape(json: unknown): GameRecord {
     const check: Checker = new Checker(0, `start[${side}]`);
     const entry = check.object(item, '');
     check.time(entry, 'wallMs');
+    check.time(entry, 'loadMs', true);
     check.time(entry, 'cpuMs', true);
     check.output(entry, 'output');
   });

@@ -58,7 +58,7 @@ export function describeFailure(answer: FailureAnswer, timeLimitMs: number): str
   let message: string;
   switch (answer.kind) {
     case 'timeout':
-      message = `no answer within ${timeLimitMs} ms`;
+      message = typeof answer.message === 'string' ? answer.message : `no answer within ${timeLimitMs} ms`;
       break;
     case 'tamper':
       message = 'changed the board it was given' + (answer.detail ? `: ${String(answer.detail)}` : '');

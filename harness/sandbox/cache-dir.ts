@@ -106,16 +106,18 @@ export function cacheFile(name: string, text: string | Uint8Array): string {
 }
 
 /**
- * A copy of `files` (paths under `root`) in the cache as the folder `<prefix>-<hash>`, the hash over their names
- * relative to `root` and their bytes: hosts run from a copy no submission can write, one per version of their
- * sources. Written to a temporary folder and renamed, so two processes publishing at once both end with the same
- * complete folder. Returns the folder's path.
+ * A copy of `files` in the cache as the folder `<prefix>-<hash>`, the hash over their names in the copy and their
+ * bytes: hosts run from a copy no submission can write, one per version of their sources. A file is a path under
+ * `root` (named by its path relative to it) or a [name in the copy, path] pair (a game's Board, staged from its
+ * game's folder). Written to a temporary folder and renamed, so two processes publishing at once both end with the
+ * same complete folder. Returns the folder's path.
  */
-export function cacheFolder(prefix: string, root: string, files: string[]): string {
+export function cacheFolder(prefix: string, root: string, files: (string | readonly [string, string])[]): string {
   const hash = createHash('sha256');
-  const contents = files.map((file) => {
+  const named = files.map((file) => (typeof file === 'string' ? [relative(root, file), file] : file));
+  const contents = named.map(([name, file]) => {
     const bytes = readFileSync(file);
-    hash.update(`${relative(root, file)}\0`).update(bytes).update('\0');
+    hash.update(`${name}\0`).update(bytes).update('\0');
     return bytes;
   });
   const dir = join(cacheDir(), `${prefix}-${hash.digest('hex').slice(0, 16)}`);
@@ -123,8 +125,8 @@ export function cacheFolder(prefix: string, root: string, files: string[]): stri
     const temporary = `${dir}.${process.pid}.tmp`;
     rmSync(temporary, { recursive: true, force: true });
     mkdirSync(temporary, { mode: 0o755 });
-    files.forEach((file, i) => {
-      const target = join(temporary, relative(root, file));
+    named.forEach(([name], i) => {
+      const target = join(temporary, name);
       mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
       writeFileSync(target, contents[i], { mode: 0o644 });
     });

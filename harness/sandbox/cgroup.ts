@@ -251,6 +251,23 @@ export class PlayerCgroup {
   }
 
   /**
+   * Whether the group's memory ever reached its limit (v1 memory.failcnt, v2 memory.events `max`): the kernel then
+   * reclaimed or killed to keep it under. A player that ran out of time without this never grew past the limit.
+   */
+  limitReached(): boolean {
+    const dir = this.dirs.memory as string;
+    if (this.support.version === 'v1') return (readNumber(join(dir, 'memory.failcnt')) ?? 0) > 0 || this.oomKilled();
+    return (readField(join(dir, 'memory.events'), 'max') ?? 0) > 0 || this.oomKilled();
+  }
+
+  /** The group's peak memory in MB (v1 max_usage_in_bytes, v2 memory.peak from Linux 5.19), or null. */
+  peakMb(): number | null {
+    const dir = this.dirs.memory as string;
+    const bytes = readNumber(join(dir, this.support.version === 'v1' ? 'memory.max_usage_in_bytes' : 'memory.peak'));
+    return bytes === null ? null : bytes / (1024 * 1024);
+  }
+
+  /**
    * Remove the groups once their processes are gone. The kernel may still hold a group for a moment after its
    * last process exits (EBUSY), so this retries for up to about a second.
    */

@@ -16,6 +16,9 @@ import { SYSTEM_READ_DIRS } from './system-paths.js';
 export interface Confinement {
   read: string[];
   write: string[];
+  /** Read without execute (a compiler's sources), and write without execute (its output folder). */
+  data?: string[];
+  scratch?: string[];
   noTcp: boolean;
   scope: boolean;
   refuse: boolean;
@@ -37,11 +40,29 @@ export function confinementFor(binds: string[], privateTmp: string[]): Confineme
   };
 }
 
+/**
+ * The ruleset for the sandboxed C++ compiler: it runs the toolchain (/usr, /lib*, /bin and the compiler binary),
+ * reads the staged sources and the project's headers but executes none of them, and writes only its output folder.
+ */
+export function compileConfinement(toolchain: string[], sources: string[], outDir: string): Confinement {
+  return {
+    read: [...new Set([...SYSTEM_READ, ...toolchain])],
+    write: ['/dev/null'],
+    data: [...new Set(sources)],
+    scratch: [outDir],
+    noTcp: true,
+    scope: true,
+    refuse: process.env.REFEREE_SANDBOX_NO_LANDLOCK === '1',
+  };
+}
+
 /** The launcher's words for a ruleset, the seccomp program (hex) it installs too, then `--`. */
 export function launcherArgs(launcher: string, rules: Confinement, seccompHex: string | null): string[] {
   const args = [launcher];
   for (const path of rules.read) args.push('--read', path);
   for (const path of rules.write) args.push('--write', path);
+  for (const path of rules.data ?? []) args.push('--data', path);
+  for (const path of rules.scratch ?? []) args.push('--scratch', path);
   if (rules.noTcp) args.push('--no-tcp');
   if (rules.scope) args.push('--scope');
   if (rules.refuse) args.push('--refuse');

@@ -1,17 +1,31 @@
 /**
  * The sandboxed C++ compiler: g++ runs on a private staged copy of the sources behind the same layers as a player
- * (a cgroup with a memory ceiling and a process cap, the address-space rlimit, bubblewrap's namespaces with no
- * network and only /usr, /lib, /bin, the sources and the headers visible, or unshare's; dropped to the
- * unprivileged uid as root), with a wall-clock limit. Only seccomp is left out: a compiler must start cc1plus,
- * as and ld. Compiling is running the student's code in a weak sense (`#include "/dev/zero"`, a template bomb),
- * so it gets the player's walls, not the grader's.
+ * (a cgroup with a memory ceiling and a process cap, the address-space and open-file rlimits; bubblewrap's
+ * namespaces with no network and only /usr, /lib, /bin, the sources and the headers visible, or unshare's; dropped
+ * to the unprivileged uid as root), with a wall-clock limit. Compiling is running the student's code in a weak
+ * sense (`#include "/abs/path"`, `.incbin`, a template bomb), so it gets the player's walls, not the grader's:
+ *   - a seccomp filter of its own ('compile' in seccomp.ts): cc1plus, as and ld may still be started, but no
+ *     socket, no reaching into other processes, no chmod/chown/utime/xattr, no memfd;
+ *   - without bubblewrap, Landlock through the launcher (confinement.ts compileConfinement): it executes only the
+ *     toolchain, reads the staged sources and the project's headers, writes only its output folder; and a preload
+ *     (native/compile-shim.c) makes a refused file read as a missing one, so `__has_include`, `#include`, `.incbin`
+ *     or `#pragma GCC dependency` of an outside path say "not found" whether it exists or not.
+ * Where the launcher cannot be built (no C compiler) and bubblewrap is missing, only the rlimits, cgroup and (as
+ * root) unshare and the unprivileged uid hold: `confinement` says so.
  */
 import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { GraderError } from '../referee/grader-error.js';
 import { PlayerCgroup } from './cgroup.js';
+import { compileConfinement, launcherArgs } from './confinement.js';
 import { bwrapBaseArgs, detectLayers, dropPrivileges, type Layers } from './layers.js';
 import { SHELL, unshareArgs } from './launch.js';
+import { nativeTools } from './native-tools.js';
 import { processTree, signalGroups, signalPids } from './process-tree.js';
+import { seccompProgram } from './seccomp.js';
+import { stageShared } from './staging.js';
+import { SYSTEM_READ_DIRS } from './system-paths.js';
 
 export interface SandboxedBuild {
   /** The compiler and its arguments (paths inside `sourceDir`, `outDir` and `readOnly`, which keep their paths). */
@@ -29,6 +43,8 @@ export interface SandboxedBuild {
 
 export interface BuildOutcome {
   result: 'ok' | 'failed' | 'timeout' | 'memory';
+  /** What confined the compiler: 'bubblewrap', 'landlock' (with seccomp and the preload), or 'none: why'. */
+  confinement: string;
   /** What the compiler wrote on stderr (capped at 4 MB). */
   stderr: string;
   wallMs: number;
@@ -47,6 +63,54 @@ function bwrapWords(bwrap: string, build: SandboxedBuild): string[] {
   return args;
 }
 
+/** The folders of the toolchain beyond the system ones (a REFEREE_CXX under /opt). */
+function toolchainDirs(compiler: string): string[] {
+  let real = compiler;
+  try {
+    real = realpathSync(compiler);
+  } catch {
+    // the spawn says so
+  }
+  return [real, compiler].filter((path) => !SYSTEM_READ_DIRS.some((dir) => path.startsWith(`${dir}/`))).map((path) => dirname(path));
+}
+
+interface Confined {
+  words: string[];
+  env: Record<string, string>;
+  stdin: Buffer | null;
+  confinement: string;
+}
+
+/** The compiler's command behind bubblewrap, or the launcher (Landlock, seccomp, the preload), or bare. */
+function confine(build: SandboxedBuild, layers: Layers): Confined {
+  const filter = layers.seccomp ? seccompProgram('compile') : null;
+  if (layers.bwrap) {
+    const words = [...bwrapWords(layers.bwrap, build), ...(filter ? ['--seccomp', '0'] : []), ...build.command];
+    return { words, env: {}, stdin: filter, confinement: 'bubblewrap' };
+  }
+  // Its temporary files go to its output folder: the only place it may write (the machine's /tmp is not).
+  const tmp = join(build.outDir, 'tmp');
+  mkdirSync(tmp, { recursive: true });
+  chmodSync(tmp, 0o777); // the compiler may run as nobody
+  const env: Record<string, string> = { TMPDIR: tmp };
+  const built = layers.landlock?.launcher;
+  if (!built) return { words: build.command, env, stdin: null, confinement: `none: ${layers.landlock?.problem ?? 'no Landlock launcher'}` };
+  // Staged where the unprivileged compiler can run them (the cache may be root's 0700 home), as for players.
+  const tools = stageShared(dirname(built));
+  const launcher = join(tools, basename(built));
+  const shim = nativeTools().compileShim;
+  const compileShim = shim ? join(tools, basename(shim)) : null;
+  const rules = compileConfinement([...toolchainDirs(build.command[0]), ...(compileShim ? [compileShim] : [])], [build.sourceDir, ...build.readOnly], build.outDir);
+  if (compileShim) env.LD_PRELOAD = compileShim;
+  const landlock = layers.landlock && layers.landlock.abi > 0 && !rules.refuse;
+  return {
+    words: [...launcherArgs(launcher, rules, filter ? filter.toString('hex') : null), ...build.command],
+    env,
+    stdin: null,
+    confinement: landlock ? 'landlock' : `none: ${layers.landlock?.problem ?? 'Landlock refused'}${filter ? ' (seccomp on)' : ''}`,
+  };
+}
+
 /** Run the compiler in the sandbox; a sandbox that cannot start is a GraderError, never the student's failure. */
 export async function runSandboxedBuild(build: SandboxedBuild): Promise<BuildOutcome> {
   const layers = build.layers ?? detectLayers();
@@ -56,20 +120,25 @@ export async function runSandboxedBuild(build: SandboxedBuild): Promise<BuildOut
   } catch (error) {
     throw new GraderError(`the compiler's sandbox could not be prepared: ${(error as Error).message}`);
   }
-  const sandboxed = layers.bwrap ? [...bwrapWords(layers.bwrap, build), ...build.command] : build.command;
-  const target = [...(!layers.bwrap && layers.unshare ? unshareArgs(layers.unshare) : []), ...dropPrivileges(layers.identity), ...sandboxed];
+  const confined = confine(build, layers);
+  const target = [...(!layers.bwrap && layers.unshare ? unshareArgs(layers.unshare) : []), ...dropPrivileges(layers.identity), ...confined.words];
   const addressSpaceKb = String((build.memoryMb + ADDRESS_SPACE_HEADROOM_MB) * 1024);
   const started = performance.now();
   const proc = spawn('/bin/sh', ['-c', SHELL, 'sh', ...(cgroup ? cgroup.joinFiles() : []), '--', addressSpaceKb, ...target], {
     cwd: build.sourceDir,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: [confined.stdin ? 'pipe' : 'ignore', 'ignore', 'pipe'],
     detached: true,
-    env: { PATH, LANG: 'C.UTF-8' },
+    env: { PATH, LANG: 'C.UTF-8', ...confined.env },
   });
+  if (confined.stdin) {
+    proc.stdin?.on('error', () => undefined); // bubblewrap gone before reading it: its stderr says why
+    proc.stdin?.end(confined.stdin);
+  }
   let stderr = '';
   proc.stderr?.setEncoding('utf8');
   proc.stderr?.on('data', (chunk: string) => {
-    if (stderr.length < STDERR_CAP) stderr += chunk;
+    // bubblewrap's note that our --chdir replaces its base one is no diagnostic of the student's.
+    if (stderr.length < STDERR_CAP) stderr += chunk.replace(/^bwrap: Only the last --chdir option will take effect\n/m, '');
   });
   let timedOut = false;
   const kill = (): void => {
@@ -91,12 +160,13 @@ export async function runSandboxedBuild(build: SandboxedBuild): Promise<BuildOut
   await cgroup?.destroy();
   const wallMs = Math.round(performance.now() - started);
   if (error) throw new GraderError(`the compiler's sandbox could not start: ${error.message}`);
-  if (timedOut) return { result: 'timeout', stderr, wallMs };
-  if (oom || /virtual memory exhausted|out of memory allocating|Cannot allocate memory/i.test(stderr)) return { result: 'memory', stderr, wallMs };
-  if (code === 0) return { result: 'ok', stderr, wallMs };
+  const { confinement } = confined;
+  if (timedOut) return { result: 'timeout', confinement, stderr, wallMs };
+  if (oom || /virtual memory exhausted|out of memory allocating|Cannot allocate memory/i.test(stderr)) return { result: 'memory', confinement, stderr, wallMs };
+  if (code === 0) return { result: 'ok', confinement, stderr, wallMs };
   // bubblewrap or setpriv failing says so before the compiler ran: the grader's problem.
-  if (/^bwrap: |^setpriv: |^unshare: /m.test(stderr) && !/\{|error:/.test(stderr)) {
+  if (/^bwrap: |^setpriv: |^unshare: |^landlock-launch: /m.test(stderr) && !/\{|error/i.test(stderr)) {
     throw new GraderError(`the compiler's sandbox did not start: ${stderr.trim().split('\n').pop()}`);
   }
-  return { result: 'failed', stderr, wallMs };
+  return { result: 'failed', confinement, stderr, wallMs };
 }

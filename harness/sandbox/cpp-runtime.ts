@@ -1,8 +1,9 @@
 /**
  * C++ players: the system g++ and the C++ host. The host (cpp/host.cpp) is the project's own trusted program: it
  * is compiled once with g++ outside the sandbox and cached under the hash of its source and the compiler's
- * version, like the node host bundle. The course SDK's headers (cpp/sdk) and the AIPlayer headers (cpp/referee)
- * are copied into the cache the same way, one world-readable folder to bind into the sandboxed compiler.
+ * version, like the node host bundle. The course SDK's headers (cpp/sdk) and each game's AIPlayer Board
+ * (harness/games/<game>/board.h, staged as referee/<game>.h) are copied into the cache the same way, one
+ * world-readable folder to bind into the sandboxed compiler.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -10,6 +11,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, statSync 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, cacheFolder, touchCacheEntry } from './cache-dir.js';
+import { gameFile, gamesWithBoard } from './game-files.js';
 
 export interface Compiler {
   /** The g++ binary (under /usr, so the sandbox's read-only /usr bind holds it). */
@@ -71,12 +73,14 @@ let headers: string | null = null;
 
 /**
  * The cached copy of the headers a C++ submission may include (sdk/: Point.h, Strategy.h, Judge.h, Judge.cpp;
- * referee/: the AIPlayer Boards), named by their content hash.
+ * referee/<folder>.h: each game's AIPlayer Board from its folder), named by their content hash.
  */
 export function cppHeadersDir(): string {
   if (headers && existsSync(headers)) return headers;
   const source = cppSourceDir();
-  const files = ['sdk', 'referee'].filter((name) => existsSync(join(source, name))).flatMap((name) => filesUnder(join(source, name)));
+  const files: (string | [string, string])[] = existsSync(join(source, 'sdk')) ? filesUnder(join(source, 'sdk')) : [];
+  const boards = new Map(gamesWithBoard('cpp').map((game) => [game.files.folder, gameFile(game, 'board.h')]));
+  for (const [folder, path] of boards) files.push([`referee/${folder}.h`, path]);
   const dir = cacheFolder('cpp', source, files);
   headers = dir;
   return dir;
@@ -84,16 +88,20 @@ export function cppHeadersDir(): string {
 
 let host: string | null = null;
 
-/** The compiled C++ host, built once per cache (g++ -O2, outside the sandbox: it is the project's own code). */
+/**
+ * The compiled C++ host, built once per cache (g++ -O2, outside the sandbox: it is the project's own code) and named
+ * by its source's hash, so a host built ahead (`referee doctor --build`) serves a grader with no compiler at run
+ * time (prebuilt .so players, queue workers).
+ */
 export function cppHostPath(): string {
   if (host && existsSync(host)) return host;
-  const compiler = findCompiler();
-  if (!compiler) throw new Error(NO_COMPILER);
   const source = join(cppSourceDir(), 'host.cpp');
   const text = readFileSync(source);
-  const hash = createHash('sha256').update(compiler.version).update('\0').update(text).digest('hex').slice(0, 16);
+  const hash = createHash('sha256').update('cpp-host/2\0').update(text).digest('hex').slice(0, 16);
   const path = join(cacheDir(), `cpp-host-${hash}`);
-  if (!existsSync(path)) {
+  const compiler = existsSync(path) ? null : findCompiler();
+  if (!existsSync(path) && !compiler) throw new Error(NO_COMPILER);
+  if (compiler && !existsSync(path)) {
     const temporary = `${path}.${process.pid}.tmp`;
     // The player's library binds time, clock and std::random_device's draw to the host's own (reproducible
     // randomness, see host.cpp): the executable exports exactly those.

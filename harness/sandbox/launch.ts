@@ -16,7 +16,11 @@ import { dirname } from 'node:path';
 import type { HostConfig } from './protocol.js';
 import { confinementFor, launcherArgs, type Confinement } from './confinement.js';
 import { bwrapBaseArgs, dropPrivileges, PRIVATE_SHM_MB, PRIVATE_TMP_MB, type Layers } from './layers.js';
-import { seccompProgram } from './seccomp.js';
+import { memoryWall } from './memory-wall.js';
+import { seccompProgram, type SeccompOptions } from './seccomp.js';
+
+/** Filters installed by the process that runs them (hosts, the launcher) may say "only myself" for signals. */
+const SELF_SIGNALS: SeccompOptions = { selfSignalsOnly: true };
 
 export interface LaunchPlan {
   command: string;
@@ -34,6 +38,8 @@ export interface LaunchInput {
   memoryMb: number;
   /** cgroup.procs files to join before exec (empty without cgroups). */
   joinFiles: string[];
+  /** The node binary for a node child (node-runtime.ts: a staged copy when the child's uid cannot reach ours). */
+  node?: string;
   /**
    * Run the Python host instead of node: `hostPath` is then python/host.py in its cached folder (bound whole) and
    * `config.bundle` the submission's entry .py file.
@@ -58,23 +64,25 @@ export interface PythonProgram {
 }
 
 /**
- * Address-space headroom over the heap ceiling: node reserves ~900 MB of virtual memory at start-up, so the
- * rlimit must leave room for that while still turning a Buffer bomb into a catchable allocation failure.
+ * Open files a sandboxed process may hold (soft and hard: it cannot raise it again). node needs ~20, Python ~6. A
+ * second wall behind seccomp's memfd refusal: memory held in kernel objects no rlimit counts (pipe and socketpair
+ * buffers, files on a tmpfs) is bounded per descriptor, so the number of descriptors bounds it.
  */
-const ADDRESS_SPACE_HEADROOM_MB = 1536;
+export const OPEN_FILES_LIMIT = 64;
 
-// Join each cgroup (args before "--"), forbid core dumps, cap the address space and the size of any one file
-// written (in 512-byte blocks: the private tmpfs's size), then exec the rest.
+// Join each cgroup (args before "--"), forbid core dumps, set the address-space limit (KiB, or 'unlimited' where the
+// cgroup holds resident memory: memory-wall.ts), cap the size of any one file written (in 512-byte blocks: the
+// private tmpfs's size) and the open files, then exec the rest.
 // Exported for the sandboxed C++ compiler (cpp-build.ts), which starts the same way.
 export const SHELL = [
   'for f do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift',
-  `ulimit -c 0 2>/dev/null; ulimit -v "$1" 2>/dev/null; ulimit -f ${PRIVATE_TMP_MB * 2048} 2>/dev/null; shift`,
+  `ulimit -c 0 2>/dev/null; ulimit -v "$1" 2>/dev/null; ulimit -f ${PRIVATE_TMP_MB * 2048} 2>/dev/null; ulimit -n ${OPEN_FILES_LIMIT} 2>/dev/null; shift`,
   'exec "$@"',
 ].join('; ');
 
-function supportsDisableWarning(version: string): boolean {
-  const [major, minor] = version.replace(/^v/, '').split('.').map(Number);
-  return major > 21 || (major === 21 && minor >= 3) || (major === 20 && minor >= 11);
+/** `--disable-warning` (Node 20.11, 21.3), asked of the running Node like the permission flag (layers.ts). */
+function supportsDisableWarning(): boolean {
+  return process.allowedNodeEnvironmentFlags.has('--disable-warning');
 }
 
 function nodeArgs(input: LaunchInput): string[] {
@@ -85,7 +93,7 @@ function nodeArgs(input: LaunchInput): string[] {
     args.push(layers.permissionFlag, `--allow-fs-read=${hostPath}`, `--allow-fs-read=${config.bundle}`);
     args.push(`--allow-fs-read=${submissionRoot}`);
     // The permission model announces itself on every start; the student's own warnings still show.
-    if (supportsDisableWarning(process.version)) args.push('--disable-warning=ExperimentalWarning');
+    if (supportsDisableWarning()) args.push('--disable-warning=ExperimentalWarning');
   }
   args.push(hostPath, JSON.stringify(config));
   return args;
@@ -106,7 +114,8 @@ function pythonArgs(input: LaunchInput, python: PythonProgram): string[] {
     packages: ['numpy', ...(input.config.allow ?? []).filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))],
     tmp: input.layers.bwrap || input.layers.unshare ? '/tmp' : null,
     // The host installs it on itself before student code: no execve, fork or process clone, bwrap or not.
-    seccomp: input.layers.seccomp ? seccompProgram('strict').toString('hex') : null,
+    // Signals only to itself: without a pid namespace (no bubblewrap, not root) nothing else stops kill(-1, …).
+    seccomp: input.layers.seccomp ? seccompProgram('strict', process.arch, SELF_SIGNALS).toString('hex') : null,
     // Without bubblewrap, the Landlock ruleset it installs on itself first (python/landlock.py).
     landlock: confinement(input, [...python.binds, dirname(input.hostPath), input.submissionRoot, python.interpreter]),
   };
@@ -124,7 +133,7 @@ function confinement(input: LaunchInput, binds: string[]): Confinement | null {
 function program(input: LaunchInput): { command: string[]; binds: string[] } {
   if (input.cpp) {
     // The host installs the strict filter (no exec either) on itself before it dlopens the player.
-    const filter = input.layers.seccomp ? seccompProgram('strict').toString('hex') : '-';
+    const filter = input.layers.seccomp ? seccompProgram('strict', process.arch, SELF_SIGNALS).toString('hex') : '-';
     const binds = [input.hostPath, input.submissionRoot];
     // Without bubblewrap it starts through the Landlock launcher, like node (its own filter is the seccomp layer).
     const rules = confinement(input, binds);
@@ -141,12 +150,12 @@ function program(input: LaunchInput): { command: string[]; binds: string[] } {
       binds: [...python.binds, dirname(input.hostPath), input.submissionRoot],
     };
   }
-  const node = process.execPath;
+  const node = input.node ?? process.execPath;
   const binds = [node, input.hostPath, input.config.bundle, input.submissionRoot];
   // Without bubblewrap, node starts through the launcher, which installs Landlock and the seccomp filter first.
   const rules = confinement(input, binds);
   const launcher = rules ? input.layers.landlock?.launcher : null;
-  const seccomp = input.layers.seccomp ? seccompProgram('no-fork').toString('hex') : null;
+  const seccomp = input.layers.seccomp ? seccompProgram('no-fork', process.arch, SELF_SIGNALS).toString('hex') : null;
   return {
     command: [...(rules && launcher ? launcherArgs(launcher, rules, seccomp) : []), node, ...nodeArgs(input)],
     binds,
@@ -176,12 +185,12 @@ export function unshareArgs(unshare: string): string[] {
 
 export function launchPlan(input: LaunchInput): LaunchPlan {
   const { layers } = input;
-  const addressSpaceKb = String((input.memoryMb + ADDRESS_SPACE_HEADROOM_MB) * 1024);
+  const addressSpace = memoryWall(layers, input.memoryMb).addressSpace;
   const sandboxed = layers.bwrap ? [layers.bwrap, ...bwrapArgs(input)] : program(input).command;
   const target = [...(!layers.bwrap && layers.unshare ? unshareArgs(layers.unshare) : []), ...dropPrivileges(layers.identity), ...sandboxed];
   return {
     command: '/bin/sh',
-    args: ['-c', SHELL, 'sh', ...input.joinFiles, '--', addressSpaceKb, ...target],
+    args: ['-c', SHELL, 'sh', ...input.joinFiles, '--', addressSpace, ...target],
     stdin: layers.bwrap && layers.seccomp ? seccompProgram('no-fork') : null,
   };
 }

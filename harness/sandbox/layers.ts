@@ -97,10 +97,14 @@ function findSystemTool(name: string): string | null {
   return findOnPath(name);
 }
 
-function permissionFlagFor(version: string): Layers['permissionFlag'] {
-  const [major, minor] = version.replace(/^v/, '').split('.').map(Number);
-  if (major >= 22) return '--permission';
-  if (major === 21 || (major === 20 && minor >= 0)) return '--experimental-permission';
+/**
+ * Node's permission flag, from the flags this very Node accepts (players run on process.execPath), not from its
+ * version number: `--permission` arrived in 22.13 (22.0-22.12 know only `--experimental-permission`, 24 only
+ * `--permission`), and a wrong guess made every grade a grader error ("bad option").
+ */
+export function permissionFlagFor(accepted: ReadonlySet<string> = process.allowedNodeEnvironmentFlags): Layers['permissionFlag'] {
+  if (accepted.has('--permission')) return '--permission';
+  if (accepted.has('--experimental-permission')) return '--experimental-permission';
   return null;
 }
 
@@ -185,7 +189,7 @@ export function detectLayers(options: { fresh?: boolean } = {}): Layers {
     bwrap,
     bwrapProblem,
     cgroup,
-    permissionFlag: permissionFlagFor(process.version),
+    permissionFlag: permissionFlagFor(),
     seccomp,
     identity,
     unshare,

@@ -1,10 +1,13 @@
 /**
- * The sandbox's two small C programs (harness/sandbox/native/), built with the machine's C compiler on first use
+ * The sandbox's small C programs (harness/sandbox/native/), built with the machine's C compiler on first use
  * and cached under their content hash, like the host bundles: no native npm dependency, nothing downloaded.
- *   - landlock-launch: the Landlock (and seccomp) launcher a node child starts through when bubblewrap is
- *     missing (confinement.ts says what it is given);
- *   - grader-guard.so: loaded into the grader itself to make it non-dumpable.
- * Without a compiler (cc, gcc or clang; $CC first) both are missing: the layers are recorded as such, never fatal.
+ *   - landlock-launch: the Landlock (and seccomp) launcher a child starts through when bubblewrap is missing
+ *     (confinement.ts says what it is given): node and C++ players, and the C++ compiler;
+ *   - grader-guard.so: loaded into the grader itself to make it non-dumpable;
+ *   - compile-shim.so: preloaded into the Landlock-confined compiler so a refused file reads as a missing one.
+ * Without a compiler (cc, gcc, clang, or g++ compiling C; $CC first) they are missing: the layers are recorded as
+ * such, never fatal. They are built only when asked for (bubblewrap needs none of them but the guard), and
+ * `referee doctor --build` builds them ahead, so a machine whose graders run without a compiler still has them.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,13 +16,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, touchCacheEntry } from './cache-dir.js';
 
-const SOURCES = { launcher: 'landlock-launch.c', guard: 'grader-guard.c' } as const;
+const SOURCES = { launcher: 'landlock-launch.c', guard: 'grader-guard.c', shim: 'compile-shim.c' } as const;
 
 export interface NativeTools {
   /** The Landlock launcher, or null. */
   launcher: string | null;
   /** The grader-guard shared object, or null. */
   guard: string | null;
+  /** The compiler's preload (EACCES reads as ENOENT), or null. */
+  compileShim: string | null;
   /** Why they are missing (no compiler, a failed build), or null. */
   problem: string | null;
 }
@@ -33,12 +38,14 @@ function sourceDir(): string | null {
   return null;
 }
 
-function findCompiler(): string | null {
-  const candidates = [process.env.CC, 'cc', 'gcc', 'clang'].filter((name): name is string => Boolean(name));
-  for (const name of candidates) {
+/** The C compiler and the words that make it compile C (g++ needs `-x c`: a machine with only g++ still builds them). */
+function findCompiler(): string[] | null {
+  const candidates = [process.env.CC, 'cc', 'gcc', 'clang'].filter((name): name is string => Boolean(name)).map((name) => [name]);
+  candidates.push([process.env.REFEREE_CXX || 'g++', '-x', 'c']);
+  for (const words of candidates) {
     try {
-      execFileSync(name, ['--version'], { stdio: 'ignore', timeout: 10_000 });
-      return name;
+      execFileSync(words[0], ['--version'], { stdio: 'ignore', timeout: 10_000 });
+      return words;
     } catch {
       // not this one
     }
@@ -55,43 +62,49 @@ export function nativeTools(): NativeTools {
     built = build();
   } catch (error) {
     // An unwritable cache, a vanished source: the layers are missing, the grader goes on.
-    built = { launcher: null, guard: null, problem: `the Landlock launcher could not be prepared: ${(error as Error).message.slice(0, 200)}` };
+    built = { launcher: null, guard: null, compileShim: null, problem: `the Landlock launcher could not be prepared: ${(error as Error).message.slice(0, 200)}` };
   }
   return built;
 }
 
 function build(): NativeTools {
-  if (process.platform !== 'linux') return { launcher: null, guard: null, problem: `not available on ${process.platform}` };
+  const none = (problem: string): NativeTools => ({ launcher: null, guard: null, compileShim: null, problem });
+  if (process.platform !== 'linux') return none(`not available on ${process.platform}`);
   const source = sourceDir();
-  if (!source) return { launcher: null, guard: null, problem: 'harness/sandbox/native is missing from this installation' };
+  if (!source) return none('harness/sandbox/native is missing from this installation');
   const texts = Object.values(SOURCES).map((name) => readFileSync(join(source, name), 'utf8'));
   const hash = createHash('sha256').update(`${process.arch}\0${texts.join('\0')}`).digest('hex').slice(0, 16);
   const dir = join(cacheDir(), `native-${hash}`);
   const launcher = join(dir, 'landlock-launch');
   const guard = join(dir, 'grader-guard.so');
-  if (!existsSync(launcher) || !existsSync(guard)) {
-    const compiler = findCompiler();
-    if (!compiler) return { launcher: null, guard: null, problem: 'no C compiler (cc, gcc or clang) to build the Landlock launcher: apt-get install gcc' };
+  const compileShim = join(dir, 'compile-shim.so');
+  if (!existsSync(launcher) || !existsSync(guard) || !existsSync(compileShim)) {
+    const found = findCompiler();
+    if (!found) return none('no C compiler (cc, gcc or clang) to build the Landlock launcher and grader guard: apt-get install gcc, or run `referee doctor --build` once where one is');
+    const [compiler, ...language] = found;
     const temporary = `${dir}.${process.pid}.tmp`;
     rmSync(temporary, { recursive: true, force: true });
     mkdirSync(temporary, { mode: 0o755 });
     try {
-      execFileSync(compiler, ['-O2', '-o', join(temporary, 'landlock-launch'), join(source, SOURCES.launcher)], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
-      execFileSync(compiler, ['-O2', '-shared', '-fPIC', '-o', join(temporary, 'grader-guard.so'), join(source, SOURCES.guard)], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
+      const cc = (args: string[]): void => void execFileSync(compiler, [...language, ...args], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
+      cc(['-O2', '-o', join(temporary, 'landlock-launch'), join(source, SOURCES.launcher)]);
+      cc(['-O2', '-shared', '-fPIC', '-o', join(temporary, 'grader-guard.so'), join(source, SOURCES.guard)]);
+      cc(['-O2', '-shared', '-fPIC', '-o', join(temporary, 'compile-shim.so'), join(source, SOURCES.shim), '-ldl']);
       chmodSync(join(temporary, 'landlock-launch'), 0o755);
       chmodSync(join(temporary, 'grader-guard.so'), 0o644);
+      chmodSync(join(temporary, 'compile-shim.so'), 0o644);
       renameSync(temporary, dir);
     } catch (error) {
       rmSync(temporary, { recursive: true, force: true });
       if (!existsSync(launcher)) {
         const said = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim().split('\n')[0];
-        return { launcher: null, guard: null, problem: `${compiler} could not build the Landlock launcher: ${said.slice(0, 200)}` };
+        return none(`${compiler} could not build the Landlock launcher: ${said.slice(0, 200)}`);
       }
       // Another process built the same folder first: same content by its name.
     }
   }
   touchCacheEntry(dir);
-  return { launcher, guard, problem: null };
+  return { launcher, guard, compileShim, problem: null };
 }
 
 let guarded: string | null = null;

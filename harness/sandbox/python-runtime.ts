@@ -4,8 +4,9 @@
  * $REFEREE_PYTHON, else the system's /usr/bin/python3 (a stable path that the sandbox binds read-only with /usr),
  * else /usr/local/bin/python3, else `python3` on PATH resolved to the real binary it runs. Python >= 3.8.
  *
- * The host script, the game boards and func_timeout (harness/sandbox/python/) are copied into the cache under
- * their content hash, like the node host bundle: one world-readable folder to bind into the sandbox.
+ * The host script and func_timeout (harness/sandbox/python/) and every game's board module (harness/games/<game>/
+ * board.py, staged as board_<game id>.py) are copied into the cache under their content hash, like the node host
+ * bundle: one world-readable folder to bind into the sandbox.
  */
 import { execFileSync } from 'node:child_process';
  'node:crypto';
@@ -13,6 +14,7 @@ import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheFolder } from './cache-dir.js';
+import { gameFile, gamesWithBoard } from './game-files.js';
 
 export interface PythonInterpreter {
   /** The real interpreter binary (symlinks and shims resolved). */
@@ -94,11 +96,15 @@ function sourceDir(): string {
 
 let runtime: string | null = null;
 
-/** The cached copy of the Python host's folder (host.py, guard.py, func_timeout.py, board_*.py). */
+/**
+ * The cached copy of the Python host's folder (host.py, guard.py, func_timeout.py) with each game's board module as
+ * board_<game id>.py (a variant gets its own copy of its folder's board.py: host.py needs no map of games).
+ */
 export function pythonRuntimeDir(): string {
   if (runtime && existsSync(runtime)) return runtime;
   const source = sourceDir();
-  const files = readdirSync(source).filter((name) => name.endsWith('.py')).sort().map((name) => join(source, name));
+  const files: (string | [string, string])[] = readdirSync(source).filter((name) => name.endsWith('.py')).sort().map((name) => join(source, name));
+  for (const game of gamesWithBoard('python')) files.push([`board_${game.id}.py`, gameFile(game, 'board.py')]);
   const dir = cacheFolder('python', source, files);
   runtime = dir;
   return dir;

@@ -8,6 +8,7 @@
  */
 import { deriveSeed } from '../games/common/seed.js';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
@@ -23,12 +24,15 @@ import { GraderError } from '../referee/grader-error.js';
 import { bwrapFix, detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
 import { cppHostPath } from './cpp-runtime.js';
 import { launchPlan, type CppProgram, type PythonProgram } from './launch.js';
+import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-failure.js';
+import { memoryWall, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
 import { processGroup, processTree, runQueueWaitMs, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, NO_PYTHON, pythonRuntimeDir } from './python-runtime.js';
+import { sandboxNode } from './node-runtime.js';
 import { stageProgram, stageShared, type StagedProgram } from './staging.js';
 
 export interface SandboxOptions {
@@ -115,15 +119,14 @@ interface Child {
   killed: boolean;
   /** The private copy the child runs, removed when it is gone. */
   staged: StagedProgram;
+  /** Without a memory cgroup: the sampler that holds the memory limit (memory-wall.ts), stopped at the kill. */
+  watchdog: ReturnType<typeof setInterval> | null;
 }
 
 /** How long an answered child may stay runnable before it is frozen (see scheduleFreeze). */
 const FREEZE_GRACE_MS = 2;
 /** When a self-stopped host is woken a second time, should the first SIGCONT have come before its stop (thaw). */
 const SELF_STOP_RETRY_MS = 5;
-
-/** Share of the memory ceiling in use at a deadline that makes the failure a memory one, not a timeout. */
-const MEMORY_AT_DEADLINE = 0.5;
 
 /** Peak resident memory (VmHWM) of a process tree in MB, or null where /proc cannot tell. */
 function peakMemoryMb(root: number): number | null {
@@ -208,7 +211,10 @@ export class SandboxPlayer implements Player {
     // What the child said it installed (a layer the kernel refused is reported missing, never silently skipped);
     // with bubblewrap, its filter is bubblewrap's and the Python host's extra one does not decide anything.
     const reported = this.layers.bwrap ? null : { ...(this.hostSeccomp !== null ? { seccomp: this.hostSeccomp } : {}), ...(this.hostLandlock !== null ? { landlock: this.hostLandlock } : {}) };
-    return isolationRecord(this.layers, runtime, reported);
+    const record = { ...isolationRecord(this.layers, runtime, reported), memory: memoryWall(this.layers, this.memoryMb).description };
+    // The grader's own guard (non-dumpable) is no layer of the child's, but where it is missing the record says so.
+    if (this.graderGuard && this.graderGuard !== 'on') return { ...record, problem: [record.problem, `grader guard: ${this.graderGuard}`].filter(Boolean).join('; ') };
+    return record;
   }
 
   /** The layers with the launcher staged where an unprivileged child can run it (the cache may be root's 0700 home). */
@@ -226,13 +232,18 @@ export class SandboxPlayer implements Player {
   async startGame(start: GameStart): Promise<PlayerAnswer> {
     const reported = this.takeViolation();
     if (reported) return reported;
+    let loadMs: number | undefined;
     if (!this.child) {
-      const failure = await this.spawnAndLoad(start.timeLimitMs);
+      // Loading has its own allowance (config.loadTimeoutMs); the referee holds only the rest against construction.
+      const began = performance.now();
+      const failure = await this.spawnAndLoad(start.loadTimeLimitMs ?? start.timeLimitMs);
       if (failure) return failure;
+      loadMs = Math.round((performance.now() - began) * 1000) / 1000;
     }
     // The player's own randomness, per game and side, from the game's seed: same seed, same games.
     const randomSeed = start.seedRandom ? playerRandomSeed(start.seed, start.side) : undefined;
-    return this.ask({ t: 'start', id: 0, side: start.side, ...(randomSeed === undefined ? {} : { randomSeed }) }, 'ready', start.timeLimitMs);
+    const ready = await this.ask({ t: 'start', id: 0, side: start.side, ...(randomSeed === undefined ? {} : { randomSeed }) }, 'ready', start.timeLimitMs);
+    return ready.kind === 'ready' && loadMs !== undefined ? { ...ready, loadMs } : ready;
   }
 
   async requestMove(request: MoveRequest): Promise<PlayerAnswer> {
@@ -246,9 +257,39 @@ export class SandboxPlayer implements Player {
     return this.ask(message, 'move', request.info.timeLimitMs);
   }
 
-  async abort(): Promise<void> {
+  /**
+   * The referee's deadline passed first: stop the child and say what the deadline found (a player that reached its
+   * memory limit is a memory failure, not a slow one), so the games and the check name the same cause.
+   */
+  async abort(): Promise<PlayerAnswer | void> {
+    const child = this.child;
+    const pending = this.pending;
+    if (!child || !pending) {
+      this.kill();
+      this.settlePending({ failure: { kind: 'timeout', output: this.output.take() } });
+      return;
+    }
+    const failure = this.deadlineFailure(child, pending.expect, null);
+    this.settlePending({ failure });
+    return failure;
+  }
+
+  /**
+   * Why a deadline passed, read before the kill: the memory limit only when memory really reached it (the cgroup
+   * counted a hit, or the runtime said it ran out); loading that took the time is a slow load; else a timeout.
+   */
+  private deadlineFailure(child: Child, expect: Expect, limitMs: number | null): Failure {
+    const reached = child.cgroup?.limitReached() ?? false;
+    const peakMb = child.cgroup?.peakMb() ?? peakMemoryMb(child.node);
     this.kill();
-    this.settlePending({ failure: { kind: 'timeout', output: this.output.take() } });
+    const output = this.output.take();
+    if (reached || MEMORY_SIGNS.test(this.output.stderrTail())) {
+      const peak = peakMb === null ? '' : ` (peak ${Math.round(peakMb)} MB)`;
+      const when = limitMs === null ? 'at the deadline' : `when the ${limitMs} ms were up`;
+      return { kind: 'memory', message: `reached its ${this.memoryMb} MB memory limit${peak} and was still running ${when}: a memory blow-up, not a slow search`, output };
+    }
+    if (expect === 'loaded') return { kind: 'timeout', loading: true, message: this.slowLoadMessage(limitMs), output };
+    return { kind: 'timeout', output };
   }
 
   async endGame(): Promise<void> {
@@ -281,6 +322,7 @@ export class SandboxPlayer implements Player {
     let cpp: CppProgram | undefined;
     let staged: StagedProgram;
     let cgroup: PlayerCgroup | null = null;
+    let node: string | undefined;
     try {
       if (this.options.runtime === 'python') {
         const interpreter = findPython();
@@ -294,6 +336,7 @@ export class SandboxPlayer implements Player {
         hostPath = stageShared(cppHostPath());
         staged = stageProgram(dirname(this.options.bundlePath), [this.options.bundlePath], this.options.bundlePath, this.processTag);
       } else {
+        node = sandboxNode(this.layers);
         hostPath = stageShared(await hostBundlePath());
         staged = stageProgram(dirname(this.options.bundlePath), [this.options.bundlePath], this.options.bundlePath, this.processTag);
       }
@@ -311,8 +354,9 @@ export class SandboxPlayer implements Player {
       process.stderr.write(`note: ${this.layers.bwrapProblem}. Landlock and seccomp stand in for it (hardened).\n`);
     }
     const memoryMb = this.memoryMb;
-    // The grader itself: a child of the same user must not ptrace it or read its memory (native-tools.ts).
-    this.graderGuard = protectGrader();
+    // The grader itself: a child of the same user must not ptrace it or read its memory (native-tools.ts). Inside
+    // bubblewrap a child sees only its own pid namespace: nothing to build or load on that path.
+    this.graderGuard = this.layers.bwrap ? null : protectGrader();
     const plan = launchPlan({
       layers: this.stagedLayers(),
       hostPath,
@@ -320,6 +364,7 @@ export class SandboxPlayer implements Player {
       submissionRoot: staged.dir,
       memoryMb,
       joinFiles: cgroup ? cgroup.joinFiles() : [],
+      node,
       python,
       cpp,
     });
@@ -346,6 +391,7 @@ export class SandboxPlayer implements Player {
       killed: false,
       exited: Promise.resolve(),
       staged,
+      watchdog: null,
     };
     this.child = child;
     this.cpuBaseline = 0;
@@ -395,6 +441,7 @@ export class SandboxPlayer implements Player {
     child.node = tree[tree.length - 1];
     const seccompHolds = this.layers.seccomp && (this.layers.bwrap !== null || this.hostSeccomp === 'on');
     if (seccompHolds) child.fixedPids = tree;
+    this.watchMemory(child);
 
     this.cpuSinceLast(); // from here on, CPU time is the student's
     const loaded = await this.ask({ t: 'load', id: 0 }, 'loaded', limitMs);
@@ -435,6 +482,11 @@ export class SandboxPlayer implements Player {
       }
       case 'error': {
         const stack = answer.stack && studentStack(answer.stack, this.child?.staged.dir ?? null);
+        if (expect === 'loaded' && this.options.runtime === 'cpp') {
+          // The loader's own words, with the cause they amount to in front (load-failure.ts).
+          const failure = explainLoadFailure(answer.message);
+          if (failure) return { kind: 'error', message: `the compiled player could not be loaded (${failure.cause}): ${answer.message.replace(/^the compiled player could not be loaded: /, '')}`, output };
+        }
         if (answer.between) {
           // Thrown after an earlier answer, while no request was outstanding: the process is in a broken state.
           this.kill();
@@ -450,8 +502,24 @@ export class SandboxPlayer implements Player {
     }
   }
 
+  /** A load that took the time, in the runtime's own words (what runs at load, and how to keep it out). */
+  private slowLoadMessage(limitMs: number | null): string {
+    const took = `loading the submission took over ${limitMs === null ? 'its allowance' : `${limitMs} ms`} (the load allowance, loadTimeoutMs)`;
+    switch (this.options.runtime) {
+      case 'python':
+        return `${took}: the module's top-level code runs when it is imported (a demo game or training there runs every time): put it under if __name__ == '__main__':`;
+      case 'cpp':
+        return `${took}: static initialisers (constructors of global objects, filling a static table) run when the library is loaded: do that work lazily, in the first getPoint`;
+      default:
+        return `${took}: top-level code runs when the module is loaded: move the work into the constructor or the first getMove`;
+    }
+  }
+
   private noPlayerMessage(exported: string[]): string {
     if (this.options.runtime === 'cpp') {
+      if (exported.some((name) => name.endsWith(CXX_LINKAGE_MARK))) {
+        return `the library defines ${exported.join(', ')}: the harness looks them up by their C names, so ${EXTERN_C_HINT}`;
+      }
       return exported.length > 0
         ? `the library exports ${exported.join(', ')} but not both getPoint and clearPoint, nor an AIPlayer: declare them extern "C" as Strategy.h does`
         : 'the library exports neither getPoint/clearPoint (the Connect Four SDK: extern "C" in Strategy.h) nor an AIPlayer (AIPlayer.cpp)';
@@ -492,17 +560,8 @@ export class SandboxPlayer implements Player {
             stall = `the player waited ${Math.round(waited)} ms for a CPU in ${Math.round(wall)} ms (the grader's machine was busy)`;
           }
         }
-        // A process thrashing at its memory ceiling runs out of time before it runs out of memory: read its peak
-        // memory before the kill, so a memory blow-up is told apart from a slow search at any time limit.
-        const peakMb = peakMemoryMb(child.node);
-        this.kill();
-        const output = this.output.take();
-        const atCeiling = (peakMb !== null && peakMb >= MEMORY_AT_DEADLINE * this.memoryMb) || MEMORY_SIGNS.test(this.output.stderrTail());
-        this.settlePending({
-          failure: atCeiling
-            ? { kind: 'memory', message: `was using ${peakMb === null ? 'up' : `${Math.round(peakMb)} MB of`} its ${this.memoryMb} MB memory limit when the ${limitMs} ms were up (a memory blow-up, not a slow search)`, output }
-            : { kind: 'timeout', output, ...(stall ? { stall } : {}) },
-        });
+        const failure = this.deadlineFailure(child, expect, limitMs);
+        this.settlePending({ failure: failure.kind === 'timeout' && stall ? { ...failure, stall } : failure });
       };
       // The verdict waits one loop turn: an answer already in the pipe (a grader's event loop that was late) wins.
       const timer = setTimeout(() => setImmediate(expire), limitMs);
@@ -571,7 +630,10 @@ export class SandboxPlayer implements Player {
     const output = this.output.take();
     const tail = this.output.stderrTail();
     if (child.cgroup?.oomKilled() || MEMORY_SIGNS.test(tail)) {
-      const failure: Failure = { kind: 'memory', message: `exceeded the ${this.memoryMb} MB memory limit`, output };
+      // The cgroup's peak is the limit itself: the figure that tells is what it was killed at.
+      const peakMb = child.cgroup?.peakMb() ?? null;
+      const how = child.cgroup?.oomKilled() ? `its resident memory reached ${peakMb === null ? 'it' : `${Math.round(peakMb)} MB`} and the kernel's out-of-memory killer stopped it` : 'the runtime ran out of memory';
+      const failure: Failure = { kind: 'memory', message: `exceeded the ${this.memoryMb} MB memory limit: ${how}`, output };
       if (this.pending) this.settlePending({ failure });
       else this.violation ??= failure.message;
       return;
@@ -655,6 +717,29 @@ export class SandboxPlayer implements Player {
     }
   }
 
+  /**
+   * Without a memory cgroup, hold the limit on resident memory here: sample the player's processes while it may run
+   * and kill it past the limit, with the figure (memory-wall.ts says why not an address-space limit).
+   */
+  private watchMemory(child: Child): void {
+    if (memoryWall(this.layers, this.memoryMb).kind !== 'watchdog') return;
+    const timer = setInterval(() => {
+      if (this.child !== child) {
+        clearInterval(timer);
+        return;
+      }
+      if (this.frozen) return;
+      const usedMb = residentMb(child.fixedPids ?? processTree(child.process.pid ?? 0));
+      if (usedMb === null || usedMb <= this.memoryMb) return;
+      this.kill();
+      const message = `used ${Math.round(usedMb)} MB of resident memory, over its ${this.memoryMb} MB memory limit (stopped by the grader's memory watchdog)`;
+      if (this.pending) this.settlePending({ failure: { kind: 'memory', message, output: this.output.take() } });
+      else this.violation ??= message;
+    }, WATCHDOG_INTERVAL_MS);
+    timer.unref();
+    child.watchdog = timer;
+  }
+
   private kill(): void {
     if (this.freezeTimer) clearTimeout(this.freezeTimer);
     this.freezeTimer = null;
@@ -663,6 +748,7 @@ export class SandboxPlayer implements Player {
     if (!child) return;
     this.child = null;
     child.killed = true;
+    if (child.watchdog) clearInterval(child.watchdog);
     const pids = child.cgroup?.pids() ?? [];
     signalGroups(child.groups, 'SIGKILL');
     signalPids(pids, 'SIGKILL');

@@ -6,10 +6,11 @@
 import { performance } from 'node:perf_hooks';
 import type { AnyGame } from '../games/game.js';
 import { getGame } from '../games/registry.js';
-import { DEFAULT_REFEREE_CONFIG } from '../referee/config.js';
+import { configForGame, DEFAULT_REFEREE_CONFIG } from '../referee/config.js';
 import type { MoveInfo, PlayerAnswer } from '../referee/player.js';
 import { detectLayers, isHardened, isolationRecord, type Layers } from '../sandbox/layers.js';
 import { GraderError } from '../referee/grader-error.js';
+import { explainLoadFailure } from '../sandbox/load-failure.js';
 import { SandboxPlayer } from '../sandbox/sandbox-player.js';
 import { CompileError, compileSubmission, type SourceProblem } from './compile.js';
 import { describeJudged, judgeAnswer } from './judge.js';
@@ -50,7 +51,7 @@ export interface CheckResult {
   /** True when no step failed (warnings allowed): the gate, i.e. the contract, holds. */
   ok: boolean;
   /** The limits the check ran under, stated in the output. */
-  limits: { moveTimeoutMs: number; constructTimeoutMs: number; illegalLimit: number; memoryMb: number; source: string };
+  limits: { moveTimeoutMs: number; constructTimeoutMs: number; loadTimeoutMs: number; illegalLimit: number; memoryMb: number; source: string };
   submission: string;
   entry?: string;
   /** The entry's language, once found. */
@@ -72,8 +73,11 @@ export interface CheckOptions {
   limitsSource?: string;
   /** Construction limit in ms (default: the move limit). */
   constructTimeoutMs?: number;
+  /** Allowance for loading the submission, apart from construction (default: the game's, 60 s). */
+  loadTimeoutMs?: number;
   /** Asks per probe position before it counts as failed (default 3, as the platform). */
   illegalLimit?: number;
+  /** Resident-memory limit in MB (default: the game's course: configForGame). */
   memoryMb?: number;
   allowImports?: string[];
   /** Size caps checked before compiling (default 5 MB, 500 files). */
@@ -101,9 +105,6 @@ function formatSeconds(ms: number): string {
   const seconds = ms / 1000;
   return `${seconds >= 10 ? Math.round(seconds) : Math.round(seconds * 10) / 10} s`;
 }
-
-/** SandboxPlayer's default memory ceiling, stated with the other limits. */
-const DEFAULT_MEMORY_MB = 512;
 
 const TITLES: Record<StepId, string> = {
   entry: 'found the entry',
@@ -180,6 +181,8 @@ export function evidence(answer: PlayerAnswer | undefined, printed: readonly str
 
 function failure(game: AnyGame, answer: PlayerAnswer, limitMs: number, language?: SubmissionLanguage): { detail: string; hint: string } {
   const judged = judgeAnswer(game, null, answer, limitMs);
+  const cause = causeHint(answer, language);
+  if (cause) return { detail: describeJudged(judged), hint: cause };
   const missing = judged.verdict === 'error' && language === 'Python' ? /No module named '([^']+)'/.exec(judged.message) : null;
   if (missing) {
     const hint = missing[1].split('.')[0] === 'numpy'
@@ -188,6 +191,49 @@ function failure(game: AnyGame, answer: PlayerAnswer, limitMs: number, language?
     return { detail: describeJudged(judged), hint };
   }
   return { detail: describeJudged(judged), hint: fixes(language)[judged.verdict] ?? '' };
+}
+
+/**
+ * A hint for causes the verdict alone does not tell apart: a load that took the time (the __main__ guard, static
+ * initialisers), a library the loader refused (its real reason), a player stopped at its memory limit.
+ */
+function causeHint(answer: PlayerAnswer, language: SubmissionLanguage | undefined): string | null {
+  if (answer.kind === 'timeout' && answer.loading === true) {
+    if (language === 'Python') return "move the work done at import (a demo game, training, a local Game(...).run()) under if __name__ == '__main__': — or raise the assignment's loadTimeoutMs";
+    if (language === 'C++') return 'do the static initialisers\' work lazily (in the first getPoint), or make the static tables smaller — or raise the assignment\'s loadTimeoutMs';
+    return "move work done when the module loads into the constructor or the first getMove — or raise the assignment's loadTimeoutMs";
+  }
+  if (answer.kind === 'move' && language === 'Python' && /raised FunctionTimedOut/.test(JSON.stringify(answer.value) ?? '')) {
+    return "your own func_timeout fired inside get_move and its FunctionTimedOut was not caught: game.py's func_timeout turns that into None, an illegal answer, and asks again (the third loses). Catch FunctionTimedOut in get_move and return the best move found so far";
+  }
+  if (answer.kind === 'error') {
+    const rule = sandboxRuleHint(answer.message);
+    if (rule) return rule;
+  }
+  if (answer.kind === 'error' && language === 'C++' && answer.message.startsWith('the compiled player could not be loaded')) {
+    return explainLoadFailure(answer.message)?.hint ?? 'rebuild it: g++ -std=c++17 -O2 -fPIC -shared on Linux x86-64';
+  }
+  return null;
+}
+
+/**
+ * A refusal by design, said as one: what the rule is and what to do instead (the message itself says what was
+ * refused: `the sandbox refuses os.fork …` from the Python host, `… is not allowed in this sandbox` from node's).
+ */
+export function sandboxRuleHint(message: string): string | null {
+  if (/the sandbox refuses|is not allowed in this (sandbox|assignment)|ERR_ACCESS_DENIED/.test(message) === false) return null;
+  if (/fork|process|subprocess|multiprocessing|posix_spawn|os\.system|exec|child_process|spawn/i.test(message)) {
+    return 'this is a sandbox rule, not a bug: a player is one process (multiprocessing, subprocess and os.fork are refused; the platform also times one process). Search in this process — threads are allowed — or make the search cheaper';
+  }
+  if (/worker_threads|Worker/.test(message)) {
+    return "this is a sandbox rule, not a bug: worker threads are refused (node's permission model). Search in the main thread, budgeting with moveInfo().timeLimitMs";
+  }
+  if (/socket|network|connect/i.test(message)) return 'this is a sandbox rule, not a bug: players have no network. Keep everything the player needs in the submission';
+  if (/reading|writing|path|open/i.test(message)) {
+    return 'this is a sandbox rule, not a bug: a player reads only its own submission folder and writes only its private /tmp. Keep data files inside the submission and open them by a path relative to it';
+  }
+  if (/import of/.test(message)) return "this is a sandbox rule of the assignment: import only the built-ins it allows (its allowImports) and your own files";
+  return 'this is a sandbox rule, not a bug: the sandbox refuses what the message names; do the work another way (see the student guide, "What the sandbox refuses")';
 }
 
 /** The sandbox layers as a list of names; a Python child has the audit hook where node has its permission model. */
@@ -204,11 +250,16 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
   const moveTimeoutMs = options.moveTimeoutMs ?? DEFAULT_REFEREE_CONFIG.moveTimeoutMs;
   const constructTimeoutMs = options.constructTimeoutMs ?? moveTimeoutMs;
   const illegalLimit = options.illegalLimit ?? DEFAULT_REFEREE_CONFIG.illegalMoveLimit;
+  // The game's course limits where the caller names none (connect4-nogo: Saiblo's 1 GB), as the games use.
+  const course = configForGame(game);
+  const memoryMb = options.memoryMb ?? (course.memoryMb as number);
+  const loadTimeoutMs = options.loadTimeoutMs ?? (course.loadTimeoutMs as number);
   const limits = {
     moveTimeoutMs,
     constructTimeoutMs,
+    loadTimeoutMs,
     illegalLimit,
-    memoryMb: options.memoryMb ?? DEFAULT_MEMORY_MB,
+    memoryMb,
     source: options.limitsSource ?? "the course platform's defaults",
   };
   const result = (): CheckResult => {
@@ -305,7 +356,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     submissionRoot: submission.root,
     ...(files ? { files } : {}),
     game: gameId,
-    memoryMb: options.memoryMb,
+    memoryMb,
     allowImports: options.allowImports,
     layers,
     runtime: runtimeOf(submission.language),
@@ -317,7 +368,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
   // Pushes the sandboxed steps; returns early at the first failure.
   const play = async (): Promise<void> => {
     const start = async (side: 0 | 1, state: unknown): Promise<PlayerAnswer> =>
-      unstalled(await player.startGame({ game: gameId, side, seed: options.seed ?? 1, initialState: game.encode(state), timeLimitMs: constructTimeoutMs }));
+      unstalled(await player.startGame({ game: gameId, side, seed: options.seed ?? 1, initialState: game.encode(state), timeLimitMs: constructTimeoutMs, loadTimeLimitMs: loadTimeoutMs }));
 
     // Construct for both colours; the first start also loads the module (and tells us what it exports).
     const initial = game.initial(options.seed ?? 1);
@@ -339,7 +390,8 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
       }
       if (answer.kind !== 'ready') {
         const why = failure(game, answer, constructTimeoutMs, language);
-        const failedStep: StepId = exported ? 'construct' : 'export';
+        // A load that took the time is not a missing export: the loading step (construct) names it.
+        const failedStep: StepId = exported || (answer.kind === 'timeout' && answer.loading === true) ? 'construct' : 'export';
         step(failedStep, 'fail', { detail: `${game.symbols[side]}: ${why.detail}`, hint: why.hint, ...evidence(answer) });
         return;
       }
@@ -407,7 +459,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
         const judged = judgeAnswer(game, probe.state, changed ? { kind: 'move', value: answer.value } : answer, moveTimeoutMs);
         if (judged.verdict === 'ok') outcome = { ok: true, move: judged.move };
         else if (judged.verdict !== 'illegal' || attempt === illegalLimit) {
-          outcome = { ok: false, detail: describeJudged(judged), hint: hints[judged.verdict] ?? '', answer };
+          outcome = { ok: false, detail: describeJudged(judged), hint: causeHint(answer, language) ?? hints[judged.verdict] ?? '', answer };
         } else keep(answer);
         if (changed && outcome !== null) {
           const detail = `${probe.label}: ${answer.detail ?? 'changed the board'}`;

@@ -22,10 +22,10 @@ import { cppHeadersDir, findCompiler, NO_COMPILER } from '../sandbox/cpp-runtime
 import type { Layers } from '../sandbox/layers.js';
 import { stageProgram, stageShared } from '../sandbox/staging.js';
 import { CompileError, type CompiledSubmission, type SourceProblem } from './compile.js';
-import type { ResolvedSubmission } from './resolve.js';
+import { compilerUnsafeNames, CPP_HEADER_EXTENSIONS, CPP_SOURCE_EXTENSIONS, type ResolvedSubmission } from './resolve.js';
 
-const SOURCES = new Set(['.cpp', '.cc', '.cxx', '.c++']);
-const HEADERS = new Set(['.h', '.hpp', '.hh', '.hxx', '.inl', '.ipp']);
+const SOURCES = CPP_SOURCE_EXTENSIONS;
+const HEADERS = CPP_HEADER_EXTENSIONS;
 const SKIPPED_DIRS = new Set(['node_modules', '.git', 'referee-report', 'build', 'cmake-build-debug', 'Debug', 'Release', 'x64', '.vs']);
 const FLAGS = ['-std=c++17', '-O2', '-fPIC', '-shared', '-pthread', '-fdiagnostics-format=json', '-fmax-errors=20'];
 /** The glue that turns Referee's C++ AIPlayer into what the host calls (the student's file is included by it). */
@@ -136,7 +136,7 @@ function buildProblems(stderr: string, stagedDir: string, headersDir: string): S
   const shownPath = (file: string): string => {
     if (file.startsWith(headersDir)) return `<referee sdk>/${relative(headersDir, file).replace(/^sdk\//, '')}`;
     if (file.startsWith(stagedDir)) return relative(stagedDir, file);
-    return file;
+    return file.startsWith('./') ? file.slice(2) : file;
   };
   for (const line of stderr.split('\n')) {
     if (line.startsWith('[')) {
@@ -151,6 +151,9 @@ function buildProblems(stderr: string, stagedDir: string, headersDir: string): S
         const caret = diagnostic.locations?.[0]?.caret;
         add({ file: caret ? shownPath(caret.file) : '', line: caret?.line ?? 0, column: caret?.column ?? 0, text: diagnostic.message });
       }
+    } else if (/\.s:\d+: Error: /.test(line)) {
+      // The assembler (inline asm: .incbin, .include): its message, without the temporary file's name.
+      add({ file: '', line: 0, column: 0, text: `assembler: ${line.replace(/^.*\.s:\d+: Error: /, '')}` });
     } else if (/undefined reference|multiple definition|cannot find -l/.test(line)) {
       // The linker has no structured output: its line, without the temporary object file's name and offsets.
       add({ file: '', line: 0, column: 0, text: `link: ${line.replace(/^\/usr\/bin\/ld: (\/tmp\/[^:]+: )?/, '').replace(/\(\.text[^)]*\)/g, '').trim()}` });
@@ -187,6 +190,9 @@ export async function compileCppSubmission(submission: ResolvedSubmission, optio
   if (!compiler) throw new CompileError([{ file: '', line: 0, column: 0, text: NO_COMPILER }]);
   const root = submission.kind === 'file' ? dirname(submission.entry) : submission.root;
   const files = submission.kind === 'file' ? [submission.entry] : sourceFiles(root);
+  // resolve.ts refused these already; a caller that built its ResolvedSubmission itself meets the same refusal.
+  const unsafe = compilerUnsafeNames(root, files);
+  if (unsafe) throw new CompileError([{ file: '', line: 0, column: 0, text: unsafe }]);
   const aiPlayer = isAIPlayerEntry(submission.entry);
   const entryRelative = relative(root, submission.entry);
   const units = files.filter((file) => SOURCES.has(extname(file).toLowerCase()) && !(aiPlayer && file === submission.entry));
@@ -211,10 +217,11 @@ export async function compileCppSubmission(submission: ResolvedSubmission, optio
     const outDir = join(staged.dir, '.out');
     mkdirSync(outDir, { mode: 0o777 });
     chmodSync(outDir, 0o777);
-    const translationUnits = units.map((file) => relative(root, file));
+    // Every source as ./name: nothing the student named can read as an option or a response file (@file).
+    const translationUnits = units.map((file) => `./${relative(root, file).split(sep).join('/')}`);
     if (aiPlayer) {
       writeFileSync(join(staged.dir, GLUE_NAME), glue(entryRelative), { mode: 0o644 });
-      translationUnits.push(GLUE_NAME);
+      translationUnits.push(`./${GLUE_NAME}`);
     }
     if (!ownJudge) translationUnits.push(join(stagedSdk, 'Judge.cpp'));
     const output = join(outDir, 'player.so');

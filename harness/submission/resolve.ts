@@ -9,7 +9,7 @@
  * or a compiled .so (the course's test AIs).
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 
 export const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs', '.py', '.cpp', '.cc', '.so'] as const;
 /** Directory entries tried in order after package.json `main`. */
@@ -36,6 +36,16 @@ export const ENTRY_CANDIDATES = [
 export const PYTHON_ENTRY_CANDIDATES = ['AIPlayer.py', 'main.py', 'player.py', 'ai_player.py'] as const;
 const TYPESCRIPT_ENTRY_CANDIDATES = ENTRY_CANDIDATES.filter((name) => !name.endsWith('.py'));
 const DEFINES_AIPLAYER = /^class[ \t]+AIPlayer\b/m;
+/** A module that has AIPlayer in its namespace: defines it, imports it, or assigns it (AIPlayer = MyBot). */
+const PROVIDES_AIPLAYER = /^(?:class[ \t]+AIPlayer\b|from[ \t]+\S+[ \t]+import[ \t(][^\n]*\bAIPlayer\b|AIPlayer[ \t]*=)/m;
+
+function providesAIPlayer(file: string): boolean {
+  try {
+    return PROVIDES_AIPLAYER.test(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 export type SubmissionLanguage = 'TypeScript' | 'JavaScript' | 'Python' | 'C++';
 
@@ -130,6 +140,42 @@ function measureFolder(root: string, limits: SubmissionLimits): { files: number;
   };
   walk(root, '');
   return { files, bytes };
+}
+
+/** What a C++ submission hands g++: sources and headers (compile-cpp.ts compiles the sources, includes the headers). */
+export const CPP_SOURCE_EXTENSIONS = new Set(['.cpp', '.cc', '.cxx', '.c++']);
+export const CPP_HEADER_EXTENSIONS = new Set(['.h', '.hpp', '.hh', '.hxx', '.inl', '.ipp']);
+
+function cppFilesUnder(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() && !IGNORED_DIRS.has(entry.name)) walk(path);
+      else if (entry.isFile() && (CPP_SOURCE_EXTENSIONS.has(extname(entry.name).toLowerCase()) || CPP_HEADER_EXTENSIONS.has(extname(entry.name).toLowerCase()))) found.push(path);
+    }
+  };
+  walk(root);
+  return found;
+}
+
+/**
+ * A file or folder name g++ could read as something other than a file (`@r.cpp` is a response file of options,
+ * `-specs=s.cpp` an option) or that cannot be quoted in an #include line: why, as one line with the fix, or null.
+ * Sources go to g++ as `./name` as well; this refusal comes first, before anything runs.
+ */
+export function compilerUnsafeNames(root: string, files: string[]): string | null {
+  for (const file of files) {
+    for (const segment of relative(root, file).split(/[\\/]/)) {
+      if (/^[-@]/.test(segment)) {
+        return `${relative(root, file)}: g++ would read a name starting with ${segment[0]} as ${segment[0] === '@' ? 'a file of compiler options' : 'a compiler option'}; rename it (a C++ file or folder name must start with a letter, digit or _)`;
+      }
+      if (/["\\\u0000-\u001f\u007f]/.test(segment)) {
+        return `${JSON.stringify(relative(root, file))}: a C++ file or folder name may not hold quotes, backslashes or control characters; rename it`;
+      }
+    }
+  }
+  return null;
 }
 
 export interface ResolvedSubmission {
@@ -265,6 +311,15 @@ export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAU
       found = join(root, cased);
       notes.push(`took ${cased} as the entry (the platform's name is AIPlayer.py: rename it to be safe on case-sensitive systems)`);
     }
+    if (pythonFirst && found && found.endsWith('.py') && !providesAIPlayer(found)) {
+      // A conventional name (main.py, the notebook's) that holds no AIPlayer, beside the one file that defines it
+      // (players.py): that file is the player, as the student's own notebook imports it.
+      const loose = looseFindPython(root, files);
+      if (loose) {
+        notes.push(`${loose.note} (${basename(found)} neither defines nor imports AIPlayer)`);
+        found = loose.file;
+      }
+    }
     if (!found) {
       const loose = looseFindPython(root, files);
       if (loose) {
@@ -285,6 +340,10 @@ export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAU
     }
   }
   if (isDirectory) measureFolder(root, limits);
+  if (languageOf(entry) === 'C++' && extname(entry) !== '.so') {
+    const unsafe = compilerUnsafeNames(root, isDirectory ? cppFilesUnder(root) : [entry]);
+    if (unsafe) throw new SubmissionError(unsafe);
+  }
   if (!isInside(root, entry)) {
     throw new SubmissionError(`the entry ${entry} lies outside the submission folder ${root}; move it inside`);
   }

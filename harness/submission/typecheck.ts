@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, cacheFile } from '../sandbox/cache-dir.js';
+import { gameIds, getGame } from '../games/registry.js';
 import type { SourceProblem } from './compile.js';
 import { isInside, type ResolvedSubmission } from './resolve.js';
 import { DONE_MARK, SNAPSHOT_SCRIPT } from './typecheck-snapshot.js';
@@ -41,13 +42,14 @@ function harnessModule(path: string): string {
 function writeRefereeTypes(game: string, folder: string): string {
   const file = join(folder, 'referee.d.ts');
   // Variants live in their base game's folder (connect4-nogo in connect4/, gomoku-exact5 in gomoku/).
-  const gameIndex = harnessModule(`games/${game.split('-')[0]}/index`);
+  const gameIndex = harnessModule(`games/${getGame(game).files.folder}/index`);
+  const boardTypes = [...new Set(gameIds().map((id) => getGame(id).files.boardType))].join(', ');
   const player = harnessModule('referee/player');
   const named = harnessModule('index');
   writeFileSync(
     file,
     `export * from '${gameIndex}';\nimport type { MoveInfo } from '${player}';\nexport type { MoveInfo };\n` +
-      `export type { ReversiBoard, Connect4Board, GomokuBoard, NoGoBoard } from '${named}';\n` +
+      `export type { ${boardTypes} } from '${named}';\n` +
       '/** The current ask\'s limits while getMove runs (null before the game\'s first ask). */\n' +
       'export declare function moveInfo(): Readonly<MoveInfo> | null;\n',
   );

@@ -138,7 +138,7 @@ describe('the smaller things a first-time user trips over', () => {
     const failed = referee('check', 'tests/fixtures/hostile/throws.js', '--game', 'reversi');
     expect(failed.code).toBe(1);
     // Without --config, check judges the platform's contract (issue #20) and names the ladder's tighter limit.
-    expect(failed.stdout).toMatch(/limits: 60000 ms a move, 60000 ms to construct, 3 asks a turn, 512 MB \(the platform's limits; `referee grade` without --config plays the built-in ladder at 500 ms a move\)/);
+    expect(failed.stdout).toMatch(/limits: 60000 ms a move, 60000 ms to construct, 60000 ms to load, 3 asks a turn, 512 MB resident \(the platform's limits; `referee grade` without --config plays the built-in ladder at 500 ms a move\)/);
     expect(failed.stdout).toMatch(/│ {5}at AIPlayer\.getMove \(throws\.js:4:11\)/);
   });
 });

@@ -7,13 +7,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from '@jest/globals';
+import { getGame } from '../../harness/games/registry.js';
 import { packageFile } from '../../grading/package-root.js';
 import { scratch } from '../sandbox/support.js';
+import { seedCache } from '../setup/suite-cache.js';
 import { CPP_FIXTURES } from './support.js';
 
 const env: Record<string, string> = {};
 beforeAll(() => {
-  env.REFEREE_CACHE_DIR = scratch('cpp-aiplayer-cache');
+  env.REFEREE_CACHE_DIR = seedCache(scratch('cpp-aiplayer-cache'));
 });
 
 function referee(...args: string[]): { code: number | null; stdout: string; stderr: string } {
@@ -25,7 +27,7 @@ function referee(...args: string[]): { code: number | null; stdout: string; stde
 function firstMovePlayers(game: string): { cpp: string; ts: string } {
   const cpp = join(scratch(`first-cpp-${game}`), 'first');
   mkdirSync(cpp);
-  const header = game.split('-')[0];
+  const header = getGame(game).files.folder;
   writeFileSync(join(cpp, 'AIPlayer.cpp'), readFileSync(join(CPP_FIXTURES, 'aiplayer-first', 'AIPlayer.cpp'), 'utf8').replace('__GAME__', header));
   const ts = join(scratch(`first-ts-${game}`), 'first');
   mkdirSync(ts);

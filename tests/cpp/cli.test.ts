@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { Cli, freePort, RedisServer } from '../queue/helpers.js';
 import { scratch } from '../sandbox/support.js';
+import { seedCache } from '../setup/suite-cache.js';
 import { buildTestAi, CPP_FIXTURES } from './support.js';
 
 const env: Record<string, string> = {};
@@ -16,7 +17,7 @@ let strong: string;
 let work: string;
 
 beforeAll(() => {
-  env.REFEREE_CACHE_DIR = scratch('cpp-cli-cache');
+  env.REFEREE_CACHE_DIR = seedCache(scratch('cpp-cli-cache'));
   work = scratch('cpp-cli');
   // The course's TestCases: numbered by strength, weakest first.
   weak = buildTestAi('testai-random', '10.so');
@@ -140,7 +141,7 @@ afterAll(async () => {
 test('queue: a C++ student against a .so test AI, played on a referee worker through a real redis-server', async () => {
   redis = new RedisServer(await freePort());
   await redis.start();
-  worker = new Cli(['worker', '--queue', redis.url, '--concurrency', '1', '--name', 'cpp-worker'], { ...env, REFEREE_CACHE_DIR: scratch('cpp-worker-cache') });
+  worker = new Cli(['worker', '--queue', redis.url, '--concurrency', '1', '--name', 'cpp-worker'], { ...env, REFEREE_CACHE_DIR: seedCache(scratch('cpp-worker-cache')) });
   await worker.waitFor(/waiting for games/);
   const config = join(work, 'queue.json');
   writeFileSync(config, JSON.stringify({ title: 'C4 queue', game: 'connect4-nogo', opponents: [{ name: '50.so', games: 2, points: 10 }] }));

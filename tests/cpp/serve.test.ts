@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openBoard, playToEnd, requireBuild, settle, startCli, stop, type Started } from '../web/serve-helpers.js';
 import { scratch } from '../sandbox/support.js';
+import { seedCache } from '../setup/suite-cache.js';
 import { buildTestAi, CPP_FIXTURES } from './support.js';
 
 let server: Started;
@@ -16,7 +17,7 @@ let browser: Browser;
 beforeAll(async () => {
   requireBuild();
   const testAi = buildTestAi('testai-greedy', '50.so');
-  process.env.REFEREE_CACHE_DIR = scratch('cpp-serve-cache');
+  process.env.REFEREE_CACHE_DIR = seedCache(scratch('cpp-serve-cache'));
   server = await startCli(['serve', '--port', '0', '--game', 'connect4-nogo', join(CPP_FIXTURES, 'judge-greedy'), testAi]);
   browser = await launchBrowser();
 }, 120_000);

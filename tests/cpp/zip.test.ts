@@ -9,6 +9,7 @@ import { beforeAll, expect, test } from '@jest/globals';
 import { makeZip } from '../batch/zip-writer.js';
 import { Cli } from '../queue/helpers.js';
 import { scratch } from '../sandbox/support.js';
+import { seedCache } from '../setup/suite-cache.js';
 import { CPP_FIXTURES } from './support.js';
 
 const env: Record<string, string> = {};
@@ -36,7 +37,7 @@ async function referee(args: string[]): Promise<{ code: number | null; stdout: s
 }
 
 beforeAll(() => {
-  env.REFEREE_CACHE_DIR = scratch('cpp-zip-cache');
+  env.REFEREE_CACHE_DIR = seedCache(scratch('cpp-zip-cache'));
   work = scratch('cpp-zip');
   // Strategy.cpp with its headers and extra .cpp files, and macOS's junk folder that Finder adds to every zip.
   writeZip(join(work, 'uct-wall.zip'), { ...fixtureFiles('uct-wall', 'uct-wall'), '__MACOSX/uct-wall/._Strategy.cpp': 'junk' });

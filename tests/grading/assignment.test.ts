@@ -33,6 +33,8 @@ describe('assignment config', () => {
       quitEndsGame: false,
       illegalMoveLimit: 3,
       constructTimeoutMs: 60000,
+      loadTimeoutMs: 60000,
+      memoryMb: 512,
       tamperLoses: true,
       forcedLossDiff: 0,
       seedPlayerRandom: true,

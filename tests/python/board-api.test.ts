@@ -1,12 +1,12 @@
 /** board.py's names and small behaviours on the Python Reversi Board (tests/python/board_api.py asserts them). */
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { findPython } from '../../harness/sandbox/python-runtime.js';
+import { findPython, pythonRuntimeDir } from '../../harness/sandbox/python-runtime.js';
 
 test("the Python Board has board.py's API: from board import Board, deepcopy, generator, board_num …", () => {
   const python = findPython();
   expect(python).not.toBeNull();
-  const output = execFileSync(python?.path ?? 'python3', ['-I', '-B', resolve('tests/python/board_api.py'), resolve('harness/sandbox/python')], {
+  const output = execFileSync(python?.path ?? 'python3', ['-I', '-B', resolve('tests/python/board_api.py'), pythonRuntimeDir()], {
     encoding: 'utf8',
   });
   expect(output.trim()).toBe('ok');

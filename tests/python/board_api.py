@@ -1,7 +1,7 @@
 """
 board.py's API on the Reversi Board, checked in Python itself (the consistency test covers the rules; this covers
 the names, types and the small behaviours students rely on). Prints 'ok'; an assertion names what broke.
-Usage: python3 board_api.py <folder with board_reversi.py>
+Usage: python3 board_api.py <the staged Python runtime (pythonRuntimeDir), with board_reversi.py>
 """
 import contextlib
 import io

@@ -3,14 +3,13 @@ The Python side of the Board consistency test: one long-lived process fed one ga
 {"game": id, "initial": encoded state, "plies": [[color, move or null (a pass)], ...], "toMove": color}.
 It replays the game on the Python Board and answers one line per game: per ply the legal actions (joined by ',')
 and what _move returned, then get_winner() and the final board. Usage: python3 consistency_driver.py <host dir>
+(the staged Python runtime, where each game's board.py is board_<game id>.py)
 """
 import importlib.util
 import json
 import os
 import sys
 
-FILES = {'reversi': 'board_reversi.py', 'connect4': 'board_connect4.py', 'connect4-nogo': 'board_connect4.py',
-         'gomoku': 'board_gomoku.py', 'gomoku-exact5': 'board_gomoku.py', 'nogo': 'board_nogo.py'}
 
 
 def load(path):
@@ -21,10 +20,12 @@ def load(path):
 
 
 def main():
-    modules = {game: load(os.path.join(sys.argv[1], name)) for game, name in FILES.items()}
+    modules = {}
     for line in sys.stdin:
         request = json.loads(line)
         game = request['game']
+        if game not in modules:
+            modules[game] = load(os.path.join(sys.argv[1], 'board_%s.py' % game))
         board = modules[game]._from_state(request['initial'], game)
         plies = []
         for color, move in request['plies']:

@@ -6,16 +6,19 @@
  */
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { findPython } from '../../harness/sandbox/python-runtime.js';
+import { findPython, pythonRuntimeDir } from '../../harness/sandbox/python-runtime.js';
+import { sized } from '../setup/long.js';
 
-test('fast Board == board.py on 2000 seeded games, every method, _board reads and writes, copies, open generators', () => {
+const GAMES = sized(300, 2000);
+
+test(`fast Board == board.py on ${GAMES} seeded games, every method, _board reads and writes, copies, open generators`, () => {
   const python = findPython();
   expect(python).not.toBeNull();
   const output = execFileSync(
     python?.path ?? 'python3',
-    ['-I', '-B', resolve('tests/python/fast_board_driver.py'), resolve('harness/sandbox/python'), '2000'],
+    ['-I', '-B', resolve('tests/python/fast_board_driver.py'), pythonRuntimeDir(), String(GAMES)],
     { encoding: 'utf8' },
   );
   expect(output.trim()).toMatch(/^ok \d+$/);
-  expect(Number(output.trim().split(' ')[1])).toBeGreaterThan(200_000);
+  expect(Number(output.trim().split(' ')[1])).toBeGreaterThan(GAMES * 100);
 }, 120_000);

@@ -3,7 +3,7 @@ The fast Python Board against board.py as written (PlainBoard), method for metho
 the things students do beside the hot calls: reading and writing `_board`, deepcopy and copy.copy, moving while a
 get_legal_actions generator is open, odd actions and colours. Every call's result (or exception type and message)
 and the board afterwards must be the same. Prints 'ok <calls>'; an assertion names the seed and step that differ.
-Usage: python3 fast_board_driver.py <folder with board_reversi.py> <games>
+Usage: python3 fast_board_driver.py <the staged Python runtime (pythonRuntimeDir), with board_reversi.py> <games>
 """
 import copy
 import random

@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { artefactHash, storeArtefact, type Artefact } from '../../grading/pool/artefact.js';
-import type { GameJob } from '../../grading/pool/job.js';
 import { checkQueueUrl, redactUrl } from '../../grading/queue/connection.js';
-import { decodeArtefact, encodeArtefact, validateJob } from '../../grading/queue/schema.js';
+import { decodeArtefact, encodeArtefact, validateJob, type QueuedJob } from '../../grading/queue/schema.js';
 
 const rules = { moveTimeoutMs: 1000, turnTimeoutMs: 1000, illegalMoveLimit: 3, constructTimeoutMs: 1000, tamperLoses: true, forcedLossDiff: 0, quitEndsGame: false };
-const good: GameJob = {
+const good: QueuedJob = {
   key: 'a'.repeat(64),
   harness: '0.1.0',
   game: 'reversi',
@@ -20,6 +19,8 @@ const good: GameJob = {
     { kind: 'reference', name: 'greedy', ai: 'greedy', openingMoves: 2 },
   ],
   label: 'alice vs greedy #1',
+  coordinator: 'host:1:abcd',
+  signature: 'c'.repeat(64),
 };
 const withPlayer = (player: unknown): unknown => ({ ...good, players: [player, good.players[1]] });
 
@@ -53,6 +54,8 @@ describe('validateJob', () => {
     ['three players', { ...good, players: [...good.players, good.players[1]] }],
     ['an opening move that is not notation', { ...good, opening: ['d3; rm -rf /'] }],
     ['not an object', 'rm -rf /'],
+    ['no coordinator (played for nobody)', { ...good, coordinator: undefined }],
+    ['no signature', { ...good, signature: undefined }],
   ])('refuses %s', (_what, job) => {
     expect(() => validateJob(job)).toThrow(/^job refused/);
   });

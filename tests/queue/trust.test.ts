@@ -14,7 +14,7 @@ import type { GameJob } from '../../grading/pool/job.js';
 import { PASSWORD_ENV, queueEndpoint, QueueUsageError } from '../../grading/queue/connection.js';
 import { recordMismatch } from '../../grading/queue/record-check.js';
 import { printable, QUEUE_LIMITS, validateJob } from '../../grading/queue/schema.js';
-import { ensureKeyFile, readKeyFile, signResult, verifyResult } from '../../grading/queue/signing.js';
+import { ensureKeyFile, jobDigest, readKeyFile, signResult, verifyResult } from '../../grading/queue/signing.js';
 import { tempDir } from '../batch/helpers.js';
 
 const rules = { moveTimeoutMs: 1000, turnTimeoutMs: 1000, illegalMoveLimit: 3, constructTimeoutMs: 1000, tamperLoses: true, forcedLossDiff: 0, quitEndsGame: false };
@@ -61,14 +61,14 @@ describe('signed results', () => {
 
   test('a signed result verifies; forged, re-signed with another key, or moved to another game: refused', async () => {
     const record = await recordOf(['random', 'greedy'], ['random', 'greedy']);
-    const signed = signResult(key, { job: job.key, record, wallMs: 5, worker: 'wa' });
+    const signed = signResult(key, { job: job.key, jobDigest: jobDigest(job), record, wallMs: 5, worker: 'wa' });
     const ok = verifyResult(key, job.key, signed);
     expect(ok.ok && ok.result.record).toEqual(JSON.parse(JSON.stringify(record)));
     // What a rogue Redis writer can do: an unsigned result, a payload edited after signing, its own key.
     expect(verifyResult(key, job.key, { record, wallMs: 5, worker: 'rogue' })).toMatchObject({ ok: false, reason: expect.stringMatching(/not a signed result/) });
     const edited = { ...signed, payload: signed.payload.replace('"greedy"', '"alphabeta"') };
     expect(verifyResult(key, job.key, edited)).toMatchObject({ ok: false, reason: expect.stringMatching(/signature does not verify/) });
-    expect(verifyResult(key, job.key, signResult(Buffer.alloc(32, 7), { job: job.key, record, wallMs: 5, worker: 'rogue' }))).toMatchObject({ ok: false });
+    expect(verifyResult(key, job.key, signResult(Buffer.alloc(32, 7), { job: job.key, jobDigest: jobDigest(job), record, wallMs: 5, worker: 'rogue' }))).toMatchObject({ ok: false });
     expect(verifyResult(key, 'another-game', signed)).toMatchObject({ ok: false, reason: 'it was signed for another game' });
     expect(verifyResult(key, job.key, JSON.stringify(signed)).ok).toBe(true);
   });
@@ -89,11 +89,12 @@ describe('records checked against their job', () => {
 });
 
 describe('caps and labels', () => {
+  const queued = { ...job, coordinator: 'host:1:ab', signature: '0'.repeat(64) };
   test.each([
-    ['a move limit over the cap', { ...job, config: { ...rules, moveTimeoutMs: 2 ** 31 } }, /moveTimeoutMs must be <= 600000 \(the queue's cap/],
-    ['a turn limit over the cap', { ...job, config: { ...rules, turnTimeoutMs: QUEUE_LIMITS.turnTimeoutMs + 1 } }, /turnTimeoutMs/],
-    ['an illegal-move limit over the cap', { ...job, config: { ...rules, illegalMoveLimit: 1000 } }, /illegalMoveLimit/],
-    ['mcts with a million playouts', { ...job, players: [{ kind: 'reference', name: 'm', ai: 'mcts:1000000', openingMoves: 0 }, job.players[1]] }, /mcts:1000000 asks 1000000 playouts a move, over the queue's cap of 100000/],
+    ['a move limit over the cap', { ...queued, config: { ...rules, moveTimeoutMs: 2 ** 31 } }, /moveTimeoutMs must be <= 600000 \(the queue's cap/],
+    ['a turn limit over the cap', { ...queued, config: { ...rules, turnTimeoutMs: QUEUE_LIMITS.turnTimeoutMs + 1 } }, /turnTimeoutMs/],
+    ['an illegal-move limit over the cap', { ...queued, config: { ...rules, illegalMoveLimit: 1000 } }, /illegalMoveLimit/],
+    ['mcts with a million playouts', { ...queued, players: [{ kind: 'reference', name: 'm', ai: 'mcts:1000000', openingMoves: 0 }, queued.players[1]] }, /mcts:1000000 asks 1000000 playouts a move, over the queue's cap of 100000/],
   ])('refuses %s in one line', (_what, data, message) => {
     let thrown: Error | null = null;
     try {

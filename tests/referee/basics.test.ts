@@ -1,4 +1,5 @@
-import { DEFAULT_REFEREE_CONFIG, resolveConfig } from '../../harness/referee/config.js';
+import { configForGame, DEFAULT_REFEREE_CONFIG, resolveConfig } from '../../harness/referee/config.js';
+import { getGame } from '../../harness/games/registry.js';
 import { describeValue } from '../../harness/referee/describe-value.js';
 import { createRng, deriveSeed } from '../../harness/referee/seed.js';
 import { describeFailure, verdictOfAnswer } from '../../harness/referee/verdict.js';
@@ -12,10 +13,21 @@ describe('resolveConfig', () => {
       seedPlayerRandom: true,
       illegalMoveLimit: 3,
       constructTimeoutMs: 60000,
+      loadTimeoutMs: 60000,
+      memoryMb: 512,
       tamperLoses: true,
       forcedLossDiff: 0,
     });
     expect(resolveConfig({})).toEqual(DEFAULT_REFEREE_CONFIG);
+  });
+
+  test("each game's course limits come from its defaultRules, under the explicit config (connect4-nogo: Saiblo's 1 GB)", () => {
+    const nogo = getGame('connect4-nogo');
+    expect(configForGame(nogo)).toMatchObject({ moveTimeoutMs: 3000, illegalMoveLimit: 1, memoryMb: 1024, loadTimeoutMs: 60000, constructTimeoutMs: 3000 });
+    expect(configForGame(getGame('reversi'))).toMatchObject({ moveTimeoutMs: 60000, memoryMb: 512, loadTimeoutMs: 60000 });
+    expect(configForGame(nogo, { memoryMb: 2048, loadTimeoutMs: 5000 })).toMatchObject({ memoryMb: 2048, loadTimeoutMs: 5000 });
+    expect(() => resolveConfig({ memoryMb: 8 })).toThrow(/memoryMb must be at least 32 \(got 8\)/);
+    expect(() => resolveConfig({ loadTimeoutMs: -1 })).toThrow(/loadTimeoutMs must be a positive integer/);
   });
 
   test('constructTimeoutMs follows moveTimeoutMs unless given', () => {

@@ -7,7 +7,7 @@ import { playGame } from '../../harness/referee/match.js';
 import type { MoveRequest, PlayerAnswer } from '../../harness/referee/player.js';
 import type { GameRecord } from '../../harness/referee/record.js';
 import { replayRecord } from '../../harness/referee/replay.js';
-import { firstLegal, ScriptedPlayer, type MoveScript } from './helpers/fake-players.js';
+import { firstLegal, never, ScriptedPlayer, type MoveScript } from './helpers/fake-players.js';
 import { makeTinyGame } from './helpers/tiny-game.js';
 
 /** 'xxxo': Black takes A, White D, Black B, White must pass, Black C; Black wins 3–1. */
@@ -24,19 +24,18 @@ async function play(blackScript: MoveScript, config = {}, whiteScript = firstLeg
 }
 
 describe('turn time (turnTimeoutMs: game.py times the whole turn, retries included)', () => {
-  test('two asks each within the per-ask limit but together over the turn limit lose by timeout', async () => {
-    // Scaled down from the platform's 60 s: asks of 31 s + 31 s under a 60 s turn → 120 ms + 120 ms under 200 ms.
-    const script: MoveScript = async (request, call) => {
-      await sleep(120);
-      return { kind: 'move', value: call === 1 ? 'Z' : legalOf(request) };
-    };
-    const record = await play(script, { moveTimeoutMs: 1000, turnTimeoutMs: 200 });
+  test('a retry still within the per-ask limit when the turn limit runs out loses by timeout', async () => {
+    // Ask 1 answers at once (illegal), ask 2 never does: its own limit (5 s after it started) lies past the turn's
+    // (1 s after the turn started), so only a limit on the whole turn, retries included, ends it. No sleeps: a
+    // loaded machine delays both timers alike and cannot reorder them.
+    const script: MoveScript = (request, call) => (call === 1 ? { kind: 'move', value: 'Z' } : never<PlayerAnswer>());
+    const record = await play(script, { moveTimeoutMs: 5000, turnTimeoutMs: 1000 });
     expect(record.end.reason).toBe('timeout');
     expect(record.end.loser).toMatchObject({ side: 0, verdict: 'timeout', phase: 'move' });
-    expect(record.end.loser?.message).toMatch(/200 ms turn limit/);
+    expect(record.end.loser?.message).toMatch(/1000 ms turn limit/);
     expect(record.end.loser?.rule).toMatch(/^turnTimeoutMs/);
     expect(record.end.loser?.attempts.map((a) => a.returned.text)).toEqual(['Z']);
-    expect(record.end.loser?.turnMs).toEqual(expect.any(Number));
+    expect(record.end.loser?.turnMs).toBeGreaterThanOrEqual(1000);
   });
 
   test('the same turn with the default turn limit (= moveTimeoutMs per game.py) plays on; turnMs is recorded', async () => {

@@ -3,6 +3,7 @@ import { playCalibrationSeries } from '../../reference-ai/calibration.js';
 import { randomOpening, withOpening } from '../../reference-ai/opening.js';
 import { referenceAgent } from '../../reference-ai/index.js';
 import { moveInfo } from './helpers.js';
+import { sized } from '../setup/long.js';
 
 describe('seeded random openings', () => {
   it('plays the same line for both colours of a pair, then hands over to the agent', () => {
@@ -42,6 +43,6 @@ describe('ladder order (smoke test, a few games)', () => {
   });
 
   it('alphabeta beats mobility', async () => {
-    expect(await score('alphabeta', 'mobility', 10)).toBeGreaterThan(0.5);
+    expect(await score('alphabeta', 'mobility', sized(4, 10))).toBeGreaterThan(0.5);
   });
 });

@@ -49,6 +49,7 @@ export const tictactoe: Game<TicTacToeState, number> = {
   parseMove: (text) => (/^[0-8]$/.test(text) ? Number(text) : null),
   renderText: (s) => s.cells,
   renderSvg: () => '<svg xmlns="http://www.w3.org/2000/svg"/>',
+  files: { folder: 'tictactoe', boardType: 'Board', python: false, cpp: false },
   studentBoard: { create: (s) => s.cells, fingerprint: (board) => String(board) },
 };
 

@@ -39,6 +39,18 @@ describe('diagnosis', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^Time: \d+ game\(s\) lost on time/));
   });
 
+  test('a load past its allowance is a Loading line naming the __main__ guard, not "lost on time"', () => {
+    const result = timingOut('Python');
+    for (const entry of result.games.filter((game) => game.item === 0)) {
+      entry.record.turns = [];
+      entry.record.end.loser = { side: entry.studentSide, verdict: 'timeout', phase: 'start', attempts: [], wallMs: 1000, message: 'loading the submission took over 500 ms', rule: 'loadTimeoutMs: loading the submission (imports, module-level code, static initialisers) must take at most 500 ms' } as never;
+    }
+    result.assignment.config.referee = { ...result.assignment.config.referee, loadTimeoutMs: 500 };
+    const lines = diagnose(result, 0, new Map(), ['Black', 'White']).lines;
+    expect(lines).toContainEqual(expect.stringMatching(/^Loading: \d+ game\(s\) lost because loading the submission took longer than its 500 ms allowance: .*if __name__ == '__main__':/));
+    expect(lines.some((line) => /lost on time/.test(line))).toBe(false);
+  });
+
   test('the time-limit API in the submission\'s language, with the starter\'s import', () => {
     const ts = diagnose(timingOut('TypeScript'), 0, new Map(), ['Black', 'White']).lines.find((line) => line.startsWith('Time:'));
     expect(ts).toContain("moveInfo().timeLimitMs, import { moveInfo } from 'board-referee'");

@@ -3,7 +3,7 @@
  * rlimits, plus Node's permission model. A control run with no permission model shows the fixtures do leak
  * when nothing stops them, so the passing cases are evidence, not luck.
  */
-import { detectLayers, type Layers } from '../../harness/sandbox/layers.js';
+import { detectLayers, permissionFlagFor, type Layers } from '../../harness/sandbox/layers.js';
 import { fixture, isLegalOpening, isolateCache, OS_LAYER_IMPORTS, playOpening, processesMentioning, sandboxed } from './support.js';
 
 const detected = detectLayers();
@@ -24,6 +24,16 @@ async function opening(path: string, layers: Layers, limitMs = 600, memoryMb = 2
     expect(processesMentioning(bundle)).toEqual([]);
   }
 }
+
+test("the permission flag is the one the running Node accepts, not a guess from its version", () => {
+  // Node 22.0-22.12 accept only the experimental spelling, 22.13+ both, 24 only --permission, 18 neither.
+  expect(permissionFlagFor(new Set(['--experimental-permission', '--allow-fs-read']))).toBe('--experimental-permission');
+  expect(permissionFlagFor(new Set(['--permission', '--experimental-permission']))).toBe('--permission');
+  expect(permissionFlagFor(new Set(['--permission']))).toBe('--permission');
+  expect(permissionFlagFor(new Set(['--max-old-space-size']))).toBeNull();
+  // and this Node starts with what it was given
+  expect(process.allowedNodeEnvironmentFlags.has(detected.permissionFlag ?? '--max-old-space-size')).toBe(true);
+});
 
 test('a sync loop is killed at the deadline', async () => {
   expect((await opening(fixture('loop-getmove.js'), fallback)).kind).toBe('timeout');

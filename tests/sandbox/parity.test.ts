@@ -124,8 +124,9 @@ describe('TypeScript: MoveInfo through moveInfo() from referee, and the turn lim
     expectCleanGames(await playFixture(resolve(TS, 'move-info.ts')));
   });
 
-  test('two asks each within the per-ask limit but together over the turn limit lose by timeout', async () => {
-    const [record] = await playFixture(resolve(TS, 'slow-turn.ts'), { config: { moveTimeoutMs: 3000, turnTimeoutMs: 1500 } });
+  // Ask 2 starts after ask 1 and its own limit is 20x the turn's: only a limit on the whole turn can end it first.
+  test('a retry still within the per-ask limit when the turn limit runs out loses by timeout', async () => {
+    const [record] = await playFixture(resolve(TS, 'slow-turn.ts'), { config: { moveTimeoutMs: 60_000, turnTimeoutMs: 3000 } });
     expect(record.end).toMatchObject({ reason: 'timeout', winner: 1 });
     expect(record.end.loser?.attempts.map((a) => a.returned.text)).toEqual(['Z9']);
     expect(record.end.loser?.rule).toMatch(/^turnTimeoutMs/);
@@ -141,9 +142,9 @@ describe('Python: game.py call conventions and limits', () => {
     expectCleanGames(await playFixture(resolve(PY, 'info_keyword.py')));
   });
 
-  test('two asks each within the per-ask limit but together over the turn limit lose by timeout', async () => {
+  test('a retry still within the per-ask limit when the turn limit runs out loses by timeout', async () => {
     const [record] = await playFixture(resolve(PY, 'slow_turn.py'), {
-      config: { moveTimeoutMs: 3000, turnTimeoutMs: 1500 },
+      config: { moveTimeoutMs: 60_000, turnTimeoutMs: 3000 },
     });
     expect(record.end).toMatchObject({ reason: 'timeout', winner: 1 });
     expect(record.end.loser?.attempts.map((a) => a.returned.text)).toEqual(['Z9']);

@@ -11,6 +11,7 @@ import type { MoveInfo, PlayerAnswer } from '../../harness/referee/player.js';
 import { SandboxPlayer, type SandboxOptions } from '../../harness/sandbox/sandbox-player.js';
 import { compileSubmission } from '../../harness/submission/compile.js';
 import { resolveSubmission } from '../../harness/submission/resolve.js';
+import { seedCache } from '../setup/suite-cache.js';
 
 export const reversi = getGame('reversi');
 export const HOSTILE = resolve('tests/fixtures/hostile');
@@ -29,9 +30,12 @@ export function scratch(prefix: string): string {
   return dir;
 }
 
-/** Use a private cache for this test file, so its bundles (and nothing else) land there. */
+/**
+ * Use a private cache for this test file, so its bundles land there; it starts with the suite's shared runtime
+ * (host bundle, launcher, type-check snapshot, C++ host: tests/setup/suite-cache.ts) rather than building it again.
+ */
 export function isolateCache(): string {
-  const dir = scratch('cache');
+  const dir = seedCache(scratch('cache'));
   process.env.REFEREE_CACHE_DIR = dir;
   return dir;
 }

@@ -175,6 +175,6 @@ describe('the gate is the contract; stacks and output reach the student', () => 
 
   test('the limits the check ran under are part of the result', async () => {
     const result = await checkSubmission(join(HOSTILE, 'throws.js'), { ...FAST, limitsSource: 'the built-in reversi assignment' });
-    expect(result.limits).toEqual({ moveTimeoutMs: 2000, constructTimeoutMs: 2000, illegalLimit: 3, memoryMb: 256, source: 'the built-in reversi assignment' });
+    expect(result.limits).toEqual({ moveTimeoutMs: 2000, constructTimeoutMs: 2000, loadTimeoutMs: 60000, illegalLimit: 3, memoryMb: 256, source: 'the built-in reversi assignment' });
   });
 });

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveSubmission } from '../../harness/submission/resolve.js';
 import { typeCheck } from '../../harness/submission/typecheck.js';
-import { isolateCache, scratch } from '../sandbox/support.js';
+import { scratch } from '../sandbox/support.js';
 
 const SOURCE = `import type { Board } from 'referee';
 export class AIPlayer {
@@ -21,7 +21,9 @@ export class AIPlayer {
 
 let cache: string;
 beforeAll(() => {
-  cache = isolateCache();
+  // Empty, not seeded with the suite's snapshot: this file watches the snapshot being built.
+  cache = scratch('typecheck-cache');
+  process.env.REFEREE_CACHE_DIR = cache;
 });
 afterEach(() => {
   delete process.env.REFEREE_TYPECHECK_SNAPSHOT;

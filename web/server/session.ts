@@ -82,7 +82,7 @@ class RunPlayer implements Player {
     }
   }
 
-  abort(reason: string): Promise<void> {
+  abort(reason: string): Promise<PlayerAnswer | void> {
     return this.inner.abort(reason);
   }
 

@@ -62,6 +62,7 @@ function makeConnect4(variant: Variant): Game<Connect4State, number> {
     renderText,
     renderSvg,
     geometry: connect4Geometry,
+    files: { folder: 'connect4', boardType: 'Connect4Board', python: true, cpp: true },
     studentBoard: {
       create: (s) => Board.fromState(s),
       fingerprint: (board) => Board.fingerprint(board),
@@ -87,9 +88,10 @@ export const connect4 = makeConnect4({
 
 export const connect4Nogo = makeConnect4({
   id: 'connect4-nogo',
-  // The course draws a board per pairing and plays it once each way; 3 s a move; an illegal answer loses.
+  // The course draws a board per pairing and plays it once each way; 3 s a move; an illegal answer loses; its
+  // Saiblo judge allows 1 GB (README: "The course's limits").
   seededLayout: true,
-  defaultRules: { moveTimeoutMs: 3000, illegalMoveLimit: 1 },
+  defaultRules: { moveTimeoutMs: 3000, illegalMoveLimit: 1, memoryMb: 1024 },
   title: `Connect Four with a no-go cell, ${MIN_SIZE}..${MAX_SIZE} rows x ${MIN_SIZE}..${MAX_SIZE} columns`,
   initial(seed) {
     const { rows, cols, noGoRow, noGoCol } = drawLayout(seed);

@@ -48,6 +48,8 @@ export function makeGomoku(exactFive: boolean): Game<GomokuState, number> {
     renderText: (s) => renderText(s.cells),
     renderSvg: (s, options) => renderSvg(s.cells, s.lastMove, options),
     geometry: gomokuGeometry(exactFive),
+    // The C++ Board plays freestyle only.
+    files: { folder: 'gomoku', boardType: 'GomokuBoard', python: true, cpp: !exactFive },
     studentBoard: {
       create: (s) => Board.fromState(s, exactFive),
       fingerprint: (board) => Board.fingerprint(board),

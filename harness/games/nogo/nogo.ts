@@ -55,6 +55,7 @@ export const nogo: Game<NoGoState, number> = {
   renderText: (s) => renderText(s.cells),
   renderSvg: (s, options) => renderSvg(s.cells, s.lastMove, options),
   geometry: nogoGeometry,
+  files: { folder: 'nogo', boardType: 'NoGoBoard', python: true, cpp: true },
   studentBoard: {
     create: (s) => Board.fromState(s),
     fingerprint: (board) => Board.fingerprint(board),

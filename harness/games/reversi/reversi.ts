@@ -104,6 +104,7 @@ export const reversi: Game<ReversiState, number> = {
   renderText,
   renderSvg,
   geometry: reversiGeometry,
+  files: { folder: 'reversi', boardType: 'ReversiBoard', python: true, cpp: true },
   studentBoard: {
     create: (s) => Board.fromBits(s.bh, s.bl, s.wh, s.wl),
     fingerprint: (board) => Board.fingerprint(board),

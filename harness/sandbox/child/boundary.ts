@@ -112,7 +112,11 @@ export function installBoundary(allowed: ReadonlySet<string>): Boundary {
     throw refused('fetch (submissions have no network)');
   };
   for (const name of ['fetch', 'WebSocket', 'EventSource']) {
-    if (name in globalThis) Object.defineProperty(globalThis, name, { value: noNetwork, writable: false, configurable: false });
+    if (!(name in globalThis)) continue;
+    // Deleted first: redefining Node 22's lazy WebSocket in place loads undici, whose WebAssembly parser then
+    // fails under the address-space rlimit as an unhandled rejection (the unchanged TS starter crashed on 22.23).
+    delete (globalThis as Record<string, unknown>)[name];
+    Object.defineProperty(globalThis, name, { value: noNetwork, writable: false, configurable: false });
   }
   return { require: guardedRequire, compile: (module, source, filename) => originalCompile.call(module, source, filename) };
 }

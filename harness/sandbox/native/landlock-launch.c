@@ -4,11 +4,12 @@
  * and seccomp are installed by a process on itself after PR_SET_NO_NEW_PRIVS.
  *
  *   landlock-launch --probe                      prints the kernel's Landlock ABI (0 and why when there is none)
- *   landlock-launch [--read PATH]... [--write PATH]... [--no-tcp] [--scope] [--seccomp HEX] [--refuse]
- *                   -- PROGRAM ARGS...
+ *   landlock-launch [--read PATH]... [--write PATH]... [--data PATH]... [--scratch PATH]... [--no-tcp] [--scope]
+ *                   [--seccomp HEX] [--refuse] -- PROGRAM ARGS...
  *
  * --read: PATH (file or folder) may be read and executed; --write: PATH may also be changed (created, written,
- * removed); everything else is refused. --no-tcp: no TCP bind or connect (ABI >= 4). --scope: no signals to, and
+ * removed); --data and --scratch are --read and --write without execute (a compiler's sources and output folder);
+ * everything else is refused. --no-tcp: no TCP bind or connect (ABI >= 4). --scope: no signals to, and
  * no abstract unix sockets of, processes outside the sandbox (ABI >= 6). --refuse acts as a kernel without
  * Landlock would (REFEREE_SANDBOX_NO_LANDLOCK=1, to exercise the fallback).
  *
@@ -123,6 +124,9 @@ static const char *install_seccomp(const char *hex, char *why, size_t size) {
     bytes[i] = (unsigned char)(high << 4 | low);
   }
   struct sock_fprog program = {.len = (unsigned short)(length / 16), .filter = (struct sock_filter *)bytes};
+  /* "My own pid" (../seccomp.ts SELF_PID_PLACEHOLDER) is this process's: exec keeps the pid. */
+  for (unsigned short i = 0; i < program.len; i++)
+    if (program.filter[i].code == (BPF_JMP | BPF_JEQ | BPF_K) && program.filter[i].k == 0x5e1f5e1fU) program.filter[i].k = (uint32_t)getpid();
   if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) != 0) {
     snprintf(why, size, "prctl(PR_SET_SECCOMP) failed: %s", strerror(errno));
     return why;
@@ -131,7 +135,7 @@ static const char *install_seccomp(const char *hex, char *why, size_t size) {
 }
 
 static void usage(void) {
-  fputs("usage: landlock-launch --probe | [--read PATH]... [--write PATH]... [--no-tcp] [--scope] [--seccomp HEX] [--refuse] -- PROGRAM ARGS...\n", stderr);
+  fputs("usage: landlock-launch --probe | [--read PATH]... [--write PATH]... [--data PATH]... [--scratch PATH]... [--no-tcp] [--scope] [--seccomp HEX] [--refuse] -- PROGRAM ARGS...\n", stderr);
   exit(125);
 }
 
@@ -142,8 +146,8 @@ int main(int argc, char **argv) {
     else printf("0 %s (%s)\n", abi_problem(abi), strerror(-abi));
     return 0;
   }
-  const char *reads[MAX_PATHS], *writes[MAX_PATHS];
-  int nreads = 0, nwrites = 0, no_tcp = 0, scope = 0, refuse = 0, at = 1;
+  const char *reads[MAX_PATHS], *writes[MAX_PATHS], *datas[MAX_PATHS], *scratches[MAX_PATHS];
+  int nreads = 0, nwrites = 0, ndatas = 0, nscratches = 0, no_tcp = 0, scope = 0, refuse = 0, at = 1;
   const char *seccomp_hex = NULL;
   for (; at < argc && strcmp(argv[at], "--") != 0; at++) {
     const char *flag = argv[at];
@@ -152,6 +156,8 @@ int main(int argc, char **argv) {
     else if (strcmp(flag, "--refuse") == 0) refuse = 1;
     else if (at + 1 < argc && strcmp(flag, "--read") == 0 && nreads < MAX_PATHS) reads[nreads++] = argv[++at];
     else if (at + 1 < argc && strcmp(flag, "--write") == 0 && nwrites < MAX_PATHS) writes[nwrites++] = argv[++at];
+    else if (at + 1 < argc && strcmp(flag, "--data") == 0 && ndatas < MAX_PATHS) datas[ndatas++] = argv[++at];
+    else if (at + 1 < argc && strcmp(flag, "--scratch") == 0 && nscratches < MAX_PATHS) scratches[nscratches++] = argv[++at];
     else if (at + 1 < argc && strcmp(flag, "--seccomp") == 0) seccomp_hex = argv[++at];
     else usage();
   }
@@ -178,6 +184,10 @@ int main(int argc, char **argv) {
         if (add_path(ruleset, reads[i], FS_EXECUTE | FS_READ_FILE | FS_READ_DIR, abi) != 0) failed = 1, failed_path = reads[i];
       for (int i = 0; !failed && i < nwrites; i++)
         if (add_path(ruleset, writes[i], fs_rights(abi), abi) != 0) failed = 1, failed_path = writes[i];
+      for (int i = 0; !failed && i < ndatas; i++)
+        if (add_path(ruleset, datas[i], FS_READ_FILE | FS_READ_DIR, abi) != 0) failed = 1, failed_path = datas[i];
+      for (int i = 0; !failed && i < nscratches; i++)
+        if (add_path(ruleset, scratches[i], fs_rights(abi) & ~FS_EXECUTE, abi) != 0) failed = 1, failed_path = scratches[i];
       if (!failed && syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) failed = 1, failed_path = "(restrict_self)";
       if (failed) snprintf(landlock, sizeof landlock, "missing: Landlock refused %s: %s", failed_path, strerror(errno));
       else snprintf(landlock, sizeof landlock, "abi%d%s%s", abi, attr.handled_access_net ? " net" : "", attr.scoped ? " scope" : "");

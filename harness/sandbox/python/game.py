@@ -13,8 +13,10 @@ from their documented behaviour:
     .print_winner(winner)             prints who won (0 Black, 1 White, 2 draw)
 
 Per turn, as on the platform: a side without a legal move passes; get_move(board=board) is called through
-func_timeout with 60 s, up to 3 times until it answers a legal move ('Q' ends the game, None skips the turn);
-changing the board, three illegal answers or 60 s lose. A local game here is the student's own business: what it
+func_timeout with 60 s, up to 3 times until it answers a legal move ('Q' ends the game); changing the board, three
+illegal answers or 60 s lose. None is an illegal answer like any other: func_timeout returns it when get_move ended
+in FunctionTimedOut of its own (a func_timeout inside it that fired) or SystemExit, so those are asked again too. Any
+other exception from get_move is not caught: it ends run() with it. A local game here is the student's own business: what it
 prints is in the submission's output and its time counts against loading; the graded game is played by the
 referee with its own board.
 """
@@ -93,7 +95,7 @@ class Game(object):
                 return 'loss', {'is_timeout': True}
             if _time.monotonic() - started > _SECONDS_PER_MOVE:
                 return 'loss', {'is_timeout': True}
-            if answer == 'Q' or answer is None or answer in legal:
+            if answer == 'Q' or answer in legal:
                 break
             print('%s: %r is not a legal move, asking again' % (self._color_of(player), answer))
         else:
@@ -122,8 +124,6 @@ class Game(object):
             if value == 'Q':
                 winner, diff = self.board.get_winner()
                 break
-            if value is None:
-                continue
             self.board._move(value, color)
             if self.game_over():
                 winner, diff = self.board.get_winner()

@@ -24,14 +24,6 @@ REQUEST_FD = 3
 ANSWER_FD = 4
 HERE = os.path.dirname(os.path.abspath(__file__))
 HOST_FILE = os.path.abspath(__file__)
-BOARD_FILES = {
-    'reversi': 'board_reversi.py',
-    'connect4': 'board_connect4.py',
-    'connect4-nogo': 'board_connect4.py',
-    'gomoku': 'board_gomoku.py',
-    'gomoku-exact5': 'board_gomoku.py',
-    'nogo': 'board_nogo.py',
-}
 # Folders of a submission that hold no code of it (as the grader's resolve step skips them).
 SKIPPED_FOLDERS = frozenset(('node_modules', '.git', '__pycache__', '.venv', 'venv', 'referee-report'))
 # func_timeout's submodules in the PyPI package, for `from func_timeout.exceptions import FunctionTimedOut`.
@@ -91,6 +83,7 @@ class Host(object):
         self.symbols = config['symbols']
         self.board_module = None
         self.count_leftover = None
+        self.timed_out = None  # func_timeout's FunctionTimedOut, bound before the submission runs
         self.live = None
         self.plan_for = None
         self.plan = None
@@ -206,8 +199,14 @@ class Host(object):
             self.plan_for, self.plan = function, call_plan(get_move)
         # Called from a thread that is not the main one, as the platform's func_timeout does (signal.signal fails).
         plan, board = self.plan, self.live.board
-        value = self.mover.call(lambda: call_get_move(get_move, plan, board, lambda: MoveInfo(info)))
-        message = carry(value)
+        try:
+            value = self.mover.call(lambda: call_get_move(get_move, plan, board, lambda: MoveInfo(info)))
+            message = carry(value)
+        except self.timed_out as error:
+            # game.py calls get_move through func_timeout, which hands back None when the call ended in a
+            # FunctionTimedOut (the student's own func_timeout that fired and was not caught): game.py then asks
+            # again, as for any illegal answer, and the third loses. The referee does the same with this None.
+            message = {'standIn': {'type': 'NoneType', 'text': 'None (get_move raised %s, which func_timeout in game.py turns into None)' % _type(error).__name__[:80]}}
         if self.live.changed():
             message['t'] = 'tamper'
             message['detail'] = 'the board differs from how it was before this turn (game.py compares board._board after the turn)'
@@ -316,13 +315,15 @@ def preload_packages(packages, root):
 def main():
     config = json.loads(sys.argv[1])
     host = Host(config)
-    board_file = BOARD_FILES.get(config['game'])
-    if board_file is None:
+    # The parent stages each game's board (harness/games/<game>/board.py) here as board_<game id>.py.
+    board_file = 'board_%s.py' % config['game']
+    if not re.match(r'^[a-z0-9-]+$', config['game']) or not os.path.isfile(os.path.join(HERE, board_file)):
         raise SystemExit("referee's Python host has no board for game '%s'" % config['game'])
     host.board_module = load_file('board', board_file)
     host.live = LiveBoard(host.board_module, config['game'], config['symbols'])
     timeout_module = load_file('func_timeout', 'func_timeout.py')
     host.count_leftover = timeout_module._leftover_threads  # bound before the submission can replace it
+    host.timed_out = timeout_module.FunctionTimedOut
     for alias in TIMEOUT_ALIASES:
         sys.modules[alias] = timeout_module
     load_file('game', 'game.py')  # the notebook's game.py, for submissions that import it (after board, func_timeout)

@@ -8,10 +8,13 @@ install() returns 'on', or the reason the kernel refused: the parent then record
 """
 import ctypes
 import ctypes.util
+import os
 
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
+_JEQ_K = (0x15).to_bytes(2, 'little')
+_SELF_PID = (0x5e1f5e1f).to_bytes(4, 'little')
 
 
 class _SockFprog(ctypes.Structure):
@@ -21,9 +24,15 @@ class _SockFprog(ctypes.Structure):
 def install(program_hex):
     if not program_hex:
         return 'no filter was given for this machine'
-    program = bytes.fromhex(program_hex)
+    program = bytearray.fromhex(program_hex)
     if len(program) % 8 or not program:
         return 'the filter is malformed'
+    # Signals only to "my own pid" (seccomp.ts SELF_PID_PLACEHOLDER): this process, so its pid goes in.
+    own = os.getpid().to_bytes(4, 'little')
+    for at in range(0, len(program), 8):
+        if program[at:at + 2] == _JEQ_K and program[at + 4:at + 8] == _SELF_PID:
+            program[at + 4:at + 8] = own
+    program = bytes(program)
     try:
         libc = ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6', use_errno=True)
         prctl = libc.prctl

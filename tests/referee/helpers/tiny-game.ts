@@ -59,6 +59,7 @@ export function makeTinyGame(layout?: string, id = 'tiny'): Game<TinyState, numb
     parseMove: (text) => (/^[A-Z]$/.test(text) ? text.charCodeAt(0) - 65 : null),
     renderText: (s) => s.cells,
     renderSvg: () => '<svg/>',
+    files: { folder: 'tiny', boardType: 'Board', python: false, cpp: false },
     studentBoard: { create: (s) => ({ ...s }), fingerprint: (board) => JSON.stringify(board) },
     moveDetails: (_s, move) => ({ cell: move }),
   };

@@ -1,0 +1,258 @@
+/**
+ * The instructor's side of `referee ladder` (start, freeze, final, export, rebuild): everything that opens the
+ * ladder's journal. Loaded only by those subcommands (cli/ladder.ts), so `ladder submit` works from a student
+ * install.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ForkPool, WorkerStartError } from '../grading/batch/pool.js';
+import { ladderClassroom, ladderExport, ladderGradescope, LADDER_EXPORTS, type LadderExportName } from '../grading/exporters/ladder.js';
+import type { FinalResult } from '../grading/ladder/final.js';
+import { rebuildFrom } from '../grading/ladder/rebuild.js';
+import { enrol, readRoster, RosterError, TOKENS_FILE } from '../grading/ladder/roster.js';
+import { FINAL_FILE, ladderSeed, LadderService, serverAlive, type LadderEvent, type LadderSettings } from '../grading/ladder/service.js';
+import { defaultReferences, LadderSetupError, loadSetup, saveSetup, validateReferences } from '../grading/ladder/setup.js';
+import { LadderJournalError, LadderStore, LADDER_JOURNAL_FILE } from '../grading/ladder/store.js';
+import type { Leaderboard } from '../grading/ladder/ratings.js';
+import type { GamePool } from '../grading/pool/job.js';
+import { startLadderServer } from '../web/server/ladder-app.js';
+import { UsageError } from './args.js';
+import { assignmentArg } from './assignment-arg.js';
+
+export interface LadderStartFlags {
+  config: string;
+  roster: string;
+  data: string;
+  port: number;
+  host: string;
+  jobs: number;
+  queue?: string;
+  keyFile?: string;
+  redisPasswordFile?: string;
+  references?: string[];
+  quota: number;
+  cooldown: number;
+  openingPlies: number;
+  finalGames: number;
+  pairCap: number;
+  los: number;
+}
+
+const gameWorker = (): string => process.env.REFEREE_BATCH_WORKER || fileURLToPath(new URL('../grading/batch/worker.js', import.meta.url));
+
+function openStore(dir: string, create = false): LadderStore {
+  const path = join(resolve(dir), LADDER_JOURNAL_FILE);
+  if (!create && !existsSync(path)) throw new UsageError(`${dir} holds no ladder (no ${LADDER_JOURNAL_FILE}): give the --data folder of \`referee ladder start\``);
+  try {
+    return LadderStore.open(path);
+  } catch (error) {
+    if (error instanceof LadderJournalError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function logEvent(event: LadderEvent): void {
+  const at = new Date().toISOString().slice(11, 19);
+  if (event.type === 'version') {
+    const v = event.version;
+    console.log(`${at} version ${v.id} of ${v.student}: ${v.status}${v.message ? ` — ${v.message}` : ''}`);
+  } else if (event.type === 'grader-error') {
+    console.error(`${at} grader error: ${event.message}`);
+  } else if (event.type === 'final') {
+    console.log(`${at} final done: ${event.result.reason}; ${event.result.finalGames} final game(s)`);
+  }
+}
+
+async function openPool(flags: { jobs: number; queue?: string; keyFile?: string; redisPasswordFile?: string }): Promise<GamePool> {
+  if (flags.queue) {
+    const { openQueuePool } = await import('./queue-flags.js');
+    return openQueuePool({ ...flags, queue: flags.queue }, Math.max(flags.jobs, 2));
+  }
+  try {
+    return new ForkPool(gameWorker(), flags.jobs, { onWarning: (line) => console.error(`warning: ${line}`) });
+  } catch (error) {
+    if (error instanceof WorkerStartError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+export async function startLadder(flags: LadderStartFlags): Promise<void> {
+  const assignment = assignmentArg(flags.config, undefined);
+  const dataDir = resolve(flags.data);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  let roster;
+  try {
+    roster = readRoster(flags.roster);
+  } catch (error) {
+    if (error instanceof RosterError) throw new UsageError(error.message);
+    throw error;
+  }
+  const store = openStore(dataDir, true);
+  const references = flags.references ?? defaultReferences(assignment);
+  const settings: LadderSettings = {
+    references,
+    seed: ladderSeed(store),
+    quota: { perDay: flags.quota, cooldownSeconds: flags.cooldown },
+    openingPlies: flags.openingPlies,
+    final: { maxGames: flags.finalGames, pairCap: flags.pairCap, threshold: flags.los },
+  };
+  try {
+    validateReferences(assignment.game, references);
+    saveSetup(store, { assignment, settings });
+  } catch (error) {
+    store.close();
+    if (error instanceof LadderSetupError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (serverAlive(store)) {
+    store.close();
+    throw new UsageError(`a ladder server is already running on ${dataDir}: stop it first (one server per data folder)`);
+  }
+  const tokensPath = join(dataDir, TOKENS_FILE);
+  const { added } = enrol(store, roster, tokensPath);
+  if (added.length > 0) console.log(`Tokens for ${added.join(', ').length > 200 ? `${added.length} people` : added.join(', ')} written to ${tokensPath} (mode 600): hand each student their line; the "instructor" line is yours. They are not stored anywhere else.`);
+  const pool = await openPool(flags);
+  const service = new LadderService(store, dataDir, assignment, pool, settings, logEvent);
+  service.start();
+  let server;
+  try {
+    server = await startLadderServer({ host: flags.host, port: flags.port, service });
+  } catch (error) {
+    await service.stop();
+    store.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${flags.port} is in use: pick another with --port (0 picks a free one)`);
+    throw error;
+  }
+  console.log(`referee ladder: ${server.url} — ${store.students().length - 1} student(s), phase ${store.phase()}, reference ladder ${references.join(' → ')}; Ctrl-C stops (nothing is lost)`);
+  const stop = (): void => {
+    void server
+      .close()
+      .then(() => service.stop())
+      .finally(() => {
+        store.close();
+        process.exit(0);
+      });
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+export async function freeze(flags: { data: string }): Promise<void> {
+  const store = openStore(flags.data);
+  try {
+    if (store.phase() === 'open') {
+      store.setMeta('phase', 'frozen');
+      store.setMeta('frozen-at', new Date().toISOString());
+      console.log('The ladder is frozen: versions submitted from now on are checked and can practise, but never count.');
+    } else {
+      console.log(`The ladder is already ${store.phase()}.`);
+    }
+  } finally {
+    store.close();
+  }
+}
+
+function printTable(table: Leaderboard, final: FinalResult | null): void {
+  const points = new Map(final?.awards.map((a) => [a.version, a.points]) ?? []);
+  console.log(`${'rank'.padStart(4)}  ${'player'.padEnd(16)}  ${'Elo'.padStart(6)}  95% interval     games  LOS(next)${final ? '  points' : ''}`);
+  for (const row of table.rows) {
+    const who = row.student ?? row.pseudonym;
+    const los = row.losNext === null ? '' : `${(100 * row.losNext).toFixed(1)}%`;
+    const pts = row.version !== null && points.has(row.version) ? String(points.get(row.version) ?? '') : '';
+    console.log(`${String(row.rank).padStart(4)}  ${who.padEnd(16)}  ${String(Math.round(row.elo)).padStart(6)}  ${`[${Math.round(row.low)}, ${Math.round(row.high)}]`.padEnd(15)}  ${String(row.games).padStart(5)}  ${los.padStart(9)}${final ? `  ${pts.padStart(6)}` : ''}`);
+  }
+}
+
+export async function final(flags: { data: string; jobs: number }): Promise<void> {
+  const dataDir = resolve(flags.data);
+  const store = openStore(dataDir);
+  const setup = loadSetup(store);
+  if (!setup) {
+    store.close();
+    throw new UsageError(`${flags.data}: the ladder was never started: run \`referee ladder start\` first`);
+  }
+  try {
+    if (store.phase() !== 'done') {
+      if (!store.getMeta('frozen-at')) store.setMeta('frozen-at', new Date().toISOString());
+      store.setMeta('phase', 'final');
+    }
+    if (store.phase() === 'final' && serverAlive(store)) {
+      console.log('The running ladder server plays the final; waiting for it (Ctrl-C leaves it running)…');
+      let last = -1;
+      while (store.phase() !== 'done') {
+        const games = store.gameCount(['final']);
+        if (games !== last) console.log(`  ${games} final game(s) so far`);
+        last = games;
+        await new Promise((r) => setTimeout(r, 2000));
+        if (!serverAlive(store)) throw new UsageError('the ladder server stopped during the final: run `referee ladder final` again (finished games are kept)');
+      }
+    } else if (store.phase() === 'final') {
+      console.log('No ladder server is running: playing the final here.');
+      const pool = await openPool({ jobs: flags.jobs });
+      const service = new LadderService(store, dataDir, setup.assignment, pool, setup.settings, logEvent);
+      service.start({ heartbeat: true });
+      await service.whenFinalDone();
+      await service.stop();
+    }
+    const result = JSON.parse(readFileSync(join(dataDir, FINAL_FILE), 'utf8')) as FinalResult;
+    printTable(result.table, result);
+    console.log(`\nFinal: ${result.reason}; ${result.finalGames} final game(s).${result.tied.length > 0 ? ` Not separated at LOS ${result.threshold}: ${result.tied.map((t) => `${t.a}/${t.b}`).join(', ')}.` : ''}\nExport with: referee ladder export --data ${flags.data} --format csv`);
+  } finally {
+    store.close();
+  }
+}
+
+export async function rebuild(flags: { data: string }): Promise<void> {
+  const dataDir = resolve(flags.data);
+  const store = openStore(dataDir);
+  try {
+    const setup = loadSetup(store);
+    if (!setup) throw new UsageError(`${flags.data}: the ladder was never started`);
+    const rebuilt = rebuildFrom(store, setup.assignment, setup.settings);
+    for (const problem of rebuilt.problems) console.error(`warning: ${problem}`);
+    writeFileSync(join(dataDir, 'rebuilt-leaderboard.json'), `${JSON.stringify(rebuilt.table, null, 2)}\n`);
+    const compare = (file: string, value: unknown): boolean | null => {
+      const path = join(dataDir, file);
+      if (!existsSync(path)) return null;
+      return readFileSync(path, 'utf8') === `${JSON.stringify(value, null, 2)}\n`;
+    };
+    const table = compare('leaderboard.json', rebuilt.table);
+    const finalSame = rebuilt.final ? compare(FINAL_FILE, rebuilt.final) : null;
+    printTable(rebuilt.table, rebuilt.final);
+    console.log(`\nRebuilt from ${rebuilt.games} journaled game(s): ${join(dataDir, 'rebuilt-leaderboard.json')}`);
+    if (serverAlive(store)) console.log('(a server is running: games finished since its last publication may differ)');
+    if (table === null) console.log('No published leaderboard.json to compare with.');
+    else console.log(table ? 'leaderboard.json: identical, byte for byte.' : 'leaderboard.json DIFFERS from the journal.');
+    if (finalSame !== null) console.log(finalSame ? `${FINAL_FILE}: identical, byte for byte.` : `${FINAL_FILE} DIFFERS from the journal.`);
+    if (table === false || finalSame === false || rebuilt.problems.length > 0) process.exitCode = 1;
+  } finally {
+    store.close();
+  }
+}
+
+export async function exportLadder(flags: { data: string; format: string; out?: string }): Promise<void> {
+  if (!Object.hasOwn(LADDER_EXPORTS, flags.format)) throw new UsageError(`--format must be one of ${Object.keys(LADDER_EXPORTS).join(', ')}`);
+  const format = flags.format as LadderExportName;
+  const path = join(resolve(flags.data), FINAL_FILE);
+  if (!existsSync(path)) throw new UsageError(`${flags.data} has no final yet: run \`referee ladder final --data ${flags.data}\` first`);
+  const result = JSON.parse(readFileSync(path, 'utf8')) as FinalResult;
+  if (format === 'csv') {
+    const text = ladderExport('csv', result);
+    if (flags.out) writeFileSync(flags.out, text);
+    else process.stdout.write(text);
+    return;
+  }
+  if (!flags.out) {
+    process.stdout.write(ladderExport(format, result));
+    return;
+  }
+  for (const award of result.awards) {
+    const dir = join(flags.out, award.student);
+    mkdirSync(dir, { recursive: true });
+    const body = format === 'gradescope' ? ladderGradescope(award, result) : ladderClassroom(award, result);
+    writeFileSync(join(dir, format === 'gradescope' ? 'results.json' : 'classroom.json'), `${JSON.stringify(body, null, 2)}\n`);
+  }
+  console.log(`Wrote ${format} output for ${result.awards.length} student(s) under ${flags.out}.`);
+}

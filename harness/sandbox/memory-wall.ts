@@ -1,0 +1,62 @@
+/**
+ * What bounds a player's memory. The course platforms bound resident memory (a container's cgroup; Saiblo's 1 GB),
+ * not address space: real submissions declare static pools sized for the contest machine (one real Strategy.cpp
+ * has an 8 GB .bss touched lazily, ~40 MB resident) and an address-space limit refuses to map them ("failed to map
+ * segment from shared object"). Node 22's WebAssembly reserves ~10 GB of address space per memory too.
+ *
+ *  - cgroup: where a memory controller is writable, the group's limit on resident memory (v1 memory.limit_in_bytes
+ *    with memsw, v2 memory.max with swap 0) is the wall; no address-space limit at all.
+ *  - watchdog: elsewhere (a non-root grader, Docker without delegation) the parent samples the player's resident
+ *    memory (VmRSS of its processes) every WATCHDOG_INTERVAL_MS while it runs and kills it past the limit with a
+ *    `memory` verdict naming the figure; an address-space limit far above any real pool (ADDRESS_SPACE_FLOOR_MB, or
+ *    16x the limit) stays as a backstop, so a lazily touched pool maps and a bomb is still stopped.
+ */
+import { readFileSync } from 'node:fs';
+import type { Layers } from './layers.js';
+
+export interface MemoryWall {
+  kind: 'cgroup' | 'watchdog';
+  /** The address-space limit the launch shell sets (`ulimit -v`), in KiB, or 'unlimited'. */
+  addressSpace: string;
+  /** One line for the isolation record and `referee doctor`: which wall holds, and how high. */
+  description: string;
+}
+
+/** Without a cgroup, the address-space backstop: at least this, in MB (room for an 8 GB pool and node's reservations). */
+export const ADDRESS_SPACE_FLOOR_MB = 32 * 1024;
+/** How often the watchdog samples resident memory while the player runs. */
+export const WATCHDOG_INTERVAL_MS = 20;
+
+export function memoryWall(layers: Pick<Layers, 'cgroup'>, memoryMb: number): MemoryWall {
+  if (layers.cgroup?.controllers.includes('memory')) {
+    return {
+      kind: 'cgroup',
+      addressSpace: 'unlimited',
+      description: `resident memory ${memoryMb} MB, held by the cgroup (${layers.cgroup.version}); no address-space limit`,
+    };
+  }
+  const addressMb = Math.max(ADDRESS_SPACE_FLOOR_MB, memoryMb * 16);
+  return {
+    kind: 'watchdog',
+    addressSpace: String(addressMb * 1024),
+    description: `resident memory ${memoryMb} MB, held by the grader's watchdog (VmRSS every ${WATCHDOG_INTERVAL_MS} ms; no writable cgroup); address space ${Math.round(addressMb / 1024)} GB`,
+  };
+}
+
+/** Resident memory (VmRSS) of these processes together, in MB, or null when /proc tells nothing of any of them. */
+export function residentMb(pids: readonly number[]): number | null {
+  let kb = 0;
+  let read = false;
+  for (const pid of pids) {
+    try {
+      const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (match) {
+        kb += Number(match[1]);
+        read = true;
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return read ? kb / 1024 : null;
+}

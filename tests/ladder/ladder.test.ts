@@ -1,0 +1,269 @@
+/**
+ * `referee ladder` as a class uses it: the server as a CLI subprocess on a free port, a tiny roster, real TS,
+ * Python and C++ submissions sent with `referee ladder submit`, the leaderboard's intervals over HTTP, the hostile
+ * uploads refused with nothing stored, a kill -9 of the server mid-game and a restart that loses no submission and
+ * no game, freeze and the final from the CLI, export, `rebuild` equal byte for byte, and the pages in Chromium.
+ * One ladder for the whole file (the steps build on each other); waits are on the API's state, never the clock.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import Database from 'better-sqlite3';
+import type { Browser } from 'playwright-core';
+import { packageFile } from '../../grading/package-root.js';
+import { tempDir } from '../batch/helpers.js';
+import { makeZip, type ZipFileSpec } from '../batch/zip-writer.js';
+import { CLI, launchBrowser, requireBuild, startCli, type Started } from '../web/serve-helpers.js';
+
+const ASSIGNMENT = {
+  title: 'Ladder test',
+  game: 'reversi',
+  moveTimeoutMs: 3000,
+  constructTimeoutMs: 5000,
+  opponents: [
+    { name: 'random', games: 2, points: 10 },
+    { name: 'greedy', games: 2, points: 10 },
+  ],
+  tournament: { title: 'Ladder rank', points: 20, scoring: { rule: 'rank', fullPercentile: 0, zeroPercentile: 1 } },
+};
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const run = (args: string[]): Promise<Run> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+
+/** Poll `probe` until it returns a value (state, not time: the bound only turns a hang into a message). */
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, limitMs = 240_000): Promise<T> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+interface Row {
+  player: string;
+  kind: string;
+  version: number | null;
+  games: number;
+  elo: number;
+  low: number;
+  high: number;
+  losNext: number | null;
+  student?: string;
+}
+
+describe('referee ladder', () => {
+  let root: string;
+  let data: string;
+  let server: Started | null = null;
+  let tokens: Record<string, string>;
+  let browser: Browser | null = null;
+  const start = async (): Promise<Started> =>
+    startCli(
+      ['ladder', 'start', '--config', join(root, 'assignment.json'), '--roster', join(root, 'roster.csv'), '--data', data, '--port', '0', '--jobs', '2', '--quota', '2', '--cooldown', '0', '--pair-cap', '6', '--final-games', '24'],
+      /referee ladder: (http:\/\/\S+)/,
+    );
+  const api = async (path: string, token?: string, init: RequestInit = {}): Promise<{ status: number; data: Record<string, unknown> }> => {
+    const response = await fetch(new URL(path, server!.url), { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers ?? {}) } });
+    return { status: response.status, data: (await response.json()) as Record<string, unknown> };
+  };
+  const board = async (): Promise<{ rows: Row[]; games: number; unrated: unknown[] }> => (await api('/api/leaderboard')).data as never;
+  const journal = <T>(query: string): T => {
+    const db = new Database(join(data, 'ladder.sqlite'), { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare(query).get() as T;
+    } finally {
+      db.close();
+    }
+  };
+  const stored = (): { versions: number; folders: number; incoming: number } => ({
+    versions: journal<{ n: number }>('SELECT COUNT(*) AS n FROM versions').n,
+    folders: existsSync(join(data, 'submissions')) ? readdirSync(join(data, 'submissions')).flatMap((s) => readdirSync(join(data, 'submissions', s))).length : 0,
+    incoming: existsSync(join(data, 'incoming')) ? readdirSync(join(data, 'incoming')).length : 0,
+  });
+  const submit = (path: string, student: string, ...more: string[]): Promise<Run> => run(['ladder', 'submit', path, '--url', server!.url, '--token', tokens[student], ...more]);
+
+  beforeAll(async () => {
+    requireBuild();
+    root = tempDir('ladder');
+    data = join(root, 'data');
+    writeFileSync(join(root, 'assignment.json'), JSON.stringify(ASSIGNMENT));
+    writeFileSync(join(root, 'roster.csv'), 'student,name\nts,Tess Script\npy,Py Thon\ncpp,Cee Plus\nbroken,Bro Ken\n');
+    mkdirSync(join(root, 'ts'));
+    writeFileSync(join(root, 'ts', 'AIPlayer.ts'), readFileSync(packageFile('tests', 'fixtures', 'students', 'weak', 'AIPlayer.ts')));
+    server = await start();
+    tokens = Object.fromEntries(
+      readFileSync(join(data, 'tokens.csv'), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(',')),
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.child.kill('SIGKILL');
+  });
+
+  test('tokens are written once, 0600, and stored only hashed', () => {
+    expect(Object.keys(tokens).sort()).toEqual(['broken', 'cpp', 'instructor', 'py', 'ts']);
+    expect(readFileSync(join(data, 'tokens.csv')).length).toBeGreaterThan(0);
+    expect(statSync(join(data, 'tokens.csv')).mode & 0o777).toBe(0o600);
+    const raw = readFileSync(join(data, 'ladder.sqlite')).toString('latin1') + (existsSync(join(data, 'ladder.sqlite-wal')) ? readFileSync(join(data, 'ladder.sqlite-wal')).toString('latin1') : '');
+    for (const token of Object.values(tokens)) expect(raw.includes(token)).toBe(false);
+  });
+
+  test('a TS folder and a Python folder are checked, validated and rated with an interval', async () => {
+    const [ts, py] = await Promise.all([submit(join(root, 'ts'), 'ts'), submit(packageFile('tests', 'fixtures', 'python', 'greedy'), 'py')]);
+    expect(ts.stdout).toMatch(/Version \d+ is checked, validated and rated: -?\d+ Elo \(95% interval -?\d+ to -?\d+\)/);
+    expect(py.stdout).toMatch(/Version \d+ is checked, validated and rated/);
+    expect([ts.code, py.code]).toEqual([0, 0]);
+    const table = await until('both students in the table', async () => {
+      const t = await board();
+      return t.rows.filter((r) => r.kind === 'student').length === 2 ? t : null;
+    });
+    for (const row of table.rows) {
+      expect(row.low).toBeLessThanOrEqual(row.elo);
+      expect(row.high).toBeGreaterThanOrEqual(row.elo);
+      expect(row.student).toBeUndefined();
+      if (row.kind === 'student') expect(row.high - row.low).toBeGreaterThan(0);
+    }
+    expect(table.rows.find((r) => r.player === 'r:random')!.elo).toBe(0);
+    expect(table.rows.slice(0, -1).every((r) => typeof r.losNext === 'number')).toBe(true);
+    // The instructor sees names; the same upload again is the same version.
+    const asInstructor = (await api('/api/leaderboard', tokens.instructor)).data as unknown as { rows: Row[] };
+    expect(asInstructor.rows.filter((r) => r.kind === 'student').map((r) => r.student).sort()).toEqual(['py', 'ts']);
+    const again = await submit(join(root, 'ts'), 'ts');
+    expect(again.stdout).toMatch(/The same files as version \d+/);
+  }, 300_000);
+
+  test('a submission that fails the check gets its report at once, is never rated, and the quota holds', async () => {
+    const broken = join(root, 'broken.ts');
+    writeFileSync(broken, 'export class AIPlayer {\n  getMove(board: any) { return board.getLegalActions(\n}\n');
+    const first = await submit(broken, 'broken');
+    expect(first.code).toBe(1);
+    expect(first.stdout).toMatch(/failed the interface check \(it will not be rated\)/);
+    writeFileSync(broken, 'export class AIPlayer {\n  getMove(board: any) { return 42; }\n}\n');
+    const second = await submit(broken, 'broken');
+    expect(second.code).toBe(1);
+    writeFileSync(broken, 'export class AIPlayer {\n  getMove(board: any) { return 43; }\n}\n');
+    const third = await submit(broken, 'broken');
+    expect(third.code).toBe(2);
+    expect(third.stderr.trim().split('\n')).toHaveLength(1);
+    expect(third.stderr).toMatch(/quota reached: 2 submissions a day/);
+    const table = await board();
+    expect(table.rows.some((r) => r.kind === 'student' && !['ts', 'py'].includes(String((r as Row).student ?? '')) && r.version !== null && r.version > 2)).toBe(false);
+  }, 120_000);
+
+  test('a wrong token, an oversize upload and a hostile zip are each one line and store nothing', async () => {
+    const before = stored();
+    const wrong = await run(['ladder', 'submit', join(root, 'ts'), '--url', server!.url, '--token', 'lt_not-a-token-at-all']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^referee: unknown token/)]);
+    const big = join(root, 'big');
+    mkdirSync(big);
+    writeFileSync(join(big, 'AIPlayer.py'), 'class AIPlayer: pass\n');
+    writeFileSync(join(big, 'weights.bin'), Buffer.from(Array.from({ length: 6 * 1024 * 1024 }, (_, i) => (i * 2654435761) >>> 24)));
+    const oversize = await submit(big, 'cpp');
+    expect(oversize.code).toBe(2);
+    expect(oversize.stderr.trim().split('\n')).toEqual([expect.stringMatching(/over the cap/)]);
+    const hostile: [ZipFileSpec, RegExp][] = [
+      [{ name: '../../escape.py', content: 'x = 1\n' }, /refused/],
+      [{ name: '/etc/cron.d/x', content: 'x' }, /refused/],
+      [{ name: 'board.py', content: '/etc/passwd', mode: 0o120777 }, /symbolic link/],
+      [{ name: 'bomb.bin', content: Buffer.alloc(64 * 1024 * 1024), deflate: true, declaredSize: 100 }, /cannot be extracted|over the cap/],
+    ];
+    for (const [entry, why] of hostile) {
+      const path = join(root, 'hostile.zip');
+      writeFileSync(path, makeZip([entry, { name: 'AIPlayer.py', content: 'class AIPlayer: pass\n' }]));
+      const refused = await submit(path, 'cpp');
+      expect(refused.code).toBe(2);
+      expect(refused.stderr.trim().split('\n')).toEqual([expect.stringMatching(why)]);
+    }
+    expect(existsSync(join(root, 'escape.py'))).toBe(false);
+    expect(stored()).toEqual(before);
+  }, 120_000);
+
+  test('the pages: leaderboard with intervals, a student page with versions and a game replay (Chromium)', async () => {
+    browser = await launchBrowser();
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(server!.url);
+    await page.waitForSelector('#leaderboard tbody tr.student');
+    const intervals = await page.$$eval('#leaderboard tbody tr td.interval', (cells) => cells.map((cell) => cell.textContent ?? ''));
+    expect(intervals.every((text) => /^-?\d+ … -?\d+$/.test(text))).toBe(true);
+    expect(await page.$$eval('.bar span', (spans) => spans.length)).toBeGreaterThan(0);
+    expect(await page.content()).not.toMatch(/Tess Script|>ts</);
+    await page.goto(new URL(`/me?token=${encodeURIComponent(tokens.ts)}`, server!.url).href);
+    await page.waitForSelector('#versions tbody tr');
+    expect(await page.textContent('#standing')).toMatch(/95% interval -?\d+ … -?\d+/);
+    await page.click('#games tbody tr a');
+    await page.waitForSelector('#board svg');
+    await page.click('#last');
+    expect(await page.textContent('#ply-label')).toMatch(/\d/);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  test('kill -9 mid-game loses no submission and no game; a restart resumes; final, export and rebuild', async () => {
+    // A C++ submission goes in and the server dies while games are being played.
+    const cpp = await submit(packageFile('tests', 'fixtures', 'cpp', 'aiplayer-reversi'), 'cpp', '--no-wait');
+    expect(cpp.code).toBe(0);
+    const cppVersion = Number(/version (\d+)/.exec(cpp.stdout)![1]);
+    const published = (await board()).games;
+    await until('games in play', async () => (await board()).games > published + 2);
+    const seen = (await board()).games;
+    server!.child.kill('SIGKILL');
+    await new Promise((resolve) => server!.child.once('exit', resolve));
+    const kept = journal<{ n: number }>("SELECT COUNT(*) AS n FROM games WHERE kind IN ('validation', 'rated', 'final')").n;
+    expect(kept).toBeGreaterThanOrEqual(seen);
+    expect(journal<{ n: number }>(`SELECT COUNT(*) AS n FROM versions WHERE id = ${cppVersion}`).n).toBe(1);
+    server = await start();
+    // Matchmaking resumes and the C++ version finishes its intake.
+    await until('games after the restart', async () => journal<{ n: number }>('SELECT COUNT(*) AS n FROM games').n > kept + 2);
+    const cppState = await until('the C++ verdict', async () => {
+      const v = (await api(`/api/versions/${cppVersion}`, tokens.cpp)).data;
+      return ['valid', 'invalid', 'failed', 'grader-error'].includes(String(v.status)) ? v : null;
+    });
+    expect(cppState.status).toBe('valid');
+    expect(cppState.language).toBe('C++');
+
+    expect((await run(['ladder', 'freeze', '--data', data])).stdout).toMatch(/frozen/);
+    const final = await run(['ladder', 'final', '--data', data]);
+    expect(final.code).toBe(0);
+    expect(final.stdout).toMatch(/Final: /);
+    const csv = await run(['ladder', 'export', '--data', data, '--format', 'csv']);
+    const lines = csv.stdout.trim().split('\n');
+    expect(lines[0]).toBe('student,pseudonym,version,rank,elo,low,high,points,max_points,basis');
+    expect(lines.slice(1).map((line) => line.split(',')[0]).sort()).toEqual(['cpp', 'py', 'ts']);
+    const gradescope = join(root, 'gs');
+    expect((await run(['ladder', 'export', '--data', data, '--format', 'gradescope', '--out', gradescope])).code).toBe(0);
+    const results = JSON.parse(readFileSync(join(gradescope, 'ts', 'results.json'), 'utf8')) as { leaderboard: { name: string }[] };
+    expect(results.leaderboard.map((entry) => entry.name)).toEqual(['Elo', '95% interval', 'Rank']);
+
+    server!.child.kill('SIGTERM');
+    await new Promise((resolve) => server!.child.once('exit', resolve));
+    server = null;
+    const rebuilt = await run(['ladder', 'rebuild', '--data', data]);
+    expect(rebuilt.stdout).toMatch(/leaderboard\.json: identical, byte for byte/);
+    expect(rebuilt.stdout).toMatch(/final\.json: identical, byte for byte/);
+    expect(rebuilt.code).toBe(0);
+  }, 400_000);
+});
