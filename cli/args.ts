@@ -37,3 +37,9 @@ export function gameArg(id: string): AnyGame {
     throw new UsageError((err as Error).message);
   }
 }
+
+/** --protocol: how a submission talks (botzone: a whole program on stdin/stdout; course: the AIPlayer class). */
+export function protocolName(text: string): 'botzone' | 'course' {
+  if (text !== 'botzone' && text !== 'course') throw new InvalidArgumentError(`expected botzone or course (got ${JSON.stringify(text)})`);
+  return text;
+}

@@ -9,7 +9,7 @@ import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { distance } from 'fastest-levenshtein';
 import { gameIds, getGame } from '../harness/games/registry.js';
-import { configForGame, type RefereeConfig } from '../harness/referee/config.js';
+import { configForGame, presetConfig, type RefereeConfig } from '../harness/referee/config.js';
 import { referenceLevels, referenceNames } from '../reference-ai/index.js';
 import { packageFile } from './package-root.js';
 import { oneLine } from '../harness/referee/verdict.js';
@@ -339,7 +339,12 @@ export function resolveAssignment(json: unknown, source = 'the assignment', base
   // Rules the file leaves out: the platform's, then the game's own (e.g. connect4-nogo: 3 s, illegal loses).
   let rules: RefereeConfig;
   try {
-    rules = configForGame(getGame(game), {
+    rules = configForGame(getGame(game), presetConfig(raw.platform === 'botzone' ? 'botzone' : 'course', game, {
+      timeBankMs: raw.timeBankMs as number | undefined,
+      strikeLimit: raw.strikeLimit as number | undefined,
+      strikeGraceMs: raw.strikeGraceMs as number | undefined,
+      firstMoveFactor: raw.firstMoveFactor as number | undefined,
+      timeMultipliers: raw.timeMultipliers as Record<string, number> | undefined,
       moveTimeoutMs: raw.moveTimeoutMs as number | undefined,
       illegalMoveLimit: raw.illegalMoveLimit as number | undefined,
       constructTimeoutMs: raw.constructTimeoutMs as number | undefined,
@@ -351,7 +356,7 @@ export function resolveAssignment(json: unknown, source = 'the assignment', base
       quitEndsGame: raw.quitEndsGame as boolean | undefined,
       seedPlayerRandom: raw.seedPlayerRandom as boolean | undefined,
       gameRules: raw.gameRules as Record<string, boolean> | undefined,
-    });
+    }));
   } catch (error) {
     // The schema admits values the referee refuses (e.g. a time limit beyond Node's longest timer).
     const field = /referee config: ([\w.]+)/.exec((error as Error).message)?.[1];

@@ -50,6 +50,8 @@ export function withBook(player: Player, book: ReadonlyMap<string, string>): Pla
   return {
     name: player.name,
     trusted: player.trusted,
+    // Per-language time multipliers (a Botzone preset) follow the player it wraps.
+    language: player.language,
     // The sandbox's isolation record (read when the game ends): a booked game records it like any other.
     get isolation() {
       return player.isolation;

@@ -23,6 +23,21 @@ export interface LabelledStudent {
 
 const FIXTURES = packageFile('tests', 'fixtures', 'similarity');
 
+/**
+ * tests/fixtures/similarity/class copied to `target`, with the files its students hand in unchanged (board.py,
+ * func_timeout.py, the starter) copied in from Referee's own, as platform-files.json lists: they stay equal to the
+ * base code however it changes.
+ */
+export function materialiseClass(target: string): string {
+  cpSync(join(FIXTURES, 'class'), target, { recursive: true });
+  const manifest = JSON.parse(readFileSync(join(FIXTURES, 'platform-files.json'), 'utf8')) as { sources: Record<string, string>; students: Record<string, Record<string, string>> };
+  for (const [student, files] of Object.entries(manifest.students)) {
+    mkdirSync(join(target, student), { recursive: true });
+    for (const [name, source] of Object.entries(files)) cpSync(packageFile(...manifest.sources[source].split('/')), join(target, student, name));
+  }
+  return target;
+}
+
 /** Each family: its original, the hand-made copies and ports already written, and the language of the original. */
 const FAMILIES: { family: string; original: string; copies: string[]; ports: string[] }[] = [
   { family: 'ana', original: 'class/ana', copies: ['class/fay'], ports: ['seeds/ana-cpp'] },
@@ -208,19 +223,21 @@ const VARIANTS = [['rename', 'comments'], ['reorder', 'dead'], ['rename', 'reord
 /** The labelled class in `dir` (one folder per student) and its labels. */
 export function buildLabelledSet(dir: string, seed = 1): LabelledStudent[] {
   const rng = createRng(seed);
+  const materialised = materialiseClass(join(dir, '..', 'fixture-class'));
+  const from = (path: string): string => (path.startsWith('class/') ? join(materialised, path.slice('class/'.length)) : join(FIXTURES, path));
   const students: LabelledStudent[] = [];
   for (const { family, original, copies, ports } of FAMILIES) {
-    const source = readFolder(join(FIXTURES, original));
+    const source = readFolder(from(original));
     writeFolder(join(dir, family), source);
     students.push({ id: family, family });
     for (const copy of copies) {
       const id = `${family}-${copy.split('/').pop()}`;
-      cpSync(join(FIXTURES, copy), join(dir, id), { recursive: true });
+      cpSync(from(copy), join(dir, id), { recursive: true });
       students.push({ id, family });
     }
     for (const port of ports) {
       const id = `${family}-port-${port.split('/').pop()}`;
-      cpSync(join(FIXTURES, port), join(dir, id), { recursive: true });
+      cpSync(from(port), join(dir, id), { recursive: true });
       students.push({ id, family, port: true });
     }
     VARIANTS.forEach((steps, index) => {
@@ -236,17 +253,17 @@ export function buildLabelledSet(dir: string, seed = 1): LabelledStudent[] {
     students.push({ id, family: id });
   }
   // The merge: fay's two files back in one (tables.py inlined where it was imported).
-  const fay = readFolder(join(FIXTURES, 'class', 'fay'));
+  const fay = readFolder(from('class/fay'));
   const merged = fay['AIPlayer.py'].replace(/^from tables import .*$/m, fay['tables.py']);
   writeFolder(join(dir, 'ana-merged'), { 'AIPlayer.py': merged, 'board.py': fay['board.py'] });
   students.push({ id: 'ana-merged', family: 'ana' });
   // Starter only: the two in the class folder, and two more with a cosmetic edit each.
   for (const id of ['hal', 'ivy']) {
-    cpSync(join(FIXTURES, 'class', id), join(dir, `base-${id}`), { recursive: true });
+    cpSync(from(`class/${id}`), join(dir, `base-${id}`), { recursive: true });
     students.push({ id: `base-${id}`, family: `base-${id}`, baseOnly: true });
   }
   const starter = readFileSync(packageFile('student-template', 'python', 'src', 'AIPlayer.py'), 'utf8');
-  const board = readFileSync(packageFile('harness', 'sandbox', 'python', 'board_reversi.py'), 'utf8');
+  const board = readFileSync(packageFile('harness', 'games', 'reversi', 'board.py'), 'utf8');
   writeFolder(join(dir, 'base-sam'), { 'AIPlayer.py': starter.replace('for a start.', 'for a start. (sam)'), 'board.py': board });
   writeFolder(join(dir, 'base-tia'), { 'AIPlayer.py': translateComments(starter, 'py', rng), 'board.py': board, 'func_timeout.py': readFileSync(packageFile('harness', 'sandbox', 'python', 'func_timeout.py'), 'utf8') });
   students.push({ id: 'base-sam', family: 'base-sam', baseOnly: true }, { id: 'base-tia', family: 'base-tia', baseOnly: true });
@@ -256,7 +273,9 @@ export function buildLabelledSet(dir: string, seed = 1): LabelledStudent[] {
 /** `count` students synthesised from the seeds (each a disguised copy with its own random edits), for timing. */
 export function buildLargeClass(dir: string, count: number, seed = 2): void {
   const rng = createRng(seed);
-  const sources = FAMILIES.flatMap(({ original, copies, ports }) => [original, ...copies, ...ports]).map((path) => readFolder(join(FIXTURES, path)));
+  const materialised = materialiseClass(join(dir, '..', 'fixture-class-large'));
+  const from = (path: string): string => (path.startsWith('class/') ? join(materialised, path.slice('class/'.length)) : join(FIXTURES, path));
+  const sources = FAMILIES.flatMap(({ original, copies, ports }) => [original, ...copies, ...ports]).map((path) => readFolder(from(path)));
   for (let i = 0; i < count; i++) {
     const steps = VARIANTS[rng.int(VARIANTS.length)];
     writeFolder(join(dir, `student-${String(i).padStart(3, '0')}`), disguise(sources[rng.int(sources.length)], [...steps, 'dead'], rng));

@@ -61,7 +61,7 @@ const PLAYER = {
         kind: { const: 'artefact' },
         name: NAME,
         artefact: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-        runtime: { enum: ['node', 'python', 'cpp'] },
+        runtime: { enum: ['node', 'python', 'cpp', 'botzone'] },
         entry: RELATIVE_PATH,
       },
     },
@@ -118,7 +118,7 @@ export const ARTEFACT_SCHEMA = {
   properties: {
     format: { const: 'referee.artefact/1' },
     hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-    runtime: { enum: ['node', 'python', 'cpp'] },
+    runtime: { enum: ['node', 'python', 'cpp', 'botzone'] },
     entry: RELATIVE_PATH,
     files: {
       type: 'array',
@@ -203,7 +203,7 @@ export function decodeArtefact(text: string, expectedHash: string): Artefact {
     throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} is not JSON: refused`);
   }
   if (!checkArtefact(data)) throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} refused: ${describe(checkArtefact.errors)}`);
-  const shaped = data as { hash: string; runtime: 'node' | 'python' | 'cpp'; entry: string; files: { path: string; base64: string }[] };
+  const shaped = data as { hash: string; runtime: 'node' | 'python' | 'cpp' | 'botzone'; entry: string; files: { path: string; base64: string }[] };
   if (shaped.hash !== expectedHash) throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} holds another artefact: refused`);
   const files = shaped.files.map((file) => ({ path: file.path, bytes: Buffer.from(file.base64, 'base64') }));
   if (files.reduce((sum, file) => sum + file.bytes.length, 0) > ARTEFACT_LIMITS.maxBytes) throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} is over the size cap: refused`);

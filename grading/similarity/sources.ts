@@ -4,7 +4,7 @@
  * is subtracted before anything is scored. Nothing here trusts a file: binary, huge and non-UTF-8 files are
  * skipped or decoded with a note, never a crash.
  */
-import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import { basename, extname, join, relative, sep } from 'node:path';
 import { packageFile } from '../package-root.js';
 
@@ -136,22 +136,25 @@ export function readSources(id: string, root: string): SourceSet {
 
 /**
  * The base code Referee itself hands out: every starter (student-template/), the platform modules a Python
- * submission imports (board.py in each game's version, game.py, func_timeout), the Connect Four C++ SDK and the
- * C++ Boards. A student who ships any of these unchanged, or builds on them, shares nothing with a classmate.
+ * submission imports (each game's board.py, game.py, func_timeout), each game's C++ and TypeScript Board, and the
+ * Connect Four C++ SDK. A student who ships any of these unchanged, or builds on them, shares nothing with a
+ * classmate through them.
  */
 export function builtInBase(): SourceSet {
   const base: SourceSet = { id: 'built-in base code', files: [], notes: [] };
-  const roots = [
-    packageFile('student-template'),
-    packageFile('harness', 'sandbox', 'cpp', 'sdk'),
-    packageFile('harness', 'sandbox', 'cpp', 'referee'),
-  ];
-  for (const root of roots) base.files.push(...readSources(root, root).files.map((file) => ({ ...file, path: `${basename(root)}/${file.path}` })));
-  const python = packageFile('harness', 'sandbox', 'python');
-  for (const name of readdirSync(python).sort()) {
-    if (/^board_\w+\.py$/.test(name) || name === 'game.py' || name === 'func_timeout.py') {
-      base.files.push({ path: `python/${name}`, language: 'python', text: readFileSync(join(python, name), 'utf8') });
+  for (const root of [packageFile('student-template'), packageFile('harness', 'sandbox', 'cpp', 'sdk')]) {
+    base.files.push(...readSources(root, root).files.map((file) => ({ ...file, path: `${basename(root)}/${file.path}` })));
+  }
+  const games = packageFile('harness', 'games');
+  for (const game of readdirSync(games).sort()) {
+    for (const name of ['board.py', 'board.h', 'board.ts']) {
+      const path = join(games, game, name);
+      if (existsSync(path)) base.files.push({ path: `games/${game}/${name}`, language: languageOf(name)!, text: readFileSync(path, 'utf8') });
     }
+  }
+  const python = packageFile('harness', 'sandbox', 'python');
+  for (const name of ['game.py', 'func_timeout.py']) {
+    if (existsSync(join(python, name))) base.files.push({ path: `python/${name}`, language: 'python', text: readFileSync(join(python, name), 'utf8') });
   }
   return base;
 }

@@ -6,6 +6,8 @@
  * A game that needs speed (Reversi perft, a student's MCTS) keeps a mutable core of its own behind this.
  */
 
+import type { BotzoneCodec } from './common/botzone.js';
+
 /** 0 moves first (Black, "X"), 1 moves second (White, "O"). */
 export type Side = 0 | 1;
 
@@ -196,6 +198,8 @@ export interface Game<S = unknown, M = unknown> {
   moveDetails?(state: S, move: M): Record<string, number | string>;
   /** Leaf count to `depth` plies, where the game has a fast one (passes take a ply). */
   perft?(state: S, depth: number): number;
+  /** How Botzone's judge writes this game's turns to a bot (common/botzone.ts), where Botzone hosts the game. */
+  readonly botzone?: BotzoneCodec;
 }
 
 /** A Game with its type parameters erased, for registries and code that only passes states along. */

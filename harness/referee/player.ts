@@ -70,6 +70,11 @@ export interface MoveRequest {
    * applies them. Absent on retries (the board is the same one, as in game.py) and on the player's first turn.
    */
   played?: PlayedMove[];
+  /**
+   * Every turn of the game so far, passes included (the referee's own list: read it during the call, never keep
+   * it). A process-protocol player (Botzone's) rebuilds the whole request/response history from it.
+   */
+  history?: readonly { readonly side: Side; readonly kind: 'move' | 'pass'; readonly move?: string }[];
 }
 
 /** Captured output of the player during one call, already capped by whoever captured it. */
@@ -82,7 +87,7 @@ export interface CapturedOutput {
 /** How a call to a player ended, as the player's host saw it. The referee turns these into verdicts. */
 export type PlayerAnswer =
   /** A value came back; the referee checks it is a legal move. */
-  | { kind: 'move'; value: unknown; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number }
+  | { kind: 'move'; value: unknown; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number; debug?: string }
   /** Construction finished (startGame only). loadMs: the wall time this start spent loading the submission first. */
   | { kind: 'ready'; cpuMs?: number; loadMs?: number; output?: CapturedOutput }
   /** The player's code threw or rejected. */
@@ -128,6 +133,11 @@ export interface Player {
    * set this.
    */
   readonly trusted?: boolean;
+  /**
+   * The language the player's code is in ('C++', 'Python', 'JavaScript', 'TypeScript'), for per-language time
+   * multipliers (config.timeMultipliers); absent for an in-process reference AI.
+   */
+  readonly language?: string;
   /** Begin a game: a fresh AIPlayer for this colour. Resolves 'ready' or a failure. */
   startGame(start: GameStart): Promise<PlayerAnswer>;
   /** Ask for a move. Must resolve; the referee races it against its own deadline. */

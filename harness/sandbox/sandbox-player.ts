@@ -205,6 +205,12 @@ export class SandboxPlayer implements Player {
     this.layers = options.layers ?? detectLayers();
   }
 
+  /** The submission's language, for per-language time multipliers (config.timeMultipliers). */
+  get language(): string {
+    const runtime = this.options.runtime ?? 'node';
+    return runtime === 'python' ? 'Python' : runtime === 'cpp' ? 'C++' : 'TypeScript';
+  }
+
   /** The isolation this player runs under (recorded in every GameRecord and GradeResult). */
   get isolation(): IsolationRecord {
     const runtime = this.options.runtime ?? 'node';

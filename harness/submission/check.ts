@@ -6,7 +6,8 @@
 import { performance } from 'node:perf_hooks';
 import type { AnyGame } from '../games/game.js';
 import { getGame } from '../games/registry.js';
-import { configForGame, DEFAULT_REFEREE_CONFIG } from '../referee/config.js';
+import { BOTZONE_PRESET, configForGame, DEFAULT_REFEREE_CONFIG } from '../referee/config.js';
+import { checkBotzoneBot } from './check-botzone.js';
 import type { MoveInfo, PlayerAnswer } from '../referee/player.js';
 import { detectLayers, isHardened, isolationRecord, type Layers } from '../sandbox/layers.js';
 import { GraderError } from '../referee/grader-error.js';
@@ -15,7 +16,7 @@ import { SandboxPlayer } from '../sandbox/sandbox-player.js';
 import { CompileError, compileSubmission, type SourceProblem } from './compile.js';
 import { describeJudged, judgeAnswer } from './judge.js';
 import { probePositions } from './probes.js';
-import { resolveSubmission, runtimeOf, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits } from './resolve.js';
+import { resolveSubmission, runtimeOf, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits, type SubmissionProtocol } from './resolve.js';
 import { exportHint } from './suggest.js';
 import { typeCheck, type TypeCheckResult } from './typecheck.js';
 
@@ -65,6 +66,8 @@ export interface CheckResult {
 }
 
 export interface CheckOptions {
+  /** 'botzone': check it as a Botzone bot whatever its source shows (--protocol botzone). */
+  protocol?: SubmissionProtocol;
   /** Game registry id (default 'reversi'). */
   game?: string;
   /** Per-move limit in ms (default: the platform's 60 s; the CLI passes the assignment's, see grading/check-limits). */
@@ -267,8 +270,8 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
       if (!steps.some((step) => step.id === id)) steps.push({ id, title: TITLES[id], status: 'skip' });
     }
     steps.sort((a, b) => Object.keys(TITLES).indexOf(a.id) - Object.keys(TITLES).indexOf(b.id));
-    if (submission?.language === 'Python') for (const step of steps) step.title = PYTHON_TITLES[step.id] ?? step.title;
-    if (submission?.language === 'C++') for (const step of steps) step.title = CPP_TITLES[step.id] ?? step.title;
+    if (submission?.language === 'Python' && !submission.botzone) for (const step of steps) step.title = PYTHON_TITLES[step.id] ?? step.title;
+    if (submission?.language === 'C++' && !submission.botzone) for (const step of steps) step.title = CPP_TITLES[step.id] ?? step.title;
     return {
       ok: steps.every((step) => step.status !== 'fail'),
       limits,
@@ -277,8 +280,9 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
       ...(submission ? { language: submission.language } : {}),
       game: gameId,
       steps,
-      layers: activeLayers(layers, submission?.language),
-      hardened: isHardened(layers, runtimeOf(submission?.language)),
+      // A Botzone bot has no in-process layer, whatever its language (as the C++ host).
+      layers: submission?.botzone ? isolationRecord(layers, 'cpp').layers : activeLayers(layers, submission?.language),
+      hardened: isHardened(layers, submission?.botzone ? 'cpp' : runtimeOf(submission?.language)),
       durationMs: Math.round(performance.now() - started),
     };
   };
@@ -288,7 +292,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
 
   let submission: ResolvedSubmission | undefined;
   try {
-    submission = resolveSubmission(path, options.limits, options.entry);
+    submission = resolveSubmission(path, options.limits, options.entry, options.protocol);
     if (submission.notes) step('entry', 'warn', { detail: `${submission.entry}: ${submission.notes.join('; ')}`, hint: 'name the entry AIPlayer.py (Python) or src/AIPlayer.ts, or pass --entry FILE' });
     else step('entry', 'pass', { detail: submission.entry });
   } catch (error) {
@@ -350,6 +354,16 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     return result();
   }
 
+  if (submission.botzone) {
+    // A Botzone bot is checked by the judge's protocol and limits (check-botzone.ts), not the AIPlayer contract.
+    limits.moveTimeoutMs = BOTZONE_PRESET.moveTimeoutMs!;
+    limits.constructTimeoutMs = BOTZONE_PRESET.moveTimeoutMs! * BOTZONE_PRESET.firstMoveFactor!;
+    limits.illegalLimit = 1;
+    limits.memoryMb = options.memoryMb ?? 256;
+    limits.source = "Botzone's judge (1 s a turn x language: C++ 1, JavaScript 2, Python 6; first turn x2; one invalid action loses)";
+    steps.push(...(await checkBotzoneBot({ game, submission, bundlePath, files, layers, seed: options.seed ?? 1, ...(options.memoryMb !== undefined ? { memoryMb: options.memoryMb } : {}) })));
+    return result();
+  }
   const newPlayer = (): SandboxPlayer => new SandboxPlayer({
     name: 'check',
     bundlePath,

@@ -51,7 +51,7 @@ function playTs(game: AnyGame, seed: number, rules?: Record<string, boolean>): P
     state = game.apply(state, game.parseMove(pick));
   }
   const toMove = game.symbols[game.toMove(state)];
-  const winner = game.id === 'nogo' ? board.getWinner(toMove) : board.getWinner();
+  const winner = game.id === 'nogo' || game.id === 'amazons' ? board.getWinner(toMove) : board.getWinner();
   const rows = (game.id === 'reversi' ? board._board : board.board) as string[][];
   const final = rows.map((row) => row.join('')).join('/');
   if (game.id === 'reversi') {
@@ -110,6 +110,11 @@ describe('Python Boards agree with the TypeScript rules', () => {
     ['nogo', 150],
   ])('%s: %i seeded random games', async (id, games) => {
     expect(await compare(id, games, 1)).toBeGreaterThan(games * 7);
+  }, 120_000);
+
+  test('amazons: 12 seeded random games on 8x8 and 3 on 10x10 (every legal action list, in order)', async () => {
+    expect(await compare('amazons', 12, 1)).toBeGreaterThan(12 * 20);
+    expect(await compare('amazons', 3, 50, { board10: true })).toBeGreaterThan(3 * 40);
   }, 120_000);
 
   test('nogo without the centre rule (E5 allowed first): 100 seeded random games', async () => {

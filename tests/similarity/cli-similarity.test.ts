@@ -1,5 +1,6 @@
 /**
- * Issue #33: `referee similarity` as a subprocess on a small labelled class (tests/fixtures/similarity/class):
+ * Issue #33: `referee similarity` as a subprocess on a small labelled class (tests/fixtures/similarity/class, with
+ * the platform files its students hand in copied from Referee's own, see platform-files.json):
  * ana/fay is a disguised copy (renamed, reordered, comments translated, dead code, split into two files); gil is
  * a Python port of chen's C++ bot; hal and ivy both hand in the Python starter with board.py; kai crashes on every
  * probe; dana is independent. One full run is shared by the assertions; the bad-input runs skip the behaviour half.
@@ -10,11 +11,12 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { SimilarityReport } from '../../grading/similarity/run.js';
+import { materialiseClass } from '../../scripts/similarity-labelled.js';
 import { isolateCache, scratch } from '../sandbox/support.js';
 import { launchBrowser, requireBuild } from '../web/serve-helpers.js';
 
 const CLI = resolve('dist/cli/index.js');
-const CLASS = resolve('tests/fixtures/similarity/class');
+let CLASS: string;
 const run = promisify(execFile);
 
 async function similarity(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -35,6 +37,7 @@ let report: SimilarityReport;
 beforeAll(async () => {
   requireBuild();
   isolateCache();
+  CLASS = materialiseClass(join(scratch('similarity-class'), 'class'));
   out = scratch('similarity-out');
   const result = await similarity([CLASS, '--out', out, '--probes', '12', '--json', '--anonymize']);
   expect(result.stderr).toBe('');
