@@ -56,6 +56,7 @@ export function withBook(player: Player, book: ReadonlyMap<string, string>): Pla
     get isolation() {
       return player.isolation;
     },
+    ...(player.load ? { load: (start: GameStart) => player.load!(start) } : {}),
     startGame: (start: GameStart) => player.startGame(start),
     async requestMove(request: MoveRequest): Promise<PlayerAnswer> {
       const booked = book.get(request.state);

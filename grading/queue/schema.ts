@@ -20,6 +20,7 @@ export const QUEUE_LIMITS = {
   constructTimeoutMs: 600_000,
   illegalMoveLimit: 100,
   playouts: 100_000,
+  memoryMb: 65_536,
 } as const;
 
 /**
@@ -97,6 +98,19 @@ export const GAME_JOB_SCHEMA = {
         tamperLoses: { type: 'boolean' },
         forcedLossDiff: { type: 'number' },
         seedPlayerRandom: { type: 'boolean' },
+        // Round 4's limits and time policies (config.ts), capped like the rest; resolveConfig checks them again.
+        loadTimeoutMs: { type: 'integer', minimum: 1, maximum: QUEUE_LIMITS.constructTimeoutMs },
+        memoryMb: { type: 'integer', minimum: 16, maximum: QUEUE_LIMITS.memoryMb },
+        firstMoveFactor: { type: 'number', minimum: 1, maximum: 100 },
+        timeBankMs: { type: 'integer', minimum: 0, maximum: QUEUE_LIMITS.turnTimeoutMs },
+        strikeLimit: { type: 'integer', minimum: 0, maximum: QUEUE_LIMITS.illegalMoveLimit },
+        strikeGraceMs: { type: 'integer', minimum: 0, maximum: QUEUE_LIMITS.moveTimeoutMs },
+        timeMultipliers: {
+          type: 'object',
+          maxProperties: 16,
+          propertyNames: { pattern: '^[A-Za-z+#]{1,32}$' },
+          additionalProperties: { type: 'number', exclusiveMinimum: 0, maximum: 100 },
+        },
       },
     },
     seed: { type: 'integer', minimum: -2147483648, maximum: 4294967295 },

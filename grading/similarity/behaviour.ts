@@ -97,6 +97,11 @@ export function drawProbes(assignment: Assignment, count = DEFAULT_PROBES, seed 
   return probes;
 }
 
+/** The time per probe move a player is told and held to: `override`, else the assignment's, at most 10 s. */
+export function probeLimitMs(assignment: Assignment, override?: number): number {
+  return override ?? Math.min(configForGame(getGame(assignment.game), assignment.referee).moveTimeoutMs, 10_000);
+}
+
 /** The seed a probe's ask r plays under (the same for every student, so seeded randomness is comparable). */
 export const probeSeed = (seed: number, position: number, repeat: number): number => deriveSeed(deriveSeed(seed, position + 1000), repeat);
 
@@ -140,7 +145,7 @@ function failureText(answer: PlayerAnswer | null, limitMs: number): string {
 export async function probeSubmission(id: string, path: string, assignment: Assignment, probes: ProbePosition[], options: ProbeOptions = {}): Promise<ProbeAnswers> {
   const game = getGame(assignment.game);
   const config: RefereeConfig = configForGame(game, assignment.referee);
-  const limitMs = options.moveTimeoutMs ?? Math.min(config.moveTimeoutMs, 10_000);
+  const limitMs = probeLimitMs(assignment, options.moveTimeoutMs);
   const giveUpAfter = options.giveUpAfter ?? 4;
   const seed = options.seed ?? 1;
   const result: ProbeAnswers = { id, moves: probes.map(() => Array.from({ length: REPEATS }, () => null)), asked: 0, answered: 0, failures: [], wallMs: 0, cpuMs: 0 };

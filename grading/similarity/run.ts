@@ -14,6 +14,7 @@ import {
   BEHAVIOUR_THRESHOLDS,
   DEFAULT_PROBES,
   drawProbes,
+  probeLimitMs,
   probeSubmission,
   referenceAnswers,
   scoreBehaviour,
@@ -325,7 +326,7 @@ export async function runSimilarity(options: SimilarityOptions): Promise<Similar
     const starterAnswers = await mapPool(starters, jobs, (starter) => probeSubmission(starter.id, starter.path, assignment, probes, { seed, moveTimeoutMs: options.moveTimeoutMs }));
     const anchors = [...referenceAnswers(assignment, probes, seed), ...starterAnswers.filter(usable)];
     report.behaviour.anchors = anchors.map((anchor) => anchor.id);
-    report.behaviour.moveTimeoutMs = options.moveTimeoutMs;
+    report.behaviour.moveTimeoutMs = probeLimitMs(assignment, options.moveTimeoutMs);
     report.behaviour.costs = answers.map((each) => {
       const scored = usable(each);
       const reason = scored

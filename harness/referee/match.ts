@@ -9,7 +9,7 @@ import { abortWithin, askWithin, settleWithin, type Asked } from './ask.js';
 import { configForGame, DEFAULT_REFEREE_CONFIG, timeFactor, type RefereeConfig } from './config.js';
 import { describeValue } from './describe-value.js';
 import { findLegalMove } from './legal-move.js';
-import type { CapturedOutput, MoveInfo, MoveRequest, PlayedMove, Player, PlayerAnswer } from './player.js';
+import type { CapturedOutput, GameStart, MoveInfo, MoveRequest, PlayedMove, Player, PlayerAnswer } from './player.js';
 import {
   RECORD_FORMAT,
   type ForfeitRecord,
@@ -228,31 +228,56 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
   let quitBy: Side | undefined;
 
   /**
-   * Build one player; a failure there loses for that side. Loading (once per process: imports, static
-   * initialisers) has its own allowance, loadTimeoutMs, apart from constructTimeoutMs: the player reports how long
-   * it took (loadMs, measured by the sandbox's parent) and only the rest is held against the construction limit.
+   * Load the player's submission if it has to be (Player.load: imports, static initialisers, once per process),
+   * timed apart from construction against loadTimeoutMs; a failure there loses for that side. The time is kept in
+   * the start record (loadMs).
    */
-  const startPlayer = async (side: Side): Promise<ForfeitRecord | undefined> => {
+  const loadPlayer = async (side: Side, startInfo: GameStart, entry: StartRecord): Promise<ForfeitRecord | undefined> => {
     const player = players[side];
-    const loadTimeoutMs = config.loadTimeoutMs ?? DEFAULT_LOAD_MS;
-    const limitMs = waitFor(player, Math.min(UNTIMED_MS, config.constructTimeoutMs + loadTimeoutMs));
-    const asked = await askWithin(
-      () =>
-        player.startGame({
-          game: game.id,
-          side,
-          seed,
-          initialState,
-          seedRandom: config.seedPlayerRandom !== false,
-          timeLimitMs: config.constructTimeoutMs,
-          loadTimeLimitMs: loadTimeoutMs,
-        }),
-      limitMs,
-    );
-    const entry: StartRecord = { wallMs: roundMs(asked.wallMs) };
-    start[side] = entry;
+    if (!player.load) return undefined;
+    const loadTimeoutMs = startInfo.loadTimeLimitMs as number;
+    const limitMs = waitFor(player, loadTimeoutMs);
+    const asked = await askWithin(() => player.load!(startInfo), limitMs);
+    entry.loadMs = roundMs(asked.wallMs);
     const output = cleanOutput(asked.answer?.output);
     if (output) entry.output = output;
+    let answer = asked.answer;
+    if (answer === null) {
+      const cause = await abortWithin(player, `loading took over ${limitMs} ms`, limitMs);
+      answer = cause ?? { kind: 'timeout', loading: true, message: `loading the submission took over ${limitMs} ms (the load allowance, loadTimeoutMs)` };
+    }
+    if (answer.kind === 'ready') {
+      return lateness(asked, limitMs) ? forfeit(side, 'start', { verdict: 'timeout', message: `loading the submission took ${Math.round(asked.wallMs)} ms, over the ${limitMs} ms load allowance` }, [], asked.wallMs, undefined, RULES.loadTime(config)) : undefined;
+    }
+    const failure = failureOf(answer, limitMs, 'startGame');
+    const rule = answer.kind === 'timeout' ? RULES.loadTime(config) : RULES.failure(failure.verdict);
+    return forfeit(side, 'start', failure, [], asked.wallMs, undefined, rule);
+  };
+
+  /** Build one player (after loading it, see loadPlayer); a failure there loses for that side. */
+  const startPlayer = async (side: Side): Promise<ForfeitRecord | undefined> => {
+    const player = players[side];
+    const limitMs = waitFor(player, config.constructTimeoutMs);
+    const startInfo: GameStart = {
+      game: game.id,
+      side,
+      seed,
+      initialState,
+      seedRandom: config.seedPlayerRandom !== false,
+      timeLimitMs: config.constructTimeoutMs,
+      ...(player.load ? { loadTimeLimitMs: config.loadTimeoutMs ?? DEFAULT_LOAD_MS } : {}),
+    };
+    const entry: StartRecord = { wallMs: 0 };
+    start[side] = entry;
+    const unloaded = await loadPlayer(side, startInfo, entry);
+    if (unloaded) {
+      entry.wallMs = 0;
+      return unloaded;
+    }
+    const asked = await askWithin(() => player.startGame(startInfo), limitMs);
+    entry.wallMs = roundMs(asked.wallMs);
+    const output = cleanOutput(asked.answer?.output);
+    if (output) entry.output = entry.output ? { text: entry.output.text + output.text, droppedBytes: entry.output.droppedBytes + output.droppedBytes } : output;
     if (asked.answer === null) {
       const cause = await abortWithin(player, `construction took over ${limitMs} ms`, limitMs);
       if (cause) {
@@ -260,9 +285,7 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
         return forfeit(side, 'start', failure, [], asked.wallMs, undefined, RULES.failure(failure.verdict));
       }
     }
-    const loadMs = asked.answer?.kind === 'ready' ? cleanCpu(asked.answer.loadMs) : undefined;
-    if (loadMs !== undefined) entry.loadMs = loadMs;
-    const late = lateness(asked, limitMs) ?? (limitMs === UNTIMED_MS ? null : lateness({ ...asked, wallMs: asked.wallMs - (loadMs ?? 0) }, config.constructTimeoutMs));
+    const late = lateness(asked, limitMs);
     if (late) return forfeit(side, 'start', late, [], asked.wallMs, undefined, RULES.constructTime(config));
     const answer = asked.answer as PlayerAnswer;
     if (answer.kind !== 'ready') {

@@ -47,8 +47,8 @@ export interface GameStart {
   /** The time allowed for construction, in ms. */
   timeLimitMs: number;
   /**
-   * The time allowed for loading the submission when this start loads it (the first game of a process), in ms,
-   * apart from timeLimitMs (config.loadTimeoutMs); absent: timeLimitMs.
+   * The time allowed for loading the submission (load, or a startGame that loads because load was not called), in
+   * ms, apart from timeLimitMs (config.loadTimeoutMs); absent: timeLimitMs.
    */
   loadTimeLimitMs?: number;
 }
@@ -88,8 +88,8 @@ export interface CapturedOutput {
 export type PlayerAnswer =
   /** A value came back; the referee checks it is a legal move. */
   | { kind: 'move'; value: unknown; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number; debug?: string }
-  /** Construction finished (startGame only). loadMs: the wall time this start spent loading the submission first. */
-  | { kind: 'ready'; cpuMs?: number; loadMs?: number; output?: CapturedOutput }
+  /** Construction finished (startGame), or the submission is loaded (load). */
+  | { kind: 'ready'; cpuMs?: number; output?: CapturedOutput }
   /** The player's code threw or rejected. */
   | { kind: 'error'; message: string; stack?: string; output?: CapturedOutput }
   /**
@@ -138,6 +138,13 @@ export interface Player {
    * multipliers (config.timeMultipliers); absent for an in-process reference AI.
    */
   readonly language?: string;
+  /**
+   * Load the submission if it is not loaded yet (the first game of its process: imports and module-level code, a
+   * C++ library's static initialisers), before startGame. The referee times it against config.loadTimeoutMs, apart
+   * from construction. Resolves 'ready' (at once when already loaded) or a failure. Players with nothing to load
+   * leave it out.
+   */
+  load?(start: GameStart): Promise<PlayerAnswer>;
   /** Begin a game: a fresh AIPlayer for this colour. Resolves 'ready' or a failure. */
   startGame(start: GameStart): Promise<PlayerAnswer>;
   /** Ask for a move. Must resolve; the referee races it against its own deadline. */

@@ -8,14 +8,13 @@
  */
 import { deriveSeed } from '../games/common/seed.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { basename, dirname, join } from 'node:path';
 import { getGame } from '../games/registry.js';
-import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
+import type { CapturedOutput, GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { parseAnswer } from './answer-schema.js';
 import { PlayerCgroup } from './cgroup.js';
 import { studentStack } from './student-stack.js';
@@ -25,7 +24,7 @@ import { bwrapFix, detectLayers, fallbackWarning, isHardened, isolationRecord, i
 import { cppHostPath } from './cpp-runtime.js';
 import { launchPlan, type CppProgram, type PythonProgram } from './launch.js';
 import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-failure.js';
-import { memoryWall, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
+import { memoryWall, ResidentSampler, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
 import { processGroup, processTree, runQueueWaitMs, signalGroups, signalPids } from './process-tree.js';
@@ -91,6 +90,8 @@ const CREDIT_STRETCH = 10;
 interface Pending {
   id: number;
   expect: Expect;
+  /** The deadline this request runs under, in ms (named in a deadline's message). */
+  limitMs: number;
   timer: ReturnType<typeof setTimeout>;
   /** The second wake-up of a self-stopped host (thaw), cleared with the answer. */
   retry?: ReturnType<typeof setTimeout>;
@@ -119,8 +120,8 @@ interface Child {
   killed: boolean;
   /** The private copy the child runs, removed when it is gone. */
   staged: StagedProgram;
-  /** Without a memory cgroup: the sampler that holds the memory limit (memory-wall.ts), stopped at the kill. */
-  watchdog: ReturnType<typeof setInterval> | null;
+  /** Without a memory cgroup: stops the sampler that holds the memory limit (memory-wall.ts); called at the kill. */
+  stopWatchdog: (() => void) | null;
 }
 
 /** How long an answered child may stay runnable before it is frozen (see scheduleFreeze). */
@@ -238,18 +239,28 @@ export class SandboxPlayer implements Player {
   async startGame(start: GameStart): Promise<PlayerAnswer> {
     const reported = this.takeViolation();
     if (reported) return reported;
-    let loadMs: number | undefined;
+    let printed: CapturedOutput | undefined;
     if (!this.child) {
-      // Loading has its own allowance (config.loadTimeoutMs); the referee holds only the rest against construction.
-      const began = performance.now();
-      const failure = await this.spawnAndLoad(start.loadTimeLimitMs ?? start.timeLimitMs);
-      if (failure) return failure;
-      loadMs = Math.round((performance.now() - began) * 1000) / 1000;
+      // Loading has its own allowance (config.loadTimeoutMs): a caller that did not call load() first gets it here.
+      const loaded = await this.spawnAndLoad(start.loadTimeLimitMs ?? start.timeLimitMs);
+      if (loaded.kind !== 'ready') return loaded;
+      printed = loaded.output;
     }
     // The player's own randomness, per game and side, from the game's seed: same seed, same games.
     const randomSeed = start.seedRandom ? playerRandomSeed(start.seed, start.side) : undefined;
     const ready = await this.ask({ t: 'start', id: 0, side: start.side, ...(randomSeed === undefined ? {} : { randomSeed }) }, 'ready', start.timeLimitMs);
-    return ready.kind === 'ready' && loadMs !== undefined ? { ...ready, loadMs } : ready;
+    // What loading printed (a demo game at import) comes before what construction printed.
+    if (!printed?.text) return ready;
+    const output = ready.output ? { text: printed.text + ready.output.text, droppedBytes: printed.droppedBytes + ready.output.droppedBytes } : printed;
+    return { ...ready, output };
+  }
+
+  /** Start the child and load the submission unless that is done: the referee times this apart from construction. */
+  async load(start: GameStart): Promise<PlayerAnswer> {
+    const reported = this.takeViolation();
+    if (reported) return reported;
+    if (this.child) return { kind: 'ready' };
+    return this.spawnAndLoad(start.loadTimeLimitMs ?? start.timeLimitMs);
   }
 
   async requestMove(request: MoveRequest): Promise<PlayerAnswer> {
@@ -275,7 +286,7 @@ export class SandboxPlayer implements Player {
       this.settlePending({ failure: { kind: 'timeout', output: this.output.take() } });
       return;
     }
-    const failure = this.deadlineFailure(child, pending.expect, null);
+    const failure = this.deadlineFailure(child, pending.expect, pending.limitMs);
     this.settlePending({ failure });
     return failure;
   }
@@ -320,7 +331,7 @@ export class SandboxPlayer implements Player {
    * Anything that fails before the student's code started is the grader's failure: a GraderError is thrown, never
    * an answer the referee could hold against the submission.
    */
-  private async spawnAndLoad(limitMs: number): Promise<PlayerAnswer | null> {
+  private async spawnAndLoad(limitMs: number): Promise<PlayerAnswer> {
     const refusal = isolationRefusal(this.layers);
     if (refusal) throw new GraderError(refusal);
     let hostPath: string;
@@ -397,7 +408,7 @@ export class SandboxPlayer implements Player {
       killed: false,
       exited: Promise.resolve(),
       staged,
-      watchdog: null,
+      stopWatchdog: null,
     };
     this.child = child;
     this.cpuBaseline = 0;
@@ -451,7 +462,7 @@ export class SandboxPlayer implements Player {
 
     this.cpuSinceLast(); // from here on, CPU time is the student's
     const loaded = await this.ask({ t: 'load', id: 0 }, 'loaded', limitMs);
-    if (loaded.kind === 'ready') return null;
+    if (loaded.kind === 'ready') return loaded;
     // Not loaded: start afresh next game, so the same clear error comes back instead of a confusing one.
     this.kill();
     return loaded;
@@ -571,7 +582,7 @@ export class SandboxPlayer implements Player {
       };
       // The verdict waits one loop turn: an answer already in the pipe (a grader's event loop that was late) wins.
       const timer = setTimeout(() => setImmediate(expire), limitMs);
-      this.pending = { id, expect, timer, settle: resolve };
+      this.pending = { id, expect, limitMs, timer, settle: resolve };
       if (request) {
         request.id = id;
         // Write first, then thaw: the child wakes once and finds its request waiting.
@@ -729,13 +740,19 @@ export class SandboxPlayer implements Player {
    */
   private watchMemory(child: Child): void {
     if (memoryWall(this.layers, this.memoryMb).kind !== 'watchdog') return;
+    // Fixed pids (seccomp: no new processes) are sampled through kept-open files; otherwise the tree is walked.
+    const sampler = child.fixedPids ? new ResidentSampler(child.fixedPids) : null;
+    const stop = (): void => {
+      clearInterval(timer);
+      sampler?.close();
+    };
     const timer = setInterval(() => {
       if (this.child !== child) {
-        clearInterval(timer);
+        stop();
         return;
       }
       if (this.frozen) return;
-      const usedMb = residentMb(child.fixedPids ?? processTree(child.process.pid ?? 0));
+      const usedMb = sampler ? sampler.sampleMb() : residentMb(processTree(child.process.pid ?? 0));
       if (usedMb === null || usedMb <= this.memoryMb) return;
       this.kill();
       const message = `used ${Math.round(usedMb)} MB of resident memory, over its ${this.memoryMb} MB memory limit (stopped by the grader's memory watchdog)`;
@@ -743,7 +760,7 @@ export class SandboxPlayer implements Player {
       else this.violation ??= message;
     }, WATCHDOG_INTERVAL_MS);
     timer.unref();
-    child.watchdog = timer;
+    child.stopWatchdog = stop;
   }
 
   private kill(): void {
@@ -754,7 +771,7 @@ export class SandboxPlayer implements Player {
     if (!child) return;
     this.child = null;
     child.killed = true;
-    if (child.watchdog) clearInterval(child.watchdog);
+    child.stopWatchdog?.();
     const pids = child.cgroup?.pids() ?? [];
     signalGroups(child.groups, 'SIGKILL');
     signalPids(pids, 'SIGKILL');

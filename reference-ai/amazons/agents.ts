@@ -6,6 +6,9 @@ import { alphaBetaAgent } from '../generic/alphabeta.js';
 import { firstBest, requireGame } from '../generic/pick.js';
 import { evaluateAmazons } from './evaluate.js';
 
+/** Moves searched at each node, best first by one-ply territory. */
+export const WIDTH = 6;
+
 const requireAmazons = (game: AnyGame, agent: string): void => requireGame(game, agent, [amazons.id]);
 
 /** The move after which the opponent is worst off in territory (ties to the first in the game's order). */
@@ -23,14 +26,14 @@ export function amazonsAlphaBetaAgent(nodeBudget: number): AgentFactory {
   const search = alphaBetaAgent<AmazonsState, number>({
     nodeBudget,
     evaluate: evaluateAmazons,
-    // Best first by the opponent's territory after the move; only the best 24 are searched below the root's first ply.
+    // Best first by the territory left after the move, and only the best WIDTH searched: a move list is ~1000 long.
     orderMoves: (state, moves) =>
       moves
         .map((move) => ({ move, value: -evaluateAmazons(amazons.apply(state, move)) }))
         .sort((a, b) => b.value - a.value)
-        .slice(0, 24)
+        .slice(0, WIDTH)
         .map((entry) => entry.move),
-    maxDepth: 3,
+    maxDepth: 2,
   });
   return (game, side, seed) => {
     requireAmazons(game, 'alphabeta');

@@ -5,18 +5,17 @@
  * its territory minus the opponent's, plus a small mobility term (empty squares next to its queens), which keeps
  * queens out of boxes before territory is settled.
  */
-import { CELLS, EMPTY, FIRST, SECOND, STRIDE } from '../../harness/games/amazons/core.js';
+import { CELLS, EMPTY, FIRST, NEXT, SECOND } from '../../harness/games/amazons/core.js';
 import type { AmazonsState } from '../../harness/games/amazons/index.js';
 
 const UNREACHED = 255;
-const DR = [-1, -1, -1, 0, 0, 1, 1, 1];
-const DC = [-1, 0, 1, -1, 1, -1, 0, 1];
 const distance: [Uint8Array, Uint8Array] = [new Uint8Array(CELLS), new Uint8Array(CELLS)];
 const queue = new Int16Array(CELLS);
 
 /** Queen distance from `piece`'s queens to every square into `out` (UNREACHED where none gets). */
 function queenDistance(cells: Uint8Array, size: number, piece: number, out: Uint8Array): void {
   out.fill(UNREACHED);
+  const table = NEXT[size];
   let head = 0;
   let tail = 0;
   for (let cell = 0; cell < CELLS; cell++) {
@@ -28,12 +27,8 @@ function queenDistance(cells: Uint8Array, size: number, piece: number, out: Uint
   while (head < tail) {
     const from = queue[head++];
     const next = out[from] + 1;
-    const row0 = Math.floor(from / STRIDE);
-    const col0 = from % STRIDE;
-    for (let d = 0; d < 8; d++) {
-      for (let row = row0 + DR[d], col = col0 + DC[d]; row >= 0 && row < size && col >= 0 && col < size; row += DR[d], col += DC[d]) {
-        const cell = row * STRIDE + col;
-        if (cells[cell] !== EMPTY) break;
+    for (let d = 0; d < 8 * CELLS; d += CELLS) {
+      for (let cell = table[d + from]; cell >= 0 && cells[cell] === EMPTY; cell = table[d + cell]) {
         if (out[cell] <= next) continue; // reached as soon or sooner: keep walking the ray past it
         out[cell] = next;
         queue[tail++] = cell;
@@ -47,12 +42,9 @@ function freedom(cells: Uint8Array, size: number, piece: number): number {
   let n = 0;
   for (let cell = 0; cell < CELLS; cell++) {
     if (cells[cell] !== piece) continue;
-    const row0 = Math.floor(cell / STRIDE);
-    const col0 = cell % STRIDE;
-    for (let d = 0; d < 8; d++) {
-      const row = row0 + DR[d];
-      const col = col0 + DC[d];
-      if (row >= 0 && row < size && col >= 0 && col < size && cells[row * STRIDE + col] === EMPTY) n++;
+    for (let d = 0; d < 8 * CELLS; d += CELLS) {
+      const neighbour = NEXT[size][d + cell];
+      if (neighbour >= 0 && cells[neighbour] === EMPTY) n++;
     }
   }
   return n;

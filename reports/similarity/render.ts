@@ -52,7 +52,7 @@ function viewModel(report: SimilarityReport, options: SimilarityPageOptions): Re
     commonLimit: report.source.commonLimit,
     languages: languages || 'no files',
     meanProbeSeconds: seconds(report.behaviour.meanWallMs ?? 0),
-    probeLimit: report.behaviour.moveTimeoutMs ? `${report.behaviour.moveTimeoutMs} ms` : "the assignment's limit (at most 10 s)",
+    probeLimit: `${report.behaviour.moveTimeoutMs ?? '?'} ms`,
     anchors: report.behaviour.anchors.join(', ') || 'no reference player',
     clusters: report.clusters.map((cluster) => ({ ...cluster, members: cluster.members.map((id) => ({ name: nameOf(id), corpus: corpus.has(id) })) })),
     pairs,

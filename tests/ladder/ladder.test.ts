@@ -15,6 +15,7 @@ import { packageFile } from '../../grading/package-root.js';
 import { tempDir } from '../batch/helpers.js';
 import { makeZip, type ZipFileSpec } from '../batch/zip-writer.js';
 import { CLI, launchBrowser, requireBuild, startCli, type Started } from '../web/serve-helpers.js';
+import { WatchSource } from '../../web/server/watch.js';
 
 const ASSIGNMENT = {
   title: 'Ladder test',
@@ -226,6 +227,10 @@ describe('referee ladder', () => {
     expect(await page.textContent('#ply-label')).toMatch(/\d/);
     expect(errors).toEqual([]);
     await page.close();
+    // `referee serve --watch DATA` reads the ladder's journal like a tournament's: its finished games (and the live table).
+    const watched = new WatchSource(data).overview();
+    expect(watched.source).toBe('tournament');
+    expect(watched.gamesTotal).toBeGreaterThan(0);
   }, 120_000);
 
   test('kill -9 mid-game loses no submission and no game; a restart resumes; final, export and rebuild', async () => {

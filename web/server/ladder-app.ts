@@ -343,7 +343,7 @@ export async function startLadderServer(options: LadderServerOptions): Promise<R
 
   app.get('/instructor', async (request, reply) => {
     if (!instructorOnly(request, reply)) return reply;
-    return page(reply, 'instructor', { roster: rosterView(), table: service.table(), phase: store.phase(), token: tokenOf(request), settings: service.settings, hasFinal: existsSync(join(service.dataDir, FINAL_FILE)) });
+    return page(reply, 'instructor', { roster: rosterView(), table: service.table(), phase: store.phase(), token: tokenOf(request), settings: service.settings, dataDir: service.dataDir, hasFinal: existsSync(join(service.dataDir, FINAL_FILE)) });
   });
 
   app.get<{ Params: { id: string } }>('/game/:id', async (request, reply) => {

@@ -1,5 +1,6 @@
 /** The Amazons Game: Botzone's 8 x 8 rules by default, the standard 10 x 10 board as a rule switch. */
 import type { Game, Outcome } from '../game.js';
+import { amazonsBotzone } from './botzone.js';
 import { cellName, formatMove, hasMove, legalMoves, moveArrow, moveFrom, moveTo, parseMove, perftCells } from './core.js';
 import { Board } from './board.js';
 import { amazonsGeometry } from './geometry.js';
@@ -45,4 +46,5 @@ export const amazons: Game<AmazonsState, number> = {
   },
   moveDetails: (_s, move) => ({ queen: cellName(moveFrom(move)), to: cellName(moveTo(move)), arrow: cellName(moveArrow(move)) }),
   perft: (s, depth) => perftCells(s.cells.slice(), s.size, pieceOf(s.side), depth),
+  botzone: amazonsBotzone,
 };

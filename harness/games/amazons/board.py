@@ -254,6 +254,9 @@ def _from_state(text, game_id):
     rows = grid_text.split('/')
     board = Board(len(rows))
     cells = board._cells
+    for row in range(board.size):  # the start position's queens go: the text places every piece
+        for col in range(board.size):
+            cells[row * STRIDE + col] = EMPTY
     for row, row_text in enumerate(rows):
         col = 0
         for token in re.findall(r'[0-9]+|[xo#]', row_text):

@@ -63,17 +63,29 @@ export function startCells(size: number): Uint8Array {
   return cells;
 }
 
-/** Whether (row, col) of `cell` stepped by direction d stays on a board of `size`; returns the next cell or -1. */
-function step(cell: number, d: number, size: number): number {
-  const row = floor(cell / STRIDE) + DR[d];
-  const col = (cell % STRIDE) + DC[d];
-  return row >= 0 && row < size && col >= 0 && col < size ? row * STRIDE + col : -1;
+/**
+ * The neighbour of each cell in each direction on a board of `size`, or -1 off it: NEXT[size][d * 100 + cell].
+ * A table walk instead of row/column arithmetic: move generation, perft and the evaluations walk rays all the time.
+ */
+export const NEXT: Record<number, Int16Array> = {};
+for (const size of [8, 10]) {
+  const table = new Int16Array(8 * CELLS).fill(-1);
+  for (let cell = 0; cell < CELLS; cell++) {
+    for (let d = 0; d < 8; d++) {
+      const row = floor(cell / STRIDE) + DR[d];
+      const col = (cell % STRIDE) + DC[d];
+      const inside = floor(cell / STRIDE) < size && cell % STRIDE < size && row >= 0 && row < size && col >= 0 && col < size;
+      table[d * CELLS + cell] = inside ? row * STRIDE + col : -1;
+    }
+  }
+  NEXT[size] = table;
 }
 
 /** The empty cells a queen (or arrow) on `from` reaches, appended to `out` from `n`; returns the new length. */
 export function reach(cells: Uint8Array, size: number, from: number, out: Int16Array, n: number): number {
-  for (let d = 0; d < 8; d++) {
-    for (let cell = step(from, d, size); cell >= 0 && cells[cell] === EMPTY; cell = step(cell, d, size)) out[n++] = cell;
+  const next = NEXT[size];
+  for (let d = 0; d < 8 * CELLS; d += CELLS) {
+    for (let cell = next[d + from]; cell >= 0 && cells[cell] === EMPTY; cell = next[d + cell]) out[n++] = cell;
   }
   return n;
 }
@@ -98,33 +110,50 @@ export function queensOf(cells: Uint8Array, piece: number): number[] {
 
 /** A side can move exactly when one of its queens has an empty neighbour (it can always shoot back where it was). */
 export function hasMove(cells: Uint8Array, size: number, piece: number): boolean {
+  const next = NEXT[size];
   for (let cell = 0; cell < CELLS; cell++) {
     if (cells[cell] !== piece) continue;
-    for (let d = 0; d < 8; d++) {
-      const next = step(cell, d, size);
-      if (next >= 0 && cells[next] === EMPTY) return true;
+    for (let d = 0; d < 8 * CELLS; d += CELLS) {
+      const neighbour = next[d + cell];
+      if (neighbour >= 0 && cells[neighbour] === EMPTY) return true;
     }
   }
   return false;
 }
 
-const sortAscending = (a: number, b: number): number => a - b;
+/** Sorts out[0..n) ascending in place (at most a few dozen cells: insertion sort). */
+function sortCells(out: Int16Array, n: number): void {
+  for (let i = 1; i < n; i++) {
+    const value = out[i];
+    let j = i - 1;
+    while (j >= 0 && out[j] > value) {
+      out[j + 1] = out[j];
+      j--;
+    }
+    out[j + 1] = value;
+  }
+}
+
+const LIST_TARGETS = new Int16Array(CELLS);
+const LIST_ARROWS = new Int16Array(CELLS);
 
 /** Legal moves of `piece` in order (queen, destination, arrow, each by cell). `cells` is used as scratch and restored. */
 export function legalMoves(cells: Uint8Array, size: number, piece: number): number[] {
   const moves: number[] = [];
-  const targets = new Int16Array(CELLS);
-  const arrows = new Int16Array(CELLS);
+  const targets = LIST_TARGETS;
+  const arrows = LIST_ARROWS;
   for (let from = 0; from < CELLS; from++) {
     if (cells[from] !== piece) continue;
     const nTargets = reach(cells, size, from, targets, 0);
-    const sortedTargets = Array.from(targets.subarray(0, nTargets)).sort(sortAscending);
+    sortCells(targets, nTargets);
     cells[from] = EMPTY;
-    for (const to of sortedTargets) {
+    for (let t = 0; t < nTargets; t++) {
+      const to = targets[t];
       cells[to] = piece;
       const nArrows = reach(cells, size, to, arrows, 0);
-      const sortedArrows = Array.from(arrows.subarray(0, nArrows)).sort(sortAscending);
-      for (const arrow of sortedArrows) moves.push(packMove(from, to, arrow));
+      sortCells(arrows, nArrows);
+      const head = from * 10000 + to * 100;
+      for (let a = 0; a < nArrows; a++) moves.push(head + arrows[a]);
       cells[to] = EMPTY;
     }
     cells[from] = piece;
