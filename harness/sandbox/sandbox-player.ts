@@ -27,7 +27,7 @@ import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-fail
 import { memoryWall, ResidentSampler, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
-import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
+import { processGroup, processTree, runQueueWaitMs, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, NO_PYTHON, pythonRuntimeDir } from './python-runtime.js';
@@ -63,6 +63,11 @@ export interface SandboxOptions {
   pidsMax?: number;
   /** Time allowed for the sandbox itself to start (not the student's code), in ms (default 10 s). */
   startupTimeoutMs?: number;
+  /**
+   * Add the time the player waited, runnable, for a CPU to its deadlines (the interface check: its verdict must
+   * not depend on the grader's load). Games keep the platform's wall-clock rule.
+   */
+  creditCpuWaits?: boolean;
   /** Override the detected layers (tests exercise the fallbacks with this). */
   layers?: Layers;
 }
@@ -78,6 +83,9 @@ const ACCEPTS: Record<Expect, readonly Answer['t'][]> = {
 /** A child failure the referee sees as an answer (timeout, crash, memory, protocol). */
 type Failure = Extract<PlayerAnswer, { kind: 'timeout' | 'crash' | 'memory' | 'protocol' }>;
 type Outcome = { answer: Answer } | { failure: Failure };
+
+/** A deadline stretched by CPU waits ends at this many times the limit; the rest is the grader's stall. */
+const CREDIT_STRETCH = 10;
 
 interface Pending {
   id: number;
@@ -430,8 +438,14 @@ export class SandboxPlayer implements Player {
       // No student code has run yet (the host loads it only when asked): the sandbox itself failed.
       const tail = this.output.stderrTail().trim().split('\n').slice(-3).join(' ⏎ ');
       this.kill();
-      const why = tail ? tail.slice(0, 500) : hello.failure.kind === 'protocol' || hello.failure.kind === 'crash' ? hello.failure.message : 'no answer in time';
-      const fix = this.layers.bwrap ? `; ${bwrapFix(tail)}` : '';
+      // Silent until the deadline: a busy machine, not a broken bubblewrap (whose failures say why on stderr).
+      const slow = hello.failure.kind === 'timeout' && !tail;
+      const why = tail
+        ? tail.slice(0, 500)
+        : hello.failure.kind === 'protocol' || hello.failure.kind === 'crash'
+          ? hello.failure.message
+          : `no answer within ${this.options.startupTimeoutMs ?? 10_000} ms (the grader's machine is too busy: grade with fewer --jobs at once, then run again)`;
+      const fix = this.layers.bwrap && !slow ? `; ${bwrapFix(tail)}` : '';
       throw new GraderError(`the sandbox did not start: ${why}${fix}`);
     }
     if (hello.answer.t === 'hello') {
@@ -543,7 +557,31 @@ export class SandboxPlayer implements Player {
     if (!child) return Promise.resolve({ failure: { kind: 'crash', message: "the player's process is not running" } });
     return new Promise<Outcome>((resolve) => {
       const id = request ? this.nextId++ : 0;
-      const timer = setTimeout(() => this.settlePending({ failure: this.deadlineFailure(child, expect, limitMs) }), limitMs);
+      const asked = performance.now();
+      const waitedBefore = this.options.creditCpuWaits ? runQueueWaitMs(child.node) : null;
+      let stall: string | undefined;
+      const expire = (): void => {
+        const pending = this.pending;
+        if (pending?.id !== id || this.child !== child) return; // answered in the loop turn that read the pipe
+        if (waitedBefore !== null) {
+          // The limit counts the player's own time: wall time it spent waiting, runnable, for a CPU does not count,
+          // up to CREDIT_STRETCH times the limit in wall time; past that the grader's machine used the time.
+          const waited = (runQueueWaitMs(child.node) ?? waitedBefore) - waitedBefore;
+          const wall = performance.now() - asked;
+          const left = limitMs - (wall - waited);
+          if (left > Math.max(5, limitMs / 50)) {
+            if (wall + left <= CREDIT_STRETCH * limitMs) {
+              pending.timer = setTimeout(() => setImmediate(expire), left);
+              return;
+            }
+            stall = `the player waited ${Math.round(waited)} ms for a CPU in ${Math.round(wall)} ms (the grader's machine was busy)`;
+          }
+        }
+        const failure = this.deadlineFailure(child, expect, limitMs);
+        this.settlePending({ failure: failure.kind === 'timeout' && stall ? { ...failure, stall } : failure });
+      };
+      // The verdict waits one loop turn: an answer already in the pipe (a grader's event loop that was late) wins.
+      const timer = setTimeout(() => setImmediate(expire), limitMs);
       this.pending = { id, expect, limitMs, timer, settle: resolve };
       if (request) {
         request.id = id;
