@@ -10,6 +10,15 @@ export function positiveInt(value: string): number {
   return Number(value);
 }
 
+/** A whole number from 1 to `most`: counts that plan work (games, rounds, jobs) are bounded, so a typo cannot hang the grader. */
+export function boundedInt(most: number): (value: string) => number {
+  return (value: string): number => {
+    const n = positiveInt(value);
+    if (n > most) throw new InvalidArgumentError(`must be a whole number from 1 to ${most}.`);
+    return n;
+  };
+}
+
 export function nonNegativeInt(value: string): number {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
     throw new InvalidArgumentError('must be a whole number ≥ 0.');
@@ -27,4 +36,10 @@ export function gameArg(id: string): AnyGame {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+}
+
+/** --protocol: how a submission talks (botzone: a whole program on stdin/stdout; course: the AIPlayer class). */
+export function protocolName(text: string): 'botzone' | 'course' {
+  if (text !== 'botzone' && text !== 'course') throw new InvalidArgumentError(`expected botzone or course (got ${JSON.stringify(text)})`);
+  return text;
 }

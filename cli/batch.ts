@@ -16,7 +16,7 @@ import { DiskFullError } from '../grading/batch/disk-full.js';
 import { InputError, openSubmissions, type SubmissionInput } from '../grading/batch/input.js';
 import { JournalFormatError } from '../grading/batch/journal-db.js';
 import { LAYOUT_NAMES } from '../grading/batch/layout.js';
-import { BatchUsageError, GRADES_CSV, runBatch, type BatchEvent, type BatchOutcome } from '../grading/batch/runner.js';
+import { BatchUsageError, GRADES_CSV, runBatch, SUBMISSIONS_DIR, type BatchEvent, type BatchOutcome } from '../grading/batch/runner.js';
 import { DEFAULT_LIMITS } from '../grading/batch/snapshot.js';
 import { withClassFacts, type StudentSummary } from '../grading/batch/summary.js';
 import type { GamePool } from '../grading/pool/job.js';
@@ -43,6 +43,7 @@ interface BatchFlags {
   queue?: string;
   keyFile?: string;
   redisPasswordFile?: string;
+  similarity?: boolean;
 }
 
 /** With --queue and no --jobs: how many games the coordinator keeps queued ahead (about half of this). */
@@ -288,6 +289,7 @@ export function register(program: Command): void {
     .option('--anonymize', 'also write index-anonymous.html with stable pseudonyms (and a pseudonym column in grades.csv)')
     .option('--max-submission-mb <mb>', 'refuse submissions larger than this', megabytes, DEFAULT_LIMITS.maxBytes / 1024 / 1024)
     .option('--max-files <n>', 'refuse submissions with more files than this', positiveInt, DEFAULT_LIMITS.maxFiles)
+    .option('--similarity', 'also write similarity.html and similarity.json: which students are worth a look together (see `referee similarity`)')
     .action(async (submissions: string | undefined, flags: BatchFlags) => {
       if (flags.queue && flags.jobs === undefined) flags.jobs = QUEUE_DEFAULT_JOBS;
       if (submissions === undefined && flags.compare === undefined) {
@@ -296,6 +298,13 @@ export function register(program: Command): void {
       if (submissions !== undefined) {
         const outcome = await gradeClass(submissions, flags);
         if (!outcome) return;
+        // The class's similarity report over the batch's own snapshots, after the grades are safe on disk.
+        if (flags.similarity) {
+          const { batchEntrants, runForBatch } = await import('./similarity.js');
+          const outDir = resolve(flags.out);
+          const lines = await runForBatch({ students: batchEntrants(join(outDir, SUBMISSIONS_DIR), outcome.students.map((student) => student.id)), assignment: assignmentArg(flags.config, flags.game), outDir, pseudonyms: outcome.pseudonyms, quiet: flags.quiet });
+          console.log(lines.join('\n'));
+        }
       }
       if (flags.compare !== undefined) {
         try {

@@ -1,3 +1,4 @@
+import { protocolName } from './args.js';
 /**
  * `referee check <submission>`: the platform's interface test as a checklist, one line per step with a fix hint
  * on failure. Exit codes: 0 pass, 1 fail, 2 usage error (via the program's exit override).
@@ -21,6 +22,7 @@ interface CheckFlags extends RuleFlags {
   typeCheck: boolean;
   json?: boolean;
   entry?: string;
+  protocol?: 'botzone' | 'course';
 }
 
 const MARK: Record<CheckStep['status'], string> = { pass: '✓', fail: '✗', warn: '!', skip: '-' };
@@ -60,6 +62,7 @@ export function register(program: Command): void {
     .option('--config <file>', "assignment JSON: check under its game and limits (as `referee grade --config` does)")
     .option('--game <id>', "without --config: the game, checked under its course platform's limits (reversi: 60 s a move, 512 MB; connect4-nogo: 3 s, 1024 MB; 60 s to load), with a warning for answers slower than the built-in ladder's (default: reversi)")
     .option('--entry <file>', 'the entry file inside the submission folder, e.g. AIplayer.py (over the name conventions)')
+    .option('--protocol <name>', "botzone: check it as a Botzone bot (a whole program on stdin/stdout) even without Botzone's signs in its source", protocolName)
     .option('--allow-import <name...>', 'bare imports the assignment allows (default: none)')
     .option('--no-type-check', 'skip the tsc type check (type errors are only warnings anyway)')
     .option('--json', 'print the result as JSON');
@@ -83,6 +86,7 @@ export function register(program: Command): void {
       // Said on stderr while a slow answer is awaited (a 60 s limit is a long silence otherwise).
       ...(flags.json ? {} : { onWaiting: (waitedMs: number, limitMs: number) => console.error(`  … no answer yet after ${waitedMs / 1000} s; the ${flags.config ? 'assignment' : 'platform'} allows ${limitMs / 1000} s a move`) }),
       ...(flags.entry !== undefined ? { entry: flags.entry } : {}),
+      ...(flags.protocol !== undefined ? { protocol: flags.protocol } : {}),
     });
     if (!result.hardened && !flags.json) warnNotIsolatedOnce(detectLayers());
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatCheck(result));

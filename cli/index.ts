@@ -28,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<{ register(program: Command): void 
   tournament: () => import('./tournament.js'),
   ladder: () => import('./ladder.js'),
   list: () => import('./list.js'),
+  similarity: () => import('./similarity.js'),
 };
 
 const version = harnessVersion();

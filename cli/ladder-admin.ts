@@ -26,6 +26,7 @@ export interface LadderStartFlags {
   data: string;
   port: number;
   host: string;
+  trustProxy?: boolean;
   jobs: number;
   queue?: string;
   keyFile?: string;
@@ -117,7 +118,7 @@ export async function startLadder(flags: LadderStartFlags): Promise<void> {
   service.start();
   let server;
   try {
-    server = await startLadderServer({ host: flags.host, port: flags.port, service });
+    server = await startLadderServer({ host: flags.host, port: flags.port, service, trustProxy: flags.trustProxy });
   } catch (error) {
     await service.stop();
     store.close();

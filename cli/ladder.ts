@@ -38,6 +38,7 @@ export function register(program: Command): void {
     .requiredOption('--data <dir>', 'the ladder\'s folder: journal, submissions, tokens.csv, leaderboard.json')
     .option('--port <n>', 'port to listen on (0 picks a free one)', nonNegativeInt, 8090)
     .option('--host <addr>', 'address to bind (a reverse proxy with TLS in front for a class; see the instructor guide)', '127.0.0.1')
+    .option('--trust-proxy', 'behind a reverse proxy on this machine: rate-limit by the X-Forwarded-For address')
     .option('--jobs <n>', 'games at once on this machine (default: the number of cores)', positiveInt, availableParallelism())
     .option('--queue <url>', 'play the games on `referee worker`s through Redis (redis://host:6379/0)')
     .option('--key-file <path>', 'with --queue: the key that signs results, shared with every worker')

@@ -1,3 +1,5 @@
+import { protocolName } from './args.js';
+import type { SubmissionProtocol } from '../harness/submission/resolve.js';
 /** `referee play`: a series between two players (reference AIs or submissions) and its report. */
 import type { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -6,9 +8,9 @@ import { configForGame } from '../harness/referee/config.js';
 import { explainEnd } from '../harness/referee/explain.js';
 import type { Player } from '../harness/referee/player.js';
 import { formatSeriesReport, playSeries } from '../harness/referee/series.js';
-import { gameArg, nonNegativeInt, positiveInt, UsageError } from './args.js';
+import { boundedInt, gameArg, nonNegativeInt, positiveInt, UsageError } from './args.js';
 import { referenceNamesByGame, resolvePlayer } from './players.js';
-import { addGameRuleOptions, addRuleOptions, ruleConfig, type RuleFlags } from './rule-options.js';
+import { addGameRuleOptions, addRuleOptions, presetRuleConfig, type RuleFlags } from './rule-options.js';
 import { startSeatServer } from './serve.js';
 import { SeatSession } from '../web/server/seat.js';
 import type { RunningServer } from '../web/server/app.js';
@@ -27,6 +29,7 @@ interface PlayFlags extends RuleFlags {
   host: string;
   open?: boolean;
   entry?: string;
+  protocol?: SubmissionProtocol;
 }
 
 export function register(program: Command): void {
@@ -35,7 +38,7 @@ export function register(program: Command): void {
     .description('play a series between two players; colours alternate, --black takes Black in game 1')
     .requiredOption('--black <player>', `a submission path, a reference AI of the game (${referenceNamesByGame()}), or human (you, in the browser)`)
     .requiredOption('--white <player>', 'a submission path, a reference AI or human (as for --black)')
-    .option('--games <n>', 'number of games', positiveInt, 2)
+    .option('--games <n>', 'number of games', boundedInt(100000), 2)
     .option('--seed <s>', 'series seed (every game is seeded from it)', nonNegativeInt, 1)
     .option('--game <id>', 'game to play', 'reversi')
     .option('--show', 'print the board after every move, like board.display()')
@@ -45,10 +48,11 @@ export function register(program: Command): void {
     .option('--port <n>', 'with a human player: port of the page to play on (0 picks a free one)', nonNegativeInt, 0)
     .option('--host <addr>', 'with a human player: address to bind (anything but loopback needs the printed token)', '127.0.0.1')
     .option('--open', 'with a human player: open the page in a browser')
-    .option('--entry <file>', 'the entry file inside a submission folder (either side), e.g. bot_v2.py (over the name conventions)');
+    .option('--entry <file>', 'the entry file inside a submission folder (either side), e.g. bot_v2.py (over the name conventions)')
+    .option('--protocol <name>', 'botzone: run the submissions as Botzone bots (whole programs on stdin/stdout) even without the signs in their source', protocolName);
   addGameRuleOptions(addRuleOptions(command)).action(async (flags: PlayFlags) => {
     const game = gameArg(flags.game);
-    const config = ruleConfig(flags);
+    const config = presetRuleConfig(flags, game.id);
     try {
       configForGame(game, config);
     } catch (error) {
@@ -62,8 +66,8 @@ export function register(program: Command): void {
       const human = seat ? () => seat.createHuman() : undefined;
       // A submission runs under the game's memory limit (the course's), or --memory-mb.
       const memoryMb = configForGame(game, config).memoryMb;
-      players.push(await resolvePlayer(flags.black, game, { human, entry: flags.entry, memoryMb }));
-      players.push(await resolvePlayer(flags.white, game, { human, entry: flags.entry, memoryMb }));
+      players.push(await resolvePlayer(flags.black, game, { human, entry: flags.entry, memoryMb, protocol: flags.protocol }));
+      players.push(await resolvePlayer(flags.white, game, { human, entry: flags.entry, memoryMb, protocol: flags.protocol }));
       if (seat) {
         seat.opponent = flags.black === 'human' ? players[1].name : players[0].name;
         page = await startSeatServer({ seat, port: flags.port, host: flags.host, open: flags.open === true });

@@ -6,7 +6,7 @@ import { InProcessPlayer } from '../harness/referee/in-process.js';
 import type { Player } from '../harness/referee/player.js';
 import { CompileError } from '../harness/submission/compile.js';
 import { createSubmissionPlayer, isSubmissionPath } from '../harness/submission/player.js';
-import { SubmissionError } from '../harness/submission/resolve.js';
+import { SubmissionError, type SubmissionProtocol } from '../harness/submission/resolve.js';
 import { referenceAgent, referenceNames } from '../reference-ai/index.js';
 import { UsageError } from './args.js';
 import { isZipName } from '../grading/batch/submission-zip.js';
@@ -31,6 +31,8 @@ export interface PlayerOptions {
   human?: () => Player;
   /** The entry file inside a folder submission (--entry); ignored for a file or a reference AI. */
   entry?: string;
+  /** --protocol botzone: a Botzone bot whatever its source shows. */
+  protocol?: SubmissionProtocol;
 }
 
 export async function resolvePlayer(arg: string, game: AnyGame, options: PlayerOptions = {}): Promise<Player> {
@@ -43,7 +45,7 @@ export async function resolvePlayer(arg: string, game: AnyGame, options: PlayerO
     throw new UsageError(`unknown player '${arg}'${near ? `: did you mean '${near}'?` : ''} Use a reference AI of ${game.id} (${names.join(', ')}), human, or a submission path`);
   }
   try {
-    return await createSubmissionPlayer(arg, { game: game.id, memoryMb: options.memoryMb, entry: options.entry });
+    return await createSubmissionPlayer(arg, { game: game.id, memoryMb: options.memoryMb, entry: options.entry, ...(options.protocol ? { protocol: options.protocol } : {}) });
   } catch (err) {
     // A submission that cannot be found or compiled is the user's input to fix, not a harness failure.
     if (err instanceof SubmissionError || err instanceof CompileError) throw new UsageError(err.message);

@@ -9,7 +9,7 @@ import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { distance } from 'fastest-levenshtein';
 import { gameIds, getGame } from '../harness/games/registry.js';
-import { configForGame, type RefereeConfig } from '../harness/referee/config.js';
+import { configForGame, presetConfig, type RefereeConfig } from '../harness/referee/config.js';
 import { referenceLevels, referenceNames } from '../reference-ai/index.js';
 import { packageFile } from './package-root.js';
 import { oneLine } from '../harness/referee/verdict.js';
@@ -233,6 +233,9 @@ export function opponentAt(item: OpponentItem, index: number): string {
 }
 
 /** Game slots an item has: its games, times its levels for a ladder. */
+/** The most games one student may be asked to play (all opponents and ladder levels together). */
+export const MAX_GAMES_PER_STUDENT = 20000;
+
 export const slotCount = (item: OpponentItem): number => item.games * (item.ladder?.length ?? 1);
 
 /** Items whose games are played in pairs until a decision, not all at once. */
@@ -327,11 +330,21 @@ export function resolveAssignment(json: unknown, source = 'the assignment', base
       issues.push({ pointer: `/opponents/${index}/scoring${item.scoring.rule === 'sprt' ? '/fallback' : ''}/fullWinRate`, message: 'must be greater than minWinRate, e.g. minWinRate 0.2 and fullWinRate 0.6' });
     }
   });
+  // Every count is bounded (the schema's maxima), and so is their product: a typo cannot plan millions of games.
+  const gamesPerStudent = opponents.reduce((sum, item) => sum + slotCount(item), 0);
+  if (gamesPerStudent > MAX_GAMES_PER_STUDENT) {
+    issues.push({ pointer: '/opponents', message: `plan ${gamesPerStudent} games a student, over ${MAX_GAMES_PER_STUDENT}: fewer games (or ladder levels) per opponent` });
+  }
   if (issues.length > 0) throw new AssignmentError(issues, source);
   // Rules the file leaves out: the platform's, then the game's own (e.g. connect4-nogo: 3 s, illegal loses).
   let rules: RefereeConfig;
   try {
-    rules = configForGame(getGame(game), {
+    rules = configForGame(getGame(game), presetConfig(raw.platform === 'botzone' ? 'botzone' : 'course', game, {
+      timeBankMs: raw.timeBankMs as number | undefined,
+      strikeLimit: raw.strikeLimit as number | undefined,
+      strikeGraceMs: raw.strikeGraceMs as number | undefined,
+      firstMoveFactor: raw.firstMoveFactor as number | undefined,
+      timeMultipliers: raw.timeMultipliers as Record<string, number> | undefined,
       moveTimeoutMs: raw.moveTimeoutMs as number | undefined,
       illegalMoveLimit: raw.illegalMoveLimit as number | undefined,
       constructTimeoutMs: raw.constructTimeoutMs as number | undefined,
@@ -343,7 +356,7 @@ export function resolveAssignment(json: unknown, source = 'the assignment', base
       quitEndsGame: raw.quitEndsGame as boolean | undefined,
       seedPlayerRandom: raw.seedPlayerRandom as boolean | undefined,
       gameRules: raw.gameRules as Record<string, boolean> | undefined,
-    });
+    }));
   } catch (error) {
     // The schema admits values the referee refuses (e.g. a time limit beyond Node's longest timer).
     const field = /referee config: ([\w.]+)/.exec((error as Error).message)?.[1];

@@ -80,9 +80,11 @@ export async function submissionContestant(path: string, assignment: Assignment,
   const sizeLimits = submissionLimits(assignment);
   let hash = sha256(`missing:${absolute}`);
   let language = LANGUAGES[extname(absolute)] ?? 'unknown';
+  let botzone = false;
   try {
     const resolved = resolveSubmission(absolute, sizeLimits, assignment.entry);
     language = LANGUAGES[extname(resolved.entry)] ?? language;
+    botzone = resolved.botzone !== undefined;
     hash = existsSync(resolved.entry) ? sha256(readFileSync(resolved.entry, 'utf8')) : hash;
     hash = (await compileSubmission(resolved)).hash;
   } catch {
@@ -91,7 +93,7 @@ export async function submissionContestant(path: string, assignment: Assignment,
   return {
     submission: { name: path, path, hash, language, kind: 'submission' },
     // Which wall holds the assignment's memory limit is part of what the grade ran under (memory-wall.ts).
-    isolation: { ...isolationRecord(detectLayers(), runtimeOf(language)), memory: memoryWall(detectLayers(), assignment.referee.memoryMb ?? DEFAULT_REFEREE_CONFIG.memoryMb ?? 512).description },
+    isolation: { ...isolationRecord(detectLayers(), botzone ? 'cpp' : runtimeOf(language)), memory: memoryWall(detectLayers(), assignment.referee.memoryMb ?? DEFAULT_REFEREE_CONFIG.memoryMb ?? 512).description },
     async check() {
       // The same limits as `referee check` with this assignment (grading/check-limits), size caps included.
       // checkOverrides: `grade` without a config judges the platform's limits, with the assignment's as the pace.

@@ -50,10 +50,13 @@ export function withBook(player: Player, book: ReadonlyMap<string, string>): Pla
   return {
     name: player.name,
     trusted: player.trusted,
+    // Per-language time multipliers (a Botzone preset) follow the player it wraps.
+    language: player.language,
     // The sandbox's isolation record (read when the game ends): a booked game records it like any other.
     get isolation() {
       return player.isolation;
     },
+    ...(player.load ? { load: (start: GameStart) => player.load!(start) } : {}),
     startGame: (start: GameStart) => player.startGame(start),
     async requestMove(request: MoveRequest): Promise<PlayerAnswer> {
       const booked = book.get(request.state);

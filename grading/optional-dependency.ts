@@ -11,6 +11,7 @@ export const OPTIONAL_PACKAGES = {
   bullmq: '^6.7.0',
   ioredis: '^6.0.0',
   openskill: '^5.0.1',
+  '@dodona/dolos-lib': '~3.5.1',
 } as const;
 
 export type OptionalPackage = keyof typeof OPTIONAL_PACKAGES;
@@ -23,6 +24,7 @@ export const FEATURE_NEEDS: Record<string, OptionalPackage[]> = {
   '--queue': ['bullmq', 'ioredis'],
   '--watch': ['better-sqlite3'],
   ladder: ['better-sqlite3', 'openskill'],
+  'source similarity': ['@dodona/dolos-lib'],
 };
 
 /** A feature's optional packages are not installed: the message is the one-line fix. */

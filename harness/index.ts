@@ -24,3 +24,4 @@ export type { Board as ReversiBoard } from './games/reversi/index.js';
 export type { Board as Connect4Board } from './games/connect4/index.js';
 export type { Board as GomokuBoard } from './games/gomoku/index.js';
 export type { Board as NoGoBoard } from './games/nogo/index.js';
+export type { Board as AmazonsBoard } from './games/amazons/index.js';

@@ -6,6 +6,7 @@ import { getGame } from '../harness/games/registry.js';
 import type { AgentFactory } from '../harness/referee/agent.js';
 import { genericLevels } from './generic/index.js';
 import type { ReferenceLevel } from './level.js';
+import { amazonsLevels } from './amazons/index.js';
 import { connect4Levels } from './connect4/index.js';
 import { gomokuLevels } from './gomoku/index.js';
 import { nogoLevels } from './nogo/index.js';
@@ -20,6 +21,7 @@ const LEVELS_BY_GAME: Readonly<Record<string, readonly ReferenceLevel[]>> = {
   gomoku: gomokuLevels,
   'gomoku-exact5': gomokuLevels,
   nogo: nogoLevels,
+  amazons: amazonsLevels,
 };
 
 /** The ladder for a game, weakest first; throws (listing the known games) for an unknown id. */

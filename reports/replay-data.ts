@@ -20,6 +20,12 @@ export interface PlyView {
   tamper: string | null;
   /** What the submission printed during this ply (its own plies only; capped; student-controlled). */
   output: string | null;
+  /** This ask's own limit where it was not the game's (language multiplier, first turn), else null. */
+  limitMs: number | null;
+  /** The side's time bank left after this move, when it drew on it (config.timeBankMs), else null. */
+  bankLeftMs: number | null;
+  /** The side's strike count when this move went over its limit and was played (config.strikeLimit), else null. */
+  strikes: number | null;
 }
 
 /** Characters of one ply's output the viewer carries (the output section and grade.json hold more). */
@@ -115,7 +121,10 @@ export function gameView(game: AnyGame, record: GameRecord, tokens: SvgTokens, m
       wallMs: turn.wallMs ?? null,
       illegal: (turn.illegal ?? []).map(attemptView),
       tamper: turn.tamper ?? null,
-      output: turn.side === meta.studentSide ? capped([...(turn.illegal ?? []).map((attempt) => attempt.output?.text ?? ''), turn.output?.text ?? ''].join('')) : null,
+      output: turn.side === meta.studentSide ? capped([...(turn.illegal ?? []).map((attempt) => attempt.output?.text ?? ''), turn.output?.text ?? '', turn.debug !== undefined ? `[debug] ${turn.debug}\n` : ''].join('')) : null,
+      limitMs: turn.limitMs ?? null,
+      bankLeftMs: turn.bankLeftMs ?? null,
+      strikes: turn.strikes ?? null,
     });
   }
   const loser = record.end.loser;

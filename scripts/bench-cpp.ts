@@ -9,8 +9,10 @@ import { performance } from 'node:perf_hooks';
 import { getGame } from '../harness/games/registry.js';
 import { cacheDir } from '../harness/sandbox/cache-dir.js';
 import { findCompiler } from '../harness/sandbox/cpp-runtime.js';
+import { detectLayers } from '../harness/sandbox/layers.js';
 import { SandboxPlayer } from '../harness/sandbox/sandbox-player.js';
 import { compileSubmission } from '../harness/submission/compile.js';
+import { compileCppSubmission } from '../harness/submission/compile-cpp.js';
 import { resolveSubmission, runtimeOf } from '../harness/submission/resolve.js';
 import { NODE_RANDOM_PLAYER, percentile } from './bench-support.js';
 
@@ -63,6 +65,39 @@ async function roundTrips(one: SandboxPlayer, moves: number, warmup: number): Pr
   }
 }
 
+/**
+ * What confining the compiler costs (issue #28): a cold compile of the same source under bubblewrap (with the
+ * compile's seccomp filter), under the Landlock launcher (Landlock, seccomp, the not-found preload) and with the
+ * launcher told Landlock is refused (seccomp only). Medians of 3 fresh sources each.
+ */
+async function compileConfinements(): Promise<void> {
+  const modes: { name: string; env: Record<string, string> }[] = [
+    { name: 'bubblewrap + seccomp', env: {} },
+    { name: 'Landlock + seccomp + preload', env: { REFEREE_SANDBOX_NO_BWRAP: '1' } },
+    { name: 'seccomp only (Landlock refused)', env: { REFEREE_SANDBOX_NO_BWRAP: '1', REFEREE_SANDBOX_NO_LANDLOCK: '1' } },
+  ];
+  const medians: number[] = [];
+  for (const mode of modes) {
+    const saved = { ...process.env };
+    Object.assign(process.env, mode.env);
+    try {
+      const layers = detectLayers({ fresh: true });
+      const times: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const folder = write(`cpp-confine-${i}`, 'Strategy.cpp', `${CPP_RANDOM}// ${mode.name} ${Date.now()}-${process.pid}-${i}\n`);
+        const started = performance.now();
+        await compileCppSubmission(resolveSubmission(folder), { layers });
+        times.push(performance.now() - started);
+      }
+      medians.push(percentile(times.sort((a, b) => a - b), 50));
+    } finally {
+      for (const key of Object.keys(mode.env)) if (saved[key] === undefined) delete process.env[key];
+    }
+  }
+  console.log('  cold compile by what confines the compiler (median of 3):');
+  modes.forEach((mode, i) => console.log(`    ${mode.name.padEnd(34)} ${medians[i].toFixed(0).padStart(5)} ms   ${(medians[i] / medians[0]).toFixed(2)}x bubblewrap's`));
+}
+
 export async function benchCpp(): Promise<void> {
   console.log('## C++ submissions (connect4-nogo, the SDK interface)');
   const compiler = findCompiler();
@@ -79,6 +114,7 @@ export async function benchCpp(): Promise<void> {
   await compileSubmission(resolveSubmission(folder));
   const cached = performance.now() - started;
   console.log(`  compile (g++ ${compiler.version}, -O2, in the sandbox): cold ${cold.toFixed(0)} ms, cached ${cached.toFixed(1)} ms (${(cold / cached).toFixed(0)}x)`);
+  await compileConfinements();
 
   const moves = 2000;
   const cpp = await roundTrips(await player(folder, 'cpp-random'), moves, 200);

@@ -9,6 +9,7 @@ import { InProcessPlayer } from '../harness/referee/in-process.js';
 import { playGame } from '../harness/referee/match.js';
 import { deriveSeed } from '../harness/referee/seed.js';
 import { randomAgent } from '../reference-ai/generic/random.js';
+import { benchBotzone } from './bench-botzone.js';
 import { benchCpp } from './bench-cpp.js';
 import { benchPython } from './bench-python.js';
 import { benchFreeze, benchSandbox } from './bench-sandbox.js';
@@ -18,6 +19,7 @@ import { benchBoard } from './bench-board.js';
 import { benchTable } from './bench-table.js';
 import { benchRatings, benchSprt } from './bench-sprt.js';
 import { benchInstall } from './bench-install.js';
+import { benchSimilarity } from './bench-similarity.js';
 
 const EDAX_LEAVES_PER_S = 328e6; // Edax 4.6, C, one thread, this kind of machine
 const FIRST_CUT_JS_LEAVES_PER_S = 15e6; // a first-cut JS bitboard with 32-bit halves
@@ -87,6 +89,11 @@ async function main(): Promise<void> {
   // `npm run bench -- perft games` runs only the named sections: the names are the want('…') calls below.
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
     `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (a shared machine swings every figure: read the ratios)`);
+  // Minutes of sandboxed probes: only when named (`npm run bench -- similarity`).
+  if (only.includes('similarity')) {
+    await benchSimilarity();
+    console.log('');
+  }
   if (want('table')) {
     await benchTable();
     console.log('');
@@ -116,6 +123,10 @@ async function main(): Promise<void> {
   if (want('cpp')) {
     console.log('');
     await benchCpp();
+  }
+  if (want('botzone')) {
+    console.log('');
+    await benchBotzone();
   }
   if (want('web')) {
     console.log('');

@@ -14,7 +14,7 @@
  * Part 2, live (with --live): a real ladder in this process on the local fork pool (2 workers), a TS, a Python and
  * a C++ submission sent with `referee ladder submit` (time to the verdict), then games per hour over a window.
  *
- *   npm run sim:ladder -- [--seed 1] [--days 7] [--rate 300] [--live] [--live-seconds 120]
+ *   npm run sim:ladder -- [--seed 1] [--days 7] [--rate 300] [--live | --only-live] [--live-seconds 120]
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -242,5 +242,5 @@ async function measureLive(): Promise<void> {
   rmSync(root, { recursive: true, force: true });
 }
 
-simulate();
-if (live) await measureLive();
+if (!process.argv.includes('--only-live')) simulate();
+if (live || process.argv.includes('--only-live')) await measureLive();

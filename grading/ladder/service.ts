@@ -24,6 +24,7 @@ import { canonicalJson, sha256, type Assignment } from '../assignment.js';
 import { checkLimits, submissionLimits } from '../check-limits.js';
 import { checkItems } from '../contestant.js';
 import { openingBook } from '../opening.js';
+import { LiveGames, sqliteLiveSink } from '../live.js';
 import { harnessVersion } from '../package-root.js';
 import { buildArtefact } from '../pool/artefact.js';
 import { PoolAbortError, PoolWorkerError, type GameJob, type GamePool, type PlayerSpec } from '../pool/job.js';
@@ -105,6 +106,8 @@ export class LadderService {
   private fit: LadderFit | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private loopDone: Promise<void> | null = null;
+  /** Games in play, move by move, in the journal's live table: `referee serve --watch DATA` shows them. */
+  private live: LiveGames | null = null;
   private readonly random: () => number;
   private readonly harness = harnessVersion();
   private readonly game: AnyGame;
@@ -136,6 +139,7 @@ export class LadderService {
       if (COUNTED_KINDS.includes(game.kind)) this.skill.update(game.black, game.white, game.blackScore);
     }
     this.refreshTable();
+    this.live = new LiveGames(sqliteLiveSink(this.store.db), (message) => this.onEvent({ type: 'grader-error', message: `live view: ${message}` }));
     for (const version of this.store.pendingVersions()) this.enqueueIntake(version.id);
     if (options.heartbeat !== false) {
       const beat = (): void => this.store.setMeta('heartbeat', JSON.stringify({ pid: process.pid, at: Date.now() }));
@@ -153,6 +157,7 @@ export class LadderService {
     this.poke();
     await this.pool.close();
     await this.loopDone;
+    this.live?.close('interrupted');
   }
 
   /** The published table (instructor view; the web layer hides ids from others). */
@@ -309,7 +314,10 @@ export class LadderService {
     const job: GameJob = { key, harness: this.harness, game: this.game.id, config: this.assignment.referee, seed, players: specs, label: `${specs[0].name} vs ${specs[1].name} (${kind})`, opening: line };
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await this.pool.play(job, { order });
+        const live = this.live;
+        const result = await this.pool
+          .play(job, { order, onStart: (worker) => live?.start(key, job.label, worker.name), onProgress: (progress) => live?.progress(key, progress) })
+          .finally(() => live?.end(key));
         const row = this.store.saveGame({ key, kind, black, white, seed, blackScore: gameScore(result.record), reason: result.record.end.reason, wallMs: result.wallMs, worker: result.worker }, result.record);
         await result.done?.();
         if (COUNTED_KINDS.includes(kind)) {

@@ -101,7 +101,7 @@ export interface VersionRow {
   status: VersionStatus;
   language: string | null;
   artefact: string | null;
-  runtime: 'node' | 'python' | 'cpp' | null;
+  runtime: 'node' | 'python' | 'cpp' | 'botzone' | null;
   entry: string | null;
   message: string | null;
   checkReport: unknown;

@@ -10,6 +10,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync
 import { dirname, join, relative, sep } from 'node:path';
 import { cacheDir } from '../../harness/sandbox/cache-dir.js';
 import { compileSubmission } from '../../harness/submission/compile.js';
+import { BOTZONE_EXECUTABLE } from '../../harness/submission/compile-botzone.js';
 import { resolveSubmission } from '../../harness/submission/resolve.js';
 import type { ArtefactSpec } from './job.js';
 
@@ -21,7 +22,7 @@ export interface ArtefactFile {
 
 export interface Artefact {
   hash: string;
-  runtime: 'node' | 'python' | 'cpp';
+  runtime: 'node' | 'python' | 'cpp' | 'botzone';
   entry: string;
   files: ArtefactFile[];
 }
@@ -30,6 +31,8 @@ export interface Artefact {
 export const ARTEFACT_LIMITS = { maxBytes: 8 * 1024 * 1024, maxFiles: 500 };
 
 const NODE_BUNDLE = 'submission.cjs';
+/** In a Botzone bot's artefact: { language, interaction, keepRunning } (see harness/sandbox/botzone-player.ts). */
+export const BOTZONE_TRAITS_FILE = 'botzone.json';
 const CPP_LIBRARY = 'player.so';
 const HASH = /^[0-9a-f]{64}$/;
 
@@ -87,7 +90,19 @@ export async function buildArtefact(path: string, entryName?: string): Promise<A
   let runtime: Artefact['runtime'];
   let entry: string;
   let files: ArtefactFile[];
-  if (submission.language === 'Python') {
+  if (submission.botzone) {
+    // A Botzone bot: its program (the executable, or its scripts) and how it talks, in botzone.json.
+    runtime = 'botzone';
+    const traits = { language: submission.language === 'TypeScript' ? 'JavaScript' : submission.language, interaction: submission.botzone.interaction, keepRunning: submission.botzone.keepRunning };
+    if (submission.language === 'C++') {
+      entry = BOTZONE_EXECUTABLE;
+      files = [{ path: BOTZONE_EXECUTABLE, bytes: readFileSync(compiled.bundlePath) }];
+    } else {
+      entry = relative(submission.root, submission.entry).split(sep).join('/');
+      files = submission.language === 'Python' ? pythonFiles(submission.root) : [{ path: entry, bytes: readFileSync(submission.entry) }];
+    }
+    files.push({ path: BOTZONE_TRAITS_FILE, bytes: Buffer.from(JSON.stringify(traits)) });
+  } else if (submission.language === 'Python') {
     runtime = 'python';
     entry = relative(submission.root, submission.entry).split(sep).join('/');
     files = pythonFiles(submission.root);

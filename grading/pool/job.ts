@@ -24,7 +24,8 @@ export interface ArtefactSpec {
   name: string;
   /** sha256 (64 hex) of the artefact's files: what the worker fetches and verifies. */
   artefact: string;
-  runtime: 'node' | 'python' | 'cpp';
+  /** 'botzone': a Botzone bot (a whole program); its artefact's botzone.json says how it talks. */
+  runtime: 'node' | 'python' | 'cpp' | 'botzone';
   /** The entry file, relative to the artefact's folder. */
   entry: string;
 }

@@ -8,11 +8,14 @@ import { getGame } from '../../harness/games/registry.js';
 import { InProcessPlayer } from '../../harness/referee/in-process.js';
 import { playGame } from '../../harness/referee/match.js';
 import type { Player } from '../../harness/referee/player.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BotzonePlayer } from '../../harness/sandbox/botzone-player.js';
 import { SandboxPlayer } from '../../harness/sandbox/sandbox-player.js';
 import { referenceAgentByName } from '../../reference-ai/budget.js';
 import { canonicalJson } from '../assignment.js';
 import { openingBook, withBook, withRandomOpening } from '../opening.js';
-import { cachedArtefact } from './artefact.js';
+import { BOTZONE_TRAITS_FILE, cachedArtefact } from './artefact.js';
 import { PoolWorkerError, PROGRESS_EVERY_MS, type GameJob, type GameProgress, type PlayerSpec } from './job.js';
 import { ProgressReporter } from './progress.js';
 
@@ -28,8 +31,37 @@ export const cachedPlayers =
     }
     const dir = artefactDir(spec.artefact);
     if (!dir) throw new PoolWorkerError(`the compiled submission ${spec.artefact.slice(0, 12)} is not in this worker's cache`);
+    if (spec.runtime === 'botzone') return botzoneArtefactPlayer(spec.name, dir, spec.entry, game);
     return new SandboxPlayer({ name: spec.name, bundlePath: `${dir}/${spec.entry}`, submissionRoot: dir, game, runtime: spec.runtime });
   };
+
+/** A Botzone bot from its artefact folder; its botzone.json (written by buildArtefact, hash-checked) says how it talks. */
+function botzoneArtefactPlayer(name: string, dir: string, entry: string, game: string): Player {
+  let traits: { language?: unknown; interaction?: unknown; keepRunning?: unknown };
+  try {
+    traits = JSON.parse(readFileSync(join(dir, BOTZONE_TRAITS_FILE), 'utf8')) as typeof traits;
+  } catch (error) {
+    throw new PoolWorkerError(`the Botzone artefact in ${dir} has no readable ${BOTZONE_TRAITS_FILE}: ${(error as Error).message}`);
+  }
+  const language = traits.language === 'Python' || traits.language === 'JavaScript' ? traits.language : 'C++';
+  const interaction = traits.interaction === 'simple' ? 'simple' : 'json';
+  const files = language === 'Python' ? artefactFiles(dir) : undefined;
+  return new BotzonePlayer({ name, bundlePath: join(dir, entry), submissionRoot: dir, ...(files ? { files } : {}), language, interaction, keepRunning: traits.keepRunning === true, game });
+}
+
+/** Every file of an artefact folder but its own bookkeeping (a Python bot's modules). */
+function artefactFiles(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile() && entry.name !== '.complete' && entry.name !== BOTZONE_TRAITS_FILE) found.push(path);
+    }
+  };
+  walk(dir);
+  return found;
+}
 
 /** Idle players by spec, most recently used last; at most `keep` idle ones stay alive. */
 export class PlayerProvider {

@@ -312,7 +312,7 @@ export class QueuePool implements GamePool {
   private async started(key: string): Promise<void> {
     const entry = this.outstanding.get(key);
     if (!entry || entry.settled) return;
-    const job = await Job.fromId(this.queue, entry ? this.jobIds.get(key) ?? key : key).catch(() => undefined);
+    const job = await Job.fromId(this.queue, this.jobIds.get(key) ?? key).catch(() => undefined);
     const name = job?.processedBy ?? 'a queue worker';
     if (entry.started && entry.worker === name) return;
     if (!entry.started || !entry.startedAt) entry.startedAt = Date.now();

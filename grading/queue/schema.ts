@@ -20,6 +20,7 @@ export const QUEUE_LIMITS = {
   constructTimeoutMs: 600_000,
   illegalMoveLimit: 100,
   playouts: 100_000,
+  memoryMb: 65_536,
 } as const;
 
 /**
@@ -61,7 +62,7 @@ const PLAYER = {
         kind: { const: 'artefact' },
         name: NAME,
         artefact: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-        runtime: { enum: ['node', 'python', 'cpp'] },
+        runtime: { enum: ['node', 'python', 'cpp', 'botzone'] },
         entry: RELATIVE_PATH,
       },
     },
@@ -97,6 +98,19 @@ export const GAME_JOB_SCHEMA = {
         tamperLoses: { type: 'boolean' },
         forcedLossDiff: { type: 'number' },
         seedPlayerRandom: { type: 'boolean' },
+        // Round 4's limits and time policies (config.ts), capped like the rest; resolveConfig checks them again.
+        loadTimeoutMs: { type: 'integer', minimum: 1, maximum: QUEUE_LIMITS.constructTimeoutMs },
+        memoryMb: { type: 'integer', minimum: 16, maximum: QUEUE_LIMITS.memoryMb },
+        firstMoveFactor: { type: 'number', minimum: 1, maximum: 100 },
+        timeBankMs: { type: 'integer', minimum: 0, maximum: QUEUE_LIMITS.turnTimeoutMs },
+        strikeLimit: { type: 'integer', minimum: 0, maximum: QUEUE_LIMITS.illegalMoveLimit },
+        strikeGraceMs: { type: 'integer', minimum: 0, maximum: QUEUE_LIMITS.moveTimeoutMs },
+        timeMultipliers: {
+          type: 'object',
+          maxProperties: 16,
+          propertyNames: { pattern: '^[A-Za-z+#]{1,32}$' },
+          additionalProperties: { type: 'number', exclusiveMinimum: 0, maximum: 100 },
+        },
       },
     },
     seed: { type: 'integer', minimum: -2147483648, maximum: 4294967295 },
@@ -118,7 +132,7 @@ export const ARTEFACT_SCHEMA = {
   properties: {
     format: { const: 'referee.artefact/1' },
     hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-    runtime: { enum: ['node', 'python', 'cpp'] },
+    runtime: { enum: ['node', 'python', 'cpp', 'botzone'] },
     entry: RELATIVE_PATH,
     files: {
       type: 'array',
@@ -203,7 +217,7 @@ export function decodeArtefact(text: string, expectedHash: string): Artefact {
     throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} is not JSON: refused`);
   }
   if (!checkArtefact(data)) throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} refused: ${describe(checkArtefact.errors)}`);
-  const shaped = data as { hash: string; runtime: 'node' | 'python' | 'cpp'; entry: string; files: { path: string; base64: string }[] };
+  const shaped = data as { hash: string; runtime: 'node' | 'python' | 'cpp' | 'botzone'; entry: string; files: { path: string; base64: string }[] };
   if (shaped.hash !== expectedHash) throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} holds another artefact: refused`);
   const files = shaped.files.map((file) => ({ path: file.path, bytes: Buffer.from(file.base64, 'base64') }));
   if (files.reduce((sum, file) => sum + file.bytes.length, 0) > ARTEFACT_LIMITS.maxBytes) throw new InvalidJobError(`artefact ${expectedHash.slice(0, 12)} is over the size cap: refused`);

@@ -55,7 +55,7 @@ export async function submissionParticipant(id: string, path: string, entry?: st
   });
   try {
     const artefact = await buildArtefact(absolute, entry);
-    const entryLanguage = artefact.runtime === 'python' ? 'Python' : artefact.runtime === 'cpp' ? 'C++' : language === 'folder' ? 'TypeScript/JavaScript' : language;
+    const entryLanguage = artefact.runtime === 'python' ? 'Python' : artefact.runtime === 'cpp' ? 'C++' : artefact.runtime === 'botzone' ? 'Botzone bot' : language === 'folder' ? 'TypeScript/JavaScript' : language;
     return {
       participant: { id, kind: 'submission', source: absolute, hash: artefact.hash, language: entryLanguage, player: artefactSpec(artefact, id), artefact },
     };

@@ -6,6 +6,8 @@
  * A game that needs speed (Reversi perft, a student's MCTS) keeps a mutable core of its own behind this.
  */
 
+import type { BotzoneCodec } from './common/botzone.js';
+
 /** 0 moves first (Black, "X"), 1 moves second (White, "O"). */
 export type Side = 0 | 1;
 
@@ -85,6 +87,22 @@ export interface BoardGeometry<S = unknown> {
   whyIllegal(state: S, move: string): string | null;
   /** How a finished position ended on the board (terminal states only). */
   ending(state: S): BoardEnding;
+  /**
+   * For a game whose move takes several touches (Amazons: queen, destination, arrow): given this turn's touches so
+   * far (cell names), the cells the next touch may name, the whole move once they make one, or why the last touch
+   * cannot continue a move. Absent: one touch is a whole move (the cell's `move`).
+   */
+  touches?(state: S, picked: readonly string[]): TouchStep;
+}
+
+/** One step of a move made of several touches (BoardGeometry.touches). */
+export interface TouchStep {
+  /** Cell names the next touch may name (empty once the move is whole or the touches went wrong). */
+  next: string[];
+  /** The move's notation when the touches make a whole legal move, else null. */
+  move: string | null;
+  /** Why the last touch cannot continue a move, in the game's words, else null. */
+  why: string | null;
 }
 
 /**
@@ -180,6 +198,8 @@ export interface Game<S = unknown, M = unknown> {
   moveDetails?(state: S, move: M): Record<string, number | string>;
   /** Leaf count to `depth` plies, where the game has a fast one (passes take a ply). */
   perft?(state: S, depth: number): number;
+  /** How Botzone's judge writes this game's turns to a bot (common/botzone.ts), where Botzone hosts the game. */
+  readonly botzone?: BotzoneCodec;
 }
 
 /** A Game with its type parameters erased, for registries and code that only passes states along. */

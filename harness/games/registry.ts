@@ -3,6 +3,7 @@
  * else in the harness names a game.
  */
 import type { AnyGame } from './game.js';
+import { amazons } from './amazons/index.js';
 import { connect4, connect4Nogo } from './connect4/index.js';
 import { gomoku, gomokuExact5 } from './gomoku/index.js';
 import { nogo } from './nogo/index.js';
@@ -15,7 +16,7 @@ export function registerGame(game: AnyGame): void {
   GAMES.set(game.id, game);
 }
 
-for (const game of [reversi, connect4, connect4Nogo, gomoku, gomokuExact5, nogo]) registerGame(game);
+for (const game of [reversi, connect4, connect4Nogo, gomoku, gomokuExact5, nogo, amazons]) registerGame(game);
 
 export function gameIds(): string[] {
   return [...GAMES.keys()];

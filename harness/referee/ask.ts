@@ -87,13 +87,14 @@ export async function settleWithin(call: () => Promise<void>, limitMs: number): 
 
 /**
  * Abort a player whose deadline passed, bounded like settleWithin: the cause it found, when it names one the
- * referee should record instead of a timeout (a sandboxed player that had reached its memory limit), else null.
+ * referee should record instead of a plain timeout (a sandboxed player that had reached its memory limit, or was
+ * still loading), else null.
  */
 export async function abortWithin(player: Player, reason: string, limitMs: number): Promise<PlayerAnswer | null> {
   let found: PlayerAnswer | null = null;
   await settleWithin(async () => {
     const answer = await player.abort(reason);
-    if (answer && typeof answer === 'object' && answer.kind === 'memory' && typeof answer.message === 'string') found = answer;
+    if (answer && typeof answer === 'object' && ((answer.kind === 'memory' && typeof answer.message === 'string') || (answer.kind === 'timeout' && answer.loading === true))) found = answer;
   }, limitMs);
   return found;
 }

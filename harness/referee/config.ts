@@ -49,6 +49,27 @@ export interface RefereeConfig {
    * records written before it existed.
    */
   seedPlayerRandom?: boolean;
+  /**
+   * Time policies (all optional; absent = the platform's hard limits). A player's first turn gets this many times
+   * every limit (Botzone: 2, the first turn pays for the process start and its set-up).
+   */
+  firstMoveFactor?: number;
+  /**
+   * A whole-game time bank per side, in ms: an ask over its limit draws the overage from the bank (usable on any
+   * move) instead of losing; the wait for an answer is the limit plus what is left in the bank.
+   */
+  timeBankMs?: number;
+  /**
+   * Soft timeout: a move over its limit (and past the bank) is still played and costs a strike; the strikeLimit-th
+   * strike loses. A struck answer may come at most strikeGraceMs after the limit (default: one more limit).
+   */
+  strikeLimit?: number;
+  strikeGraceMs?: number;
+  /**
+   * Per-language multipliers of every limit, by the player's language ('C++', 'Python', 'JavaScript', 'Java'):
+   * Botzone's 1 / 6 / 2 / 3. A player of a language not listed gets 1.
+   */
+  timeMultipliers?: Readonly<Record<string, number>>;
 }
 
 export const DEFAULT_REFEREE_CONFIG: RefereeConfig = Object.freeze({
@@ -85,6 +106,11 @@ const FIELDS: readonly (keyof RefereeConfig)[] = [
   'tamperLoses',
   'forcedLossDiff',
   'seedPlayerRandom',
+  'firstMoveFactor',
+  'timeBankMs',
+  'strikeLimit',
+  'strikeGraceMs',
+  'timeMultipliers',
 ];
 
 function show(value: unknown): string {
@@ -169,7 +195,9 @@ export function resolveConfig(partial?: Partial<RefereeConfig> | null): RefereeC
       `referee config: forcedLossDiff must be a non-negative integer (got ${show(forcedLossDiff)}); game.py uses 0`,
     );
   }
+  const policies = timePolicies(fields);
   const config: RefereeConfig = {
+    ...policies,
     moveTimeoutMs,
     turnTimeoutMs,
     quitEndsGame,
@@ -183,6 +211,79 @@ export function resolveConfig(partial?: Partial<RefereeConfig> | null): RefereeC
   };
   if (gameRules !== undefined) config.gameRules = Object.freeze({ ...(gameRules as GameRules) });
   return Object.freeze(config);
+}
+
+/** The optional time policies, validated (each error names the field and the fix). */
+function timePolicies(fields: Record<string, unknown>): Partial<RefereeConfig> {
+  const out: { -readonly [K in keyof RefereeConfig]?: RefereeConfig[K] } = {};
+  const factor = (name: 'firstMoveFactor', value: unknown, what: string): number => {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 1 || value > 100) {
+      throw new RangeError(`referee config: ${name} must be a number from 1 to 100 (got ${show(value)}); ${what}`);
+    }
+    return value;
+  };
+  if (fields.firstMoveFactor !== undefined) out.firstMoveFactor = factor('firstMoveFactor', fields.firstMoveFactor, 'Botzone doubles the first turn: 2');
+  const bank = fields.timeBankMs;
+  if (bank !== undefined) {
+    if (typeof bank !== 'number' || !Number.isSafeInteger(bank) || bank < 0 || bank > MAX_TIMER_MS) {
+      throw new RangeError(`referee config: timeBankMs must be a non-negative integer of ms (got ${show(bank)}); e.g. 10000 for a 10 s bank per game`);
+    }
+    if (bank > 0) out.timeBankMs = bank;
+  }
+  const strikes = positiveInteger(fields, 'strikeLimit', 'give the strike that loses, e.g. 3 (two moves over the limit are played, the third loses)');
+  if (strikes !== undefined) out.strikeLimit = strikes;
+  const grace = positiveInteger(fields, 'strikeGraceMs', 'give how long past the limit a struck move may take, in ms');
+  if (grace !== undefined) {
+    if (strikes === undefined) throw new RangeError('referee config: strikeGraceMs needs strikeLimit (the strike that loses); add "strikeLimit": 3');
+    out.strikeGraceMs = grace;
+  }
+  const multipliers = fields.timeMultipliers;
+  if (multipliers !== undefined) {
+    if (typeof multipliers !== 'object' || multipliers === null || Array.isArray(multipliers)) {
+      throw new TypeError(`referee config: timeMultipliers must be an object like { "Python": 6, "JavaScript": 2 } (got ${show(multipliers)})`);
+    }
+    for (const [language, value] of Object.entries(multipliers)) {
+      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 100) {
+        throw new RangeError(`referee config: timeMultipliers.${language} must be a number above 0 and at most 100 (got ${show(value)})`);
+      }
+    }
+    out.timeMultipliers = Object.freeze({ ...(multipliers as Record<string, number>) });
+  }
+  return out;
+}
+
+/** What one player's limits are multiplied by: its language's multiplier, and the first-turn factor on its first turn. */
+export function timeFactor(config: RefereeConfig, language: string | undefined, firstTurn: boolean): number {
+  const byLanguage = language !== undefined ? (config.timeMultipliers?.[language] ?? 1) : 1;
+  return byLanguage * (firstTurn ? (config.firstMoveFactor ?? 1) : 1);
+}
+
+/**
+ * The Botzone judge's rules as a preset (assignment "platform": "botzone"): 1 s a turn scaled by language (C/C++ 1,
+ * JavaScript 2, Java 3, Python 6), the first turn doubled, one invalid action loses, no retries; the game's own
+ * Botzone rulings come from gameRules (NoGo allows a first move on the centre).
+ */
+export const BOTZONE_PRESET: Readonly<Partial<RefereeConfig>> = Object.freeze({
+  moveTimeoutMs: 1000,
+  turnTimeoutMs: 1000,
+  constructTimeoutMs: 10_000,
+  illegalMoveLimit: 1,
+  firstMoveFactor: 2,
+  timeMultipliers: Object.freeze({ 'C++': 1, JavaScript: 2, TypeScript: 2, Java: 3, Python: 6 }),
+});
+
+/** Botzone's rulings per game where they differ from our courses' defaults. */
+export const BOTZONE_GAME_RULES: Readonly<Record<string, GameRules>> = Object.freeze({
+  nogo: Object.freeze({ centerFirstMoveBanned: false }),
+});
+
+/** The config of a platform preset for a game, under what the caller set explicitly. */
+export function presetConfig(platform: 'course' | 'botzone', game: string, partial?: Partial<RefereeConfig> | null): Partial<RefereeConfig> {
+  if (platform !== 'botzone') return { ...(partial ?? {}) };
+  const rules = BOTZONE_GAME_RULES[game];
+  const explicit = Object.fromEntries(Object.entries(partial ?? {}).filter(([, value]) => value !== undefined));
+  const gameRules = rules || explicit.gameRules ? { ...(rules ?? {}), ...((explicit.gameRules as GameRules | undefined) ?? {}) } : undefined;
+  return { ...BOTZONE_PRESET, ...explicit, ...(gameRules ? { gameRules } : {}) };
 }
 
 /** A game's declared rule switches, each with its default (see Game.ruleOptions). */

@@ -6,10 +6,10 @@
  */
 import { other, type Game, type Side } from '../games/game.js';
 import { abortWithin, askWithin, settleWithin, type Asked } from './ask.js';
-import { configForGame, DEFAULT_REFEREE_CONFIG, type RefereeConfig } from './config.js';
+import { configForGame, DEFAULT_REFEREE_CONFIG, timeFactor, type RefereeConfig } from './config.js';
 import { describeValue } from './describe-value.js';
 import { findLegalMove } from './legal-move.js';
-import type { CapturedOutput, MoveInfo, PlayedMove, Player, PlayerAnswer } from './player.js';
+import type { CapturedOutput, GameStart, MoveInfo, MoveRequest, PlayedMove, Player, PlayerAnswer } from './player.js';
 import {
   RECORD_FORMAT,
   type ForfeitRecord,
@@ -34,6 +34,22 @@ export interface PlayGameOptions<S, M> {
 }
 
 const STACK_CAP = 4000;
+/** Botzone keeps at most 1 KB of a bot's debug per turn in its log. */
+const DEBUG_CAP = 1024;
+
+/** A failed attempt's output with its Botzone debug line (an illegal answer keeps both for the report). */
+function withDebug(output: CapturedOutput | undefined, debug: string | undefined): CapturedOutput {
+  const text = `${output?.text ?? ''}${debug !== undefined ? `[debug] ${debug}\n` : ''}`;
+  return { text, droppedBytes: output?.droppedBytes ?? 0 };
+}
+
+/** How the side stood under the time policies when it ran out, for the loss's message ('' without policies). */
+function policyNote(config: RefereeConfig, bankLeftMs: number, strikes: number): string {
+  const notes: string[] = [];
+  if (config.timeBankMs) notes.push(`time bank ${Math.round(bankLeftMs)} of ${config.timeBankMs} ms left`);
+  if (config.strikeLimit !== undefined) notes.push(`${strikes} of ${config.strikeLimit} strikes used`);
+  return notes.join(', ');
+}
 
 /** The load allowance of a config written before loadTimeoutMs existed. */
 const DEFAULT_LOAD_MS = DEFAULT_REFEREE_CONFIG.loadTimeoutMs as number;
@@ -162,6 +178,9 @@ export const RULES = {
   illegal: (c: RefereeConfig, boardChanged: boolean) =>
     `illegalMoveLimit: the ${ordinal(c.illegalMoveLimit)} illegal answer in one turn loses` +
     (boardChanged ? "; checked before the board, as game.py does, so the changed board does not decide" : ''),
+  strikes: (c: RefereeConfig) =>
+    `strikeLimit: a move over its limit is played and costs a strike; strike ${c.strikeLimit} loses` +
+    (c.timeBankMs ? ` (after the ${c.timeBankMs} ms time bank is spent)` : ''),
   tamper:
     'tamperLoses: the board after the turn must equal the board before it (game.py compares board._board once, after the turn)',
   failure: (verdict: ForfeitRecord['verdict']) =>
@@ -201,35 +220,64 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
   const start: StartRecord[] = [];
   const timeUsedMs = [0, 0];
   const turnsAsked = [0, 0];
+  /** Per side: what is left of the time bank, whether the side has drawn on it, and its strikes so far. */
+  const bankLeftMs = [config.timeBankMs ?? 0, config.timeBankMs ?? 0];
+  const bankUsed = [false, false];
+  const strikes = [0, 0];
   let loser: ForfeitRecord | undefined;
   let quitBy: Side | undefined;
 
   /**
-   * Build one player; a failure there loses for that side. Loading (once per process: imports, static
-   * initialisers) has its own allowance, loadTimeoutMs, apart from constructTimeoutMs: the player reports how long
-   * it took (loadMs, measured by the sandbox's parent) and only the rest is held against the construction limit.
+   * Load the player's submission if it has to be (Player.load: imports, static initialisers, once per process),
+   * timed apart from construction against loadTimeoutMs; a failure there loses for that side. The time is kept in
+   * the start record (loadMs).
    */
-  const startPlayer = async (side: Side): Promise<ForfeitRecord | undefined> => {
+  const loadPlayer = async (side: Side, startInfo: GameStart, entry: StartRecord): Promise<ForfeitRecord | undefined> => {
     const player = players[side];
-    const loadTimeoutMs = config.loadTimeoutMs ?? DEFAULT_LOAD_MS;
-    const limitMs = waitFor(player, Math.min(UNTIMED_MS, config.constructTimeoutMs + loadTimeoutMs));
-    const asked = await askWithin(
-      () =>
-        player.startGame({
-          game: game.id,
-          side,
-          seed,
-          initialState,
-          seedRandom: config.seedPlayerRandom !== false,
-          timeLimitMs: config.constructTimeoutMs,
-          loadTimeLimitMs: loadTimeoutMs,
-        }),
-      limitMs,
-    );
-    const entry: StartRecord = { wallMs: roundMs(asked.wallMs) };
-    start[side] = entry;
+    if (!player.load) return undefined;
+    const loadTimeoutMs = startInfo.loadTimeLimitMs as number;
+    const limitMs = waitFor(player, loadTimeoutMs);
+    const asked = await askWithin(() => player.load!(startInfo), limitMs);
+    entry.loadMs = roundMs(asked.wallMs);
     const output = cleanOutput(asked.answer?.output);
     if (output) entry.output = output;
+    let answer = asked.answer;
+    if (answer === null) {
+      const cause = await abortWithin(player, `loading took over ${limitMs} ms`, limitMs);
+      answer = cause ?? { kind: 'timeout', loading: true, message: `loading the submission took over ${limitMs} ms (the load allowance, loadTimeoutMs)` };
+    }
+    if (answer.kind === 'ready') {
+      return lateness(asked, limitMs) ? forfeit(side, 'start', { verdict: 'timeout', message: `loading the submission took ${Math.round(asked.wallMs)} ms, over the ${limitMs} ms load allowance` }, [], asked.wallMs, undefined, RULES.loadTime(config)) : undefined;
+    }
+    const failure = failureOf(answer, limitMs, 'startGame');
+    const rule = answer.kind === 'timeout' ? RULES.loadTime(config) : RULES.failure(failure.verdict);
+    return forfeit(side, 'start', failure, [], asked.wallMs, undefined, rule);
+  };
+
+  /** Build one player (after loading it, see loadPlayer); a failure there loses for that side. */
+  const startPlayer = async (side: Side): Promise<ForfeitRecord | undefined> => {
+    const player = players[side];
+    const limitMs = waitFor(player, config.constructTimeoutMs);
+    const startInfo: GameStart = {
+      game: game.id,
+      side,
+      seed,
+      initialState,
+      seedRandom: config.seedPlayerRandom !== false,
+      timeLimitMs: config.constructTimeoutMs,
+      ...(player.load ? { loadTimeLimitMs: config.loadTimeoutMs ?? DEFAULT_LOAD_MS } : {}),
+    };
+    const entry: StartRecord = { wallMs: 0 };
+    start[side] = entry;
+    const unloaded = await loadPlayer(side, startInfo, entry);
+    if (unloaded) {
+      entry.wallMs = 0;
+      return unloaded;
+    }
+    const asked = await askWithin(() => player.startGame(startInfo), limitMs);
+    entry.wallMs = roundMs(asked.wallMs);
+    const output = cleanOutput(asked.answer?.output);
+    if (output) entry.output = entry.output ? { text: entry.output.text + output.text, droppedBytes: entry.output.droppedBytes + output.droppedBytes } : output;
     if (asked.answer === null) {
       const cause = await abortWithin(player, `construction took over ${limitMs} ms`, limitMs);
       if (cause) {
@@ -237,9 +285,7 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
         return forfeit(side, 'start', failure, [], asked.wallMs, undefined, RULES.failure(failure.verdict));
       }
     }
-    const loadMs = asked.answer?.kind === 'ready' ? cleanCpu(asked.answer.loadMs) : undefined;
-    if (loadMs !== undefined) entry.loadMs = loadMs;
-    const late = lateness(asked, limitMs) ?? (limitMs === UNTIMED_MS ? null : lateness({ ...asked, wallMs: asked.wallMs - (loadMs ?? 0) }, config.constructTimeoutMs));
+    const late = lateness(asked, limitMs);
     if (late) return forfeit(side, 'start', late, [], asked.wallMs, undefined, RULES.constructTime(config));
     const answer = asked.answer as PlayerAnswer;
     if (answer.kind !== 'ready') {
@@ -274,13 +320,20 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
         ? undefined
         : turns.slice(since).flatMap((turn) => (turn.kind === 'move' ? [{ side: turn.side, move: turn.move! }] : []));
     syncedAt[side] = turns.length;
+    // This player's limits: the config's, times its language's multiplier and, on its first turn, the first-turn factor.
+    const factor = timeFactor(config, player.language, moveNumber === 1);
+    const moveLimitMs = factor === 1 ? config.moveTimeoutMs : Math.round(config.moveTimeoutMs * factor);
+    const turnLimitMs = factor === 1 ? config.turnTimeoutMs : Math.round(config.turnTimeoutMs * factor);
     const illegal: IllegalAttempt[] = [];
     let turnMs = 0;
+    /** Time drawn past the limits this turn (bank and strike grace), which extends the turn's own limit too. */
+    let overMs = 0;
+    let struck = false;
     for (let attempt = 1; ; attempt++) {
       const info: MoveInfo = {
         color: game.symbols[side],
-        timeLimitMs: config.moveTimeoutMs,
-        turnTimeLimitMs: config.turnTimeoutMs,
+        timeLimitMs: moveLimitMs,
+        turnTimeLimitMs: turnLimitMs,
         turnTimeUsedMs: roundMs(turnMs),
         moveNumber,
         timeUsedMs: roundMs(timeUsedMs[side]),
@@ -288,27 +341,53 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
         attemptsAllowed: config.illegalMoveLimit,
         lastMove,
       };
+      // Past its limit an ask may still draw on the bank, then (unless this strike would lose) on a strike's grace.
+      const bank = bankLeftMs[side];
+      const strikeAllowed = config.strikeLimit !== undefined && !struck && strikes[side] + 1 < config.strikeLimit;
+      const extraMs = bank + (strikeAllowed ? (config.strikeGraceMs ?? moveLimitMs) : 0);
       // The wait ends at the ask's own limit or when the turn's time is gone, whichever comes first.
-      const turnLeftMs = Math.max(1, Math.ceil(config.turnTimeoutMs - turnMs));
-      const turnBound = timed && turnLeftMs < config.moveTimeoutMs;
-      const limitMs = timed ? Math.min(config.moveTimeoutMs, turnLeftMs) : UNTIMED_MS;
-      const request = attempt === 1 && played !== undefined ? { state: encoded, info, played } : { state: encoded, info };
-      const asked = await askWithin(() => player.requestMove(request), limitMs);
+      const turnLeftMs = Math.max(1, Math.ceil(turnLimitMs + overMs - turnMs));
+      const turnBound = timed && turnLeftMs < moveLimitMs;
+      const limitMs = timed ? Math.min(moveLimitMs, turnLeftMs) : UNTIMED_MS;
+      const waitMs = timed ? Math.min(UNTIMED_MS, limitMs + extraMs) : UNTIMED_MS;
+      const request: MoveRequest = attempt === 1 && played !== undefined ? { state: encoded, info, played } : { state: encoded, info };
+      request.history = turns;
+      const asked = await askWithin(() => player.requestMove(request), waitMs);
       timeUsedMs[side] += asked.wallMs;
       turnMs += asked.wallMs;
       if (asked.answer === null) {
         // The deadline may have found a player at its memory limit: then that is the cause, as the check says.
-        const cause = await abortWithin(player, `no answer within ${limitMs} ms`, limitMs);
+        const cause = await abortWithin(player, `no answer within ${waitMs} ms`, limitMs);
         if (cause) {
           const failure = failureOf(cause, limitMs, 'requestMove');
           return forfeit(side, 'move', failure, illegal, asked.wallMs, turnMs, RULES.failure(failure.verdict));
         }
       }
-      const late = lateness(asked, limitMs);
+      // Over the limit: the bank pays first, then a strike (the strikeLimit-th strike loses).
+      let late = asked.answer === null ? lateness(asked, waitMs) : null;
+      // A timer that fired spent whatever of the bank the wait included.
+      if (late && timed) bankLeftMs[side] = Math.max(0, bankLeftMs[side] - Math.max(0, waitMs - limitMs - (strikeAllowed ? (config.strikeGraceMs ?? moveLimitMs) : 0)));
+      if (timed && late === null && asked.wallMs > limitMs) {
+        let over = asked.wallMs - limitMs;
+        const drawn = Math.min(over, bankLeftMs[side]);
+        bankLeftMs[side] -= drawn;
+        over -= drawn;
+        overMs += drawn;
+        if (drawn > 0) bankUsed[side] = true;
+        if (over > 0 && strikeAllowed) {
+          strikes[side] += 1;
+          struck = true;
+          overMs += over;
+        } else if (over > 0) late = lateness(asked, limitMs);
+      }
       if (late) {
-        const failure = turnBound ? turnTimeFailure(turnMs, config.turnTimeoutMs, true) : late;
-        const rule = turnBound ? RULES.turnTime(config) : RULES.moveTime(config);
-        return forfeit(side, 'move', failure, illegal, asked.wallMs, turnMs, rule);
+        // Under strikes, a move over the limit that may not be struck is the losing strike.
+        const strikeLoss = config.strikeLimit !== undefined && !strikeAllowed && !struck;
+        if (strikeLoss) strikes[side] += 1;
+        const failure = turnBound ? turnTimeFailure(turnMs, turnLimitMs, true) : strikeLoss ? { ...late, message: `${late.message}: strike ${strikes[side]} of ${config.strikeLimit}, which loses` } : late;
+        const rule = turnBound ? RULES.turnTime(config) : strikeLoss ? RULES.strikes(config) : RULES.moveTime(config);
+        const policy = policyNote(config, bankLeftMs[side], strikes[side]);
+        return forfeit(side, 'move', policy ? { ...failure, message: `${failure.message} (${policy})` } : failure, illegal, asked.wallMs, turnMs, rule);
       }
 
       const answer = asked.answer as PlayerAnswer;
@@ -324,12 +403,13 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       const cpuMs = cleanCpu(answer.cpuMs);
       const output = cleanOutput(answer.output);
       const leftoverThreads = cleanCount(answer.leftoverThreads);
+      const debug = answer.kind === 'move' && typeof answer.debug === 'string' && answer.debug !== '' ? capText(answer.debug, DEBUG_CAP) : undefined;
       if (typeof found !== 'number') {
         const attemptRecord: IllegalAttempt = { returned: describeValue(answer.value), reason: found, wallMs };
         if (cpuMs !== undefined) attemptRecord.cpuMs = cpuMs;
         if (changed !== undefined) attemptRecord.tamper = changed;
         if (leftoverThreads !== undefined) attemptRecord.leftoverThreads = leftoverThreads;
-        if (output) attemptRecord.output = output;
+        if (output || debug) attemptRecord.output = withDebug(output, debug);
         illegal.push(attemptRecord);
         if (attempt >= config.illegalMoveLimit) {
           const failure: Failure = { verdict: 'illegal', message: illegalMessage(illegal) };
@@ -337,9 +417,13 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
         }
         continue;
       }
-      if (timed && turnMs > config.turnTimeoutMs) {
-        const failure = turnTimeFailure(turnMs, config.turnTimeoutMs, false);
+      if (timed && turnMs > turnLimitMs + overMs) {
+        const failure = turnTimeFailure(turnMs, turnLimitMs, false);
         return forfeit(side, 'move', { ...failure, output }, illegal, asked.wallMs, turnMs, RULES.turnTime(config));
+      }
+      if (struck && strikes[side] >= config.strikeLimit!) {
+        const failure: Failure = { verdict: 'timeout', message: `answered after ${Math.round(asked.wallMs)} ms, over the ${limitMs} ms limit: strike ${strikes[side]} of ${config.strikeLimit}, which loses`, output };
+        return forfeit(side, 'move', failure, illegal, asked.wallMs, turnMs, RULES.strikes(config));
       }
       if (changed !== undefined && config.tamperLoses) {
         const failure: Failure = { verdict: 'tamper', message: changed, output };
@@ -356,6 +440,10 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       if (changed !== undefined) turn.tamper = changed;
       if (leftoverThreads !== undefined) turn.leftoverThreads = leftoverThreads;
       if (output) turn.output = output;
+      if (debug !== undefined) turn.debug = debug;
+      if (timed && moveLimitMs !== config.moveTimeoutMs) turn.limitMs = moveLimitMs;
+      if (bankUsed[side]) turn.bankLeftMs = roundMs(bankLeftMs[side]);
+      if (struck) turn.strikes = strikes[side];
       state = game.apply(state, move);
       return turn;
     }

@@ -47,8 +47,8 @@ export interface GameStart {
   /** The time allowed for construction, in ms. */
   timeLimitMs: number;
   /**
-   * The time allowed for loading the submission when this start loads it (the first game of a process), in ms,
-   * apart from timeLimitMs (config.loadTimeoutMs); absent: timeLimitMs.
+   * The time allowed for loading the submission (load, or a startGame that loads because load was not called), in
+   * ms, apart from timeLimitMs (config.loadTimeoutMs); absent: timeLimitMs.
    */
   loadTimeLimitMs?: number;
 }
@@ -70,6 +70,11 @@ export interface MoveRequest {
    * applies them. Absent on retries (the board is the same one, as in game.py) and on the player's first turn.
    */
   played?: PlayedMove[];
+  /**
+   * Every turn of the game so far, passes included (the referee's own list: read it during the call, never keep
+   * it). A process-protocol player (Botzone's) rebuilds the whole request/response history from it.
+   */
+  history?: readonly { readonly side: Side; readonly kind: 'move' | 'pass'; readonly move?: string }[];
 }
 
 /** Captured output of the player during one call, already capped by whoever captured it. */
@@ -82,9 +87,9 @@ export interface CapturedOutput {
 /** How a call to a player ended, as the player's host saw it. The referee turns these into verdicts. */
 export type PlayerAnswer =
   /** A value came back; the referee checks it is a legal move. */
-  | { kind: 'move'; value: unknown; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number }
-  /** Construction finished (startGame only). loadMs: the wall time this start spent loading the submission first. */
-  | { kind: 'ready'; cpuMs?: number; loadMs?: number; output?: CapturedOutput }
+  | { kind: 'move'; value: unknown; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number; debug?: string }
+  /** Construction finished (startGame), or the submission is loaded (load). */
+  | { kind: 'ready'; cpuMs?: number; output?: CapturedOutput }
   /** The player's code threw or rejected. */
   | { kind: 'error'; message: string; stack?: string; output?: CapturedOutput }
   /**
@@ -95,8 +100,9 @@ export type PlayerAnswer =
   /**
    * The player's host noticed the deadline before the referee's own timer did. `loading`: the time ran out while
    * the submission was being loaded (imports, module-level code, static initialisers), under the load allowance.
+   * `stall`: the grader's machine, not the player, used up the time (the player waited for a CPU), in words.
    */
-  | { kind: 'timeout'; message?: string; loading?: boolean; output?: CapturedOutput }
+  | { kind: 'timeout'; message?: string; loading?: boolean; output?: CapturedOutput; stall?: string }
   /** The player's process died. */
   | { kind: 'crash'; message: string; stack?: string; exitCode?: number | null; signal?: string | null; output?: CapturedOutput }
   /** The player exceeded its memory ceiling. */
@@ -127,6 +133,18 @@ export interface Player {
    * set this.
    */
   readonly trusted?: boolean;
+  /**
+   * The language the player's code is in ('C++', 'Python', 'JavaScript', 'TypeScript'), for per-language time
+   * multipliers (config.timeMultipliers); absent for an in-process reference AI.
+   */
+  readonly language?: string;
+  /**
+   * Load the submission if it is not loaded yet (the first game of its process: imports and module-level code, a
+   * C++ library's static initialisers), before startGame. The referee times it against config.loadTimeoutMs, apart
+   * from construction. Resolves 'ready' (at once when already loaded) or a failure. Players with nothing to load
+   * leave it out.
+   */
+  load?(start: GameStart): Promise<PlayerAnswer>;
   /** Begin a game: a fresh AIPlayer for this colour. Resolves 'ready' or a failure. */
   startGame(start: GameStart): Promise<PlayerAnswer>;
   /** Ask for a move. Must resolve; the referee races it against its own deadline. */

@@ -65,6 +65,14 @@ export interface TurnRecord {
   /** Threads the submission left running after a timed-out func_timeout call during the accepted ask (Python). */
   leftoverThreads?: number;
   output?: CapturedOutput;
+  /** A Botzone bot's "debug" of this turn (at most 1 KB), kept as its judge keeps it in the log. */
+  debug?: string;
+  /** The limit of this ask in ms where it was not config.moveTimeoutMs (language multiplier, first-turn factor). */
+  limitMs?: number;
+  /** What is left of the side's time bank after this move (config.timeBankMs), when the move drew on it. */
+  bankLeftMs?: number;
+  /** The side's strike count after this move, when the move went over its limit and was played (config.strikeLimit). */
+  strikes?: number;
 }
 
 /** How building a player at the start of the game went. */
@@ -261,6 +269,10 @@ function checkTurn(value: unknown, index: number): void {
   check.time(turn, 'turnMs', true);
   check.count(turn, 'leftoverThreads', 'leftoverThreads');
   check.output(turn, 'output');
+  if (turn.debug !== undefined && typeof turn.debug !== 'string') check.fail('debug', 'a string');
+  check.time(turn, 'limitMs', true);
+  check.time(turn, 'bankLeftMs', true);
+  check.count(turn, 'strikes', 'strikes');
 }
 
 function checkEnd(value: unknown, turn: number): void {

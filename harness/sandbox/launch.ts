@@ -47,6 +47,17 @@ export interface LaunchInput {
   python?: PythonProgram;
   /** Run the C++ host (cpp/host.cpp, compiled): `hostPath` is the host binary and `config.bundle` the player's .so. */
   cpp?: CppProgram;
+  /**
+   * Run a whole program that speaks on stdin/stdout (a Botzone bot): its argv and the paths it reads. The no-fork
+   * seccomp filter is installed before it (bubblewrap's --seccomp, else the Landlock launcher), and bubblewrap reads
+   * the filter from fd 3, not stdin, which is the program's.
+   */
+  program?: WholeProgram;
+}
+
+export interface WholeProgram {
+  argv: string[];
+  binds: string[];
 }
 
 export interface CppProgram {
@@ -131,6 +142,13 @@ function confinement(input: LaunchInput, binds: string[]): Confinement | null {
 
 /** The program bubblewrap (or the shell, without it) execs, and the paths it must see. */
 function program(input: LaunchInput): { command: string[]; binds: string[] } {
+  if (input.program) {
+    const binds = [...input.program.binds, input.submissionRoot];
+    const rules = confinement(input, binds);
+    const launcher = rules ? input.layers.landlock?.launcher : null;
+    const seccomp = input.layers.seccomp ? seccompProgram('no-fork').toString('hex') : null;
+    return { command: [...(rules && launcher ? launcherArgs(launcher, rules, seccomp) : []), ...input.program.argv], binds };
+  }
   if (input.cpp) {
     // The host installs the strict filter (no exec either) on itself before it dlopens the player.
     const filter = input.layers.seccomp ? seccompProgram('strict', process.arch, SELF_SIGNALS).toString('hex') : '-';
@@ -164,7 +182,9 @@ function program(input: LaunchInput): { command: string[]; binds: string[] } {
 
 function bwrapArgs(input: LaunchInput): string[] {
   const args = bwrapBaseArgs();
-  if (input.layers.seccomp) args.push('--seccomp', '0');
+  if (input.layers.seccomp) args.push('--seccomp', input.program ? String(PROGRAM_SECCOMP_FD) : '0');
+  // A whole program starts in its staged folder (a bot reads its own files by relative path).
+  if (input.program) args[args.indexOf('--chdir') + 1] = input.submissionRoot;
   const { command, binds } = program(input);
   // Binds after --tmpfs /tmp, so a cache or submission under /tmp shows through.
   for (const path of new Set(binds)) args.push('--ro-bind', path, path);
@@ -182,6 +202,9 @@ const PRIVATE_TMP = `mount -t tmpfs -o size=${PRIVATE_TMP_MB}m,mode=1777 referee
 export function unshareArgs(unshare: string): string[] {
   return [unshare, '--net', '--ipc', '--pid', '--fork', '--kill-child', '--mount', '--mount-proc', '--propagation', 'private', '/bin/sh', '-c', PRIVATE_TMP, 'sh'];
 }
+
+/** The fd bubblewrap reads a whole program's seccomp filter from (its stdin is the program's protocol). */
+export const PROGRAM_SECCOMP_FD = 3;
 
 export function launchPlan(input: LaunchInput): LaunchPlan {
   const { layers } = input;

@@ -288,7 +288,7 @@ export function describeLayers(layers: Layers): { layer: string; active: boolean
     {
       layer: 'process',
       active: true,
-      detail: `child process per player, V8 heap ceiling${layers.process.rlimits ? ', rlimits (address space, core)' : ''}`,
+      detail: `child process per player, V8 heap ceiling${layers.process.rlimits ? `, rlimits (core, file size${layers.cgroup?.controllers.includes('memory') ? '' : '; address space as a backstop, with the resident-memory watchdog: no memory cgroup'})` : ''}`,
     },
     {
       layer: 'bubblewrap',
@@ -305,7 +305,7 @@ export function describeLayers(layers: Layers): { layer: string; active: boolean
       layer: 'cgroups',
       active: cg !== null,
       detail: cg
-        ? `${cg.version} (${cg.controllers.join(', ')}${cg.freezer ? ', freezer' : ''}) under ${cg.base}`
+        ? `${cg.version} (${cg.controllers.join(', ')}${cg.freezer ? ', freezer' : ''}) under ${cg.base}${cg.controllers.includes('memory') ? ': the memory limit is on resident memory, no address-space limit' : ''}`
         : 'no writable memory/pids/cpu controllers (run as root or delegate a cgroup)',
     },
     {

@@ -11,7 +11,7 @@
  *    `memory` verdict naming the figure; an address-space limit far above any real pool (ADDRESS_SPACE_FLOOR_MB, or
  *    16x the limit) stays as a backstop, so a lazily touched pool maps and a bomb is still stopped.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { Layers } from './layers.js';
 import { portable } from './portable.js';
 
@@ -44,21 +44,78 @@ export function memoryWall(layers: Pick<Layers, 'cgroup'>, memoryMb: number): Me
   };
 }
 
-/** Resident memory (VmRSS) of these processes together, in MB, or null when /proc tells nothing of any of them. */
-export function residentMb(pids: readonly number[]): number | null {
-  if (portable()) return null; // no /proc there: the V8 heap ceiling is the bound (portable.ts)
-  let kb = 0;
-  let read = false;
-  for (const pid of pids) {
-    try {
-      const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (match) {
-        kb += Number(match[1]);
-        read = true;
+/** The kernel's page size in kB, from the grader's own VmRSS (kB) over its statm resident pages; 4 when unreadable. */
+let pageKb: number | null = null;
+function pageSizeKb(): number {
+  if (pageKb !== null) return pageKb;
+  pageKb = 4;
+  try {
+    const rssKb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
+    const pages = Number(readFileSync('/proc/self/statm', 'latin1').split(' ')[1]);
+    if (rssKb > 0 && pages > 0) pageKb = 2 ** Math.round(Math.log2(rssKb / pages));
+  } catch {
+    // no /proc: the default
+  }
+  return pageKb;
+}
+
+/**
+ * Resident memory of a fixed set of processes, read the way a watchdog samples it every few milliseconds: each
+ * /proc/<pid>/statm opened once and re-read from offset 0 (pread), about an eighth of an open-read-close per pid.
+ */
+export class ResidentSampler {
+  private readonly fds: number[] = [];
+  private readonly buffer = Buffer.alloc(128);
+
+  constructor(pids: readonly number[]) {
+    // No /proc on the portable path: nothing to sample, the V8 heap ceiling is the bound (portable.ts).
+    if (portable()) return;
+    for (const pid of pids) {
+      try {
+        this.fds.push(openSync(`/proc/${pid}/statm`, 'r'));
+      } catch {
+        // gone already
       }
-    } catch {
-      // gone meanwhile
     }
   }
-  return read ? kb / 1024 : null;
+
+  /** The processes' resident memory together in MB, or null when none of them can be read any more. */
+  sampleMb(): number | null {
+    let pages = 0;
+    let read = false;
+    for (const fd of this.fds) {
+      try {
+        const length = readSync(fd, this.buffer, 0, this.buffer.length, 0);
+        const text = this.buffer.toString('latin1', 0, length);
+        const resident = Number(text.slice(text.indexOf(' ') + 1, text.indexOf(' ', text.indexOf(' ') + 1)));
+        if (Number.isFinite(resident)) {
+          pages += resident;
+          read = true;
+        }
+      } catch {
+        // this process has exited
+      }
+    }
+    return read ? (pages * pageSizeKb()) / 1024 : null;
+  }
+
+  close(): void {
+    for (const fd of this.fds.splice(0)) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    }
+  }
+}
+
+/** Resident memory of these processes together in MB, read once each (a tree that may grow), or null. */
+export function residentMb(pids: readonly number[]): number | null {
+  const sampler = new ResidentSampler(pids);
+  try {
+    return sampler.sampleMb();
+  } finally {
+    sampler.close();
+  }
 }

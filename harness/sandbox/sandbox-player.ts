@@ -8,14 +8,13 @@
  */
 import { deriveSeed } from '../games/common/seed.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { basename, dirname, join } from 'node:path';
 import { getGame } from '../games/registry.js';
-import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
+import type { CapturedOutput, GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { parseAnswer } from './answer-schema.js';
 import { PlayerCgroup } from './cgroup.js';
 import { studentStack } from './student-stack.js';
@@ -25,10 +24,10 @@ import { bwrapFix, detectLayers, isHardened, isolationRecord, isolationRefusal, 
 import { cppHostPath } from './cpp-runtime.js';
 import { launchPlan, type CppProgram, type PythonProgram } from './launch.js';
 import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-failure.js';
-import { memoryWall, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
+import { memoryWall, ResidentSampler, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
-import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
+import { processGroup, processTree, runQueueWaitMs, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, NO_PYTHON, pythonRuntimeDir } from './python-runtime.js';
@@ -65,6 +64,11 @@ export interface SandboxOptions {
   pidsMax?: number;
   /** Time allowed for the sandbox itself to start (not the student's code), in ms (default 10 s). */
   startupTimeoutMs?: number;
+  /**
+   * Add the time the player waited, runnable, for a CPU to its deadlines (the interface check: its verdict must
+   * not depend on the grader's load). Games keep the platform's wall-clock rule.
+   */
+  creditCpuWaits?: boolean;
   /** Override the detected layers (tests exercise the fallbacks with this). */
   layers?: Layers;
 }
@@ -81,9 +85,14 @@ const ACCEPTS: Record<Expect, readonly Answer['t'][]> = {
 type Failure = Extract<PlayerAnswer, { kind: 'timeout' | 'crash' | 'memory' | 'protocol' }>;
 type Outcome = { answer: Answer } | { failure: Failure };
 
+/** A deadline stretched by CPU waits ends at this many times the limit; the rest is the grader's stall. */
+const CREDIT_STRETCH = 10;
+
 interface Pending {
   id: number;
   expect: Expect;
+  /** The deadline this request runs under, in ms (named in a deadline's message). */
+  limitMs: number;
   timer: ReturnType<typeof setTimeout>;
   /** The second wake-up of a self-stopped host (thaw), cleared with the answer. */
   retry?: ReturnType<typeof setTimeout>;
@@ -112,8 +121,8 @@ interface Child {
   killed: boolean;
   /** The private copy the child runs, removed when it is gone. */
   staged: StagedProgram;
-  /** Without a memory cgroup: the sampler that holds the memory limit (memory-wall.ts), stopped at the kill. */
-  watchdog: ReturnType<typeof setInterval> | null;
+  /** Without a memory cgroup: stops the sampler that holds the memory limit (memory-wall.ts); called at the kill. */
+  stopWatchdog: (() => void) | null;
 }
 
 /** How long an answered child may stay runnable before it is frozen (see scheduleFreeze). */
@@ -198,6 +207,12 @@ export class SandboxPlayer implements Player {
     this.layers = options.layers ?? detectLayers();
   }
 
+  /** The submission's language, for per-language time multipliers (config.timeMultipliers). */
+  get language(): string {
+    const runtime = this.options.runtime ?? 'node';
+    return runtime === 'python' ? 'Python' : runtime === 'cpp' ? 'C++' : 'TypeScript';
+  }
+
   /** The isolation this player runs under (recorded in every GameRecord and GradeResult). */
   get isolation(): IsolationRecord {
     const runtime = this.options.runtime ?? 'node';
@@ -225,18 +240,28 @@ export class SandboxPlayer implements Player {
   async startGame(start: GameStart): Promise<PlayerAnswer> {
     const reported = this.takeViolation();
     if (reported) return reported;
-    let loadMs: number | undefined;
+    let printed: CapturedOutput | undefined;
     if (!this.child) {
-      // Loading has its own allowance (config.loadTimeoutMs); the referee holds only the rest against construction.
-      const began = performance.now();
-      const failure = await this.spawnAndLoad(start.loadTimeLimitMs ?? start.timeLimitMs);
-      if (failure) return failure;
-      loadMs = Math.round((performance.now() - began) * 1000) / 1000;
+      // Loading has its own allowance (config.loadTimeoutMs): a caller that did not call load() first gets it here.
+      const loaded = await this.spawnAndLoad(start.loadTimeLimitMs ?? start.timeLimitMs);
+      if (loaded.kind !== 'ready') return loaded;
+      printed = loaded.output;
     }
     // The player's own randomness, per game and side, from the game's seed: same seed, same games.
     const randomSeed = start.seedRandom ? playerRandomSeed(start.seed, start.side) : undefined;
     const ready = await this.ask({ t: 'start', id: 0, side: start.side, ...(randomSeed === undefined ? {} : { randomSeed }) }, 'ready', start.timeLimitMs);
-    return ready.kind === 'ready' && loadMs !== undefined ? { ...ready, loadMs } : ready;
+    // What loading printed (a demo game at import) comes before what construction printed.
+    if (!printed?.text) return ready;
+    const output = ready.output ? { text: printed.text + ready.output.text, droppedBytes: printed.droppedBytes + ready.output.droppedBytes } : printed;
+    return { ...ready, output };
+  }
+
+  /** Start the child and load the submission unless that is done: the referee times this apart from construction. */
+  async load(start: GameStart): Promise<PlayerAnswer> {
+    const reported = this.takeViolation();
+    if (reported) return reported;
+    if (this.child) return { kind: 'ready' };
+    return this.spawnAndLoad(start.loadTimeLimitMs ?? start.timeLimitMs);
   }
 
   async requestMove(request: MoveRequest): Promise<PlayerAnswer> {
@@ -262,7 +287,7 @@ export class SandboxPlayer implements Player {
       this.settlePending({ failure: { kind: 'timeout', output: this.output.take() } });
       return;
     }
-    const failure = this.deadlineFailure(child, pending.expect, null);
+    const failure = this.deadlineFailure(child, pending.expect, pending.limitMs);
     this.settlePending({ failure });
     return failure;
   }
@@ -307,7 +332,7 @@ export class SandboxPlayer implements Player {
    * Anything that fails before the student's code started is the grader's failure: a GraderError is thrown, never
    * an answer the referee could hold against the submission.
    */
-  private async spawnAndLoad(limitMs: number): Promise<PlayerAnswer | null> {
+  private async spawnAndLoad(limitMs: number): Promise<PlayerAnswer> {
     const refusal = isolationRefusal(this.layers);
     if (refusal) throw new GraderError(refusal);
     let hostPath: string;
@@ -384,7 +409,7 @@ export class SandboxPlayer implements Player {
       killed: false,
       exited: Promise.resolve(),
       staged,
-      watchdog: null,
+      stopWatchdog: null,
     };
     this.child = child;
     this.cpuBaseline = 0;
@@ -414,8 +439,14 @@ export class SandboxPlayer implements Player {
       // No student code has run yet (the host loads it only when asked): the sandbox itself failed.
       const tail = this.output.stderrTail().trim().split('\n').slice(-3).join(' ⏎ ');
       this.kill();
-      const why = tail ? tail.slice(0, 500) : hello.failure.kind === 'protocol' || hello.failure.kind === 'crash' ? hello.failure.message : 'no answer in time';
-      const fix = this.layers.bwrap ? `; ${bwrapFix(tail)}` : '';
+      // Silent until the deadline: a busy machine, not a broken bubblewrap (whose failures say why on stderr).
+      const slow = hello.failure.kind === 'timeout' && !tail;
+      const why = tail
+        ? tail.slice(0, 500)
+        : hello.failure.kind === 'protocol' || hello.failure.kind === 'crash'
+          ? hello.failure.message
+          : `no answer within ${this.options.startupTimeoutMs ?? 10_000} ms (the grader's machine is too busy: grade with fewer --jobs at once, then run again)`;
+      const fix = this.layers.bwrap && !slow ? `; ${bwrapFix(tail)}` : '';
       throw new GraderError(`the sandbox did not start: ${why}${fix}`);
     }
     if (hello.answer.t === 'hello') {
@@ -432,7 +463,7 @@ export class SandboxPlayer implements Player {
 
     this.cpuSinceLast(); // from here on, CPU time is the student's
     const loaded = await this.ask({ t: 'load', id: 0 }, 'loaded', limitMs);
-    if (loaded.kind === 'ready') return null;
+    if (loaded.kind === 'ready') return loaded;
     // Not loaded: start afresh next game, so the same clear error comes back instead of a confusing one.
     this.kill();
     return loaded;
@@ -527,8 +558,32 @@ export class SandboxPlayer implements Player {
     if (!child) return Promise.resolve({ failure: { kind: 'crash', message: "the player's process is not running" } });
     return new Promise<Outcome>((resolve) => {
       const id = request ? this.nextId++ : 0;
-      const timer = setTimeout(() => this.settlePending({ failure: this.deadlineFailure(child, expect, limitMs) }), limitMs);
-      this.pending = { id, expect, timer, settle: resolve };
+      const asked = performance.now();
+      const waitedBefore = this.options.creditCpuWaits ? runQueueWaitMs(child.node) : null;
+      let stall: string | undefined;
+      const expire = (): void => {
+        const pending = this.pending;
+        if (pending?.id !== id || this.child !== child) return; // answered in the loop turn that read the pipe
+        if (waitedBefore !== null) {
+          // The limit counts the player's own time: wall time it spent waiting, runnable, for a CPU does not count,
+          // up to CREDIT_STRETCH times the limit in wall time; past that the grader's machine used the time.
+          const waited = (runQueueWaitMs(child.node) ?? waitedBefore) - waitedBefore;
+          const wall = performance.now() - asked;
+          const left = limitMs - (wall - waited);
+          if (left > Math.max(5, limitMs / 50)) {
+            if (wall + left <= CREDIT_STRETCH * limitMs) {
+              pending.timer = setTimeout(() => setImmediate(expire), left);
+              return;
+            }
+            stall = `the player waited ${Math.round(waited)} ms for a CPU in ${Math.round(wall)} ms (the grader's machine was busy)`;
+          }
+        }
+        const failure = this.deadlineFailure(child, expect, limitMs);
+        this.settlePending({ failure: failure.kind === 'timeout' && stall ? { ...failure, stall } : failure });
+      };
+      // The verdict waits one loop turn: an answer already in the pipe (a grader's event loop that was late) wins.
+      const timer = setTimeout(() => setImmediate(expire), limitMs);
+      this.pending = { id, expect, limitMs, timer, settle: resolve };
       if (request) {
         request.id = id;
         // Write first, then thaw: the child wakes once and finds its request waiting.
@@ -687,13 +742,19 @@ export class SandboxPlayer implements Player {
    */
   private watchMemory(child: Child): void {
     if (memoryWall(this.layers, this.memoryMb).kind !== 'watchdog') return;
+    // Fixed pids (seccomp: no new processes) are sampled through kept-open files; otherwise the tree is walked.
+    const sampler = child.fixedPids ? new ResidentSampler(child.fixedPids) : null;
+    const stop = (): void => {
+      clearInterval(timer);
+      sampler?.close();
+    };
     const timer = setInterval(() => {
       if (this.child !== child) {
-        clearInterval(timer);
+        stop();
         return;
       }
       if (this.frozen) return;
-      const usedMb = residentMb(child.fixedPids ?? processTree(child.process.pid ?? 0));
+      const usedMb = sampler ? sampler.sampleMb() : residentMb(processTree(child.process.pid ?? 0));
       if (usedMb === null || usedMb <= this.memoryMb) return;
       this.kill();
       const message = `used ${Math.round(usedMb)} MB of resident memory, over its ${this.memoryMb} MB memory limit (stopped by the grader's memory watchdog)`;
@@ -701,7 +762,7 @@ export class SandboxPlayer implements Player {
       else this.violation ??= message;
     }, WATCHDOG_INTERVAL_MS);
     timer.unref();
-    child.watchdog = timer;
+    child.stopWatchdog = stop;
   }
 
   private kill(): void {
@@ -712,7 +773,7 @@ export class SandboxPlayer implements Player {
     if (!child) return;
     this.child = null;
     child.killed = true;
-    if (child.watchdog) clearInterval(child.watchdog);
+    child.stopWatchdog?.();
     const pids = child.cgroup?.pids() ?? [];
     signalGroups(child.groups, 'SIGKILL');
     signalPids(pids, 'SIGKILL');

@@ -6,17 +6,28 @@
 import { performance } from 'node:perf_hooks';
 import type { AnyGame } from '../games/game.js';
 import { getGame } from '../games/registry.js';
-import { configForGame, DEFAULT_REFEREE_CONFIG } from '../referee/config.js';
+import { BOTZONE_PRESET, configForGame, DEFAULT_REFEREE_CONFIG } from '../referee/config.js';
+import { checkBotzoneBot } from './check-botzone.js';
 import type { MoveInfo, PlayerAnswer } from '../referee/player.js';
 import { detectLayers, isHardened, isolationRecord, type Layers } from '../sandbox/layers.js';
+import { GraderError } from '../referee/grader-error.js';
 import { explainLoadFailure } from '../sandbox/load-failure.js';
 import { SandboxPlayer } from '../sandbox/sandbox-player.js';
 import { CompileError, compileSubmission, type SourceProblem } from './compile.js';
 import { describeJudged, judgeAnswer } from './judge.js';
 import { probePositions } from './probes.js';
-import { resolveSubmission, runtimeOf, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits } from './resolve.js';
+import { resolveSubmission, runtimeOf, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits, type SubmissionProtocol } from './resolve.js';
 import { exportHint } from './suggest.js';
 import { typeCheck, type TypeCheckResult } from './typecheck.js';
+
+/** A timeout the grader's machine caused (see SandboxPlayer's graderStall): thrown to run the check again. */
+class GraderStall extends Error {}
+const STALL_ATTEMPTS = 3;
+
+function unstalled(answer: PlayerAnswer): PlayerAnswer {
+  if (answer.kind === 'timeout' && answer.stall) throw new GraderStall(answer.stall);
+  return answer;
+}
 
 export type StepId = 'entry' | 'compile' | 'types' | 'export' | 'construct' | 'moves' | 'tamper' | 'later';
 export type StepStatus = 'pass' | 'fail' | 'warn' | 'skip';
@@ -55,6 +66,8 @@ export interface CheckResult {
 }
 
 export interface CheckOptions {
+  /** 'botzone': check it as a Botzone bot whatever its source shows (--protocol botzone). */
+  protocol?: SubmissionProtocol;
   /** Game registry id (default 'reversi'). */
   game?: string;
   /** Per-move limit in ms (default: the platform's 60 s; the CLI passes the assignment's, see grading/check-limits). */
@@ -257,8 +270,8 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
       if (!steps.some((step) => step.id === id)) steps.push({ id, title: TITLES[id], status: 'skip' });
     }
     steps.sort((a, b) => Object.keys(TITLES).indexOf(a.id) - Object.keys(TITLES).indexOf(b.id));
-    if (submission?.language === 'Python') for (const step of steps) step.title = PYTHON_TITLES[step.id] ?? step.title;
-    if (submission?.language === 'C++') for (const step of steps) step.title = CPP_TITLES[step.id] ?? step.title;
+    if (submission?.language === 'Python' && !submission.botzone) for (const step of steps) step.title = PYTHON_TITLES[step.id] ?? step.title;
+    if (submission?.language === 'C++' && !submission.botzone) for (const step of steps) step.title = CPP_TITLES[step.id] ?? step.title;
     return {
       ok: steps.every((step) => step.status !== 'fail'),
       limits,
@@ -267,8 +280,9 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
       ...(submission ? { language: submission.language } : {}),
       game: gameId,
       steps,
-      layers: activeLayers(layers, submission?.language),
-      hardened: isHardened(layers, runtimeOf(submission?.language)),
+      // A Botzone bot has no in-process layer, whatever its language (as the C++ host).
+      layers: submission?.botzone ? isolationRecord(layers, 'cpp').layers : activeLayers(layers, submission?.language),
+      hardened: isHardened(layers, submission?.botzone ? 'cpp' : runtimeOf(submission?.language)),
       durationMs: Math.round(performance.now() - started),
     };
   };
@@ -278,7 +292,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
 
   let submission: ResolvedSubmission | undefined;
   try {
-    submission = resolveSubmission(path, options.limits, options.entry);
+    submission = resolveSubmission(path, options.limits, options.entry, options.protocol);
     if (submission.notes) step('entry', 'warn', { detail: `${submission.entry}: ${submission.notes.join('; ')}`, hint: 'name the entry AIPlayer.py (Python) or src/AIPlayer.ts, or pass --entry FILE' });
     else step('entry', 'pass', { detail: submission.entry });
   } catch (error) {
@@ -340,7 +354,17 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     return result();
   }
 
-  const player = new SandboxPlayer({
+  if (submission.botzone) {
+    // A Botzone bot is checked by the judge's protocol and limits (check-botzone.ts), not the AIPlayer contract.
+    limits.moveTimeoutMs = BOTZONE_PRESET.moveTimeoutMs!;
+    limits.constructTimeoutMs = BOTZONE_PRESET.moveTimeoutMs! * BOTZONE_PRESET.firstMoveFactor!;
+    limits.illegalLimit = 1;
+    limits.memoryMb = options.memoryMb ?? 256;
+    limits.source = "Botzone's judge (1 s a turn x language: C++ 1, JavaScript 2, Python 6; first turn x2; one invalid action loses)";
+    steps.push(...(await checkBotzoneBot({ game, submission, bundlePath, files, layers, seed: options.seed ?? 1, ...(options.memoryMb !== undefined ? { memoryMb: options.memoryMb } : {}) })));
+    return result();
+  }
+  const newPlayer = (): SandboxPlayer => new SandboxPlayer({
     name: 'check',
     bundlePath,
     submissionRoot: submission.root,
@@ -350,13 +374,15 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     allowImports: options.allowImports,
     layers,
     runtime: runtimeOf(submission.language),
+    creditCpuWaits: true,
   });
+  let player = newPlayer();
   const language = submission.language;
   const hints = fixes(language);
   // Pushes the sandboxed steps; returns early at the first failure.
   const play = async (): Promise<void> => {
-    const start = (side: 0 | 1, state: unknown): Promise<PlayerAnswer> =>
-      player.startGame({ game: gameId, side, seed: options.seed ?? 1, initialState: game.encode(state), timeLimitMs: constructTimeoutMs, loadTimeLimitMs: loadTimeoutMs });
+    const start = async (side: 0 | 1, state: unknown): Promise<PlayerAnswer> =>
+      unstalled(await player.startGame({ game: gameId, side, seed: options.seed ?? 1, initialState: game.encode(state), timeLimitMs: constructTimeoutMs, loadTimeLimitMs: loadTimeoutMs }));
 
     // Construct for both colours; the first start also loads the module (and tells us what it exports).
     const initial = game.initial(options.seed ?? 1);
@@ -433,9 +459,11 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
         const waiting = options.onWaiting && waitingAfterMs < moveTimeoutMs
           ? setTimeout(() => options.onWaiting?.(waitingAfterMs, moveTimeoutMs), waitingAfterMs)
           : null;
-        const answer = await player.requestMove({ state: game.encode(probe.state), info }).finally(() => {
-          if (waiting) clearTimeout(waiting);
-        });
+        const answer = unstalled(
+          await player.requestMove({ state: game.encode(probe.state), info }).finally(() => {
+            if (waiting) clearTimeout(waiting);
+          }),
+        );
         const tookMs = performance.now() - asked;
         turnUsedMs += tookMs;
         if (answer.kind !== 'timeout') slowest = Math.max(slowest, tookMs);
@@ -479,10 +507,21 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     if (laterWarning) steps.push(laterWarning);
     else step('later', 'pass', later.length > 0 ? { detail: later.join('; ') } : {});
   };
-  try {
-    await play();
-  } finally {
-    await player.close();
+  // A timeout that the grader's load caused (the player waited for a CPU) is no verdict: the sandboxed steps run
+  // again in a fresh player, and after three such timeouts the check is the grader's error, never the student's.
+  const settled = steps.length;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await play();
+      break;
+    } catch (error) {
+      if (!(error instanceof GraderStall)) throw error;
+      steps.length = settled;
+      if (attempt === STALL_ATTEMPTS) throw new GraderError(`the interface check could not be timed fairly (${error.message}, ${STALL_ATTEMPTS} times): grade with fewer jobs at once, then run again`);
+    } finally {
+      await player.close();
+    }
+    player = newPlayer();
   }
   await finishTypes();
   return result();

@@ -44,7 +44,7 @@ export function isAIPlayerEntry(entry: string): boolean {
   return basename(entry) === 'AIPlayer.cpp';
 }
 
-function sourceFiles(dir: string, depth = 0): string[] {
+export function sourceFiles(dir: string, depth = 0): string[] {
   const found: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -124,7 +124,7 @@ interface GccDiagnostic {
 }
 
 /** The problems of a failed build: g++'s JSON diagnostics (errors, each once) and the linker's errors. */
-function buildProblems(stderr: string, stagedDir: string, headersDir: string): SourceProblem[] {
+export function buildProblems(stderr: string, stagedDir: string, headersDir: string): SourceProblem[] {
   const problems: SourceProblem[] = [];
   const seen = new Set<string>();
   const add = (problem: SourceProblem): void => {

@@ -10,6 +10,7 @@ import { isBuiltin } from 'node:module';
 import { basename, dirname, isAbsolute, relative } from 'node:path';
 import { build, type Message, type Plugin } from 'esbuild';
 import { cacheFile } from '../sandbox/cache-dir.js';
+import { compileBotzoneSubmission } from './compile-botzone.js';
 import { compileCppSubmission } from './compile-cpp.js';
 import { compilePythonSubmission } from './compile-python.js';
 import { isInside, type ResolvedSubmission } from './resolve.js';
@@ -107,6 +108,7 @@ export async function compileSubmission(
   submission: ResolvedSubmission,
   options: { allowImports?: readonly string[] } = {},
 ): Promise<CompiledSubmission> {
+  if (submission.botzone) return compileBotzoneSubmission(submission);
   if (submission.language === 'Python') return compilePythonSubmission(submission);
   if (submission.language === 'C++') return compileCppSubmission(submission);
   const allow = new Set((options.allowImports ?? []).map(packageName));

@@ -6,7 +6,8 @@ import { basename } from 'node:path';
 import type { Player } from '../referee/player.js';
 import { SandboxPlayer, type SandboxOptions } from '../sandbox/sandbox-player.js';
 import { compileSubmission } from './compile.js';
-import { resolveSubmission, runtimeOf, type SubmissionLimits } from './resolve.js';
+import { BotzonePlayer } from '../sandbox/botzone-player.js';
+import { resolveSubmission, runtimeOf, type SubmissionLimits, type SubmissionProtocol } from './resolve.js';
 
 export { isSubmissionPath } from './resolve.js';
 
@@ -20,12 +21,28 @@ export interface SubmissionPlayerOptions
   limits?: SubmissionLimits;
   /** The entry file inside a folder submission (--entry, the assignment's `entry`). */
   entry?: string;
+  /** 'botzone': run it as a Botzone bot whatever its source shows (--protocol botzone); 'course': never. */
+  protocol?: SubmissionProtocol;
 }
 
 /** Throws SubmissionError or CompileError (one-line, fix-naming messages) before any student code runs. */
 export async function createSubmissionPlayer(path: string, options: SubmissionPlayerOptions = {}): Promise<Player> {
-  const submission = resolveSubmission(path, options.limits, options.entry);
+  const submission = resolveSubmission(path, options.limits, options.entry, options.protocol);
   const compiled = await compileSubmission(submission, { allowImports: options.allowImports });
+  if (submission.botzone) {
+    return new BotzonePlayer({
+      name: options.name ?? basename(submission.input),
+      bundlePath: compiled.bundlePath,
+      submissionRoot: submission.root,
+      ...(compiled.files && submission.language === 'Python' ? { files: compiled.files } : {}),
+      language: submission.language === 'Python' ? 'Python' : submission.language === 'C++' ? 'C++' : 'JavaScript',
+      interaction: submission.botzone.interaction,
+      keepRunning: submission.botzone.keepRunning,
+      game: options.game ?? 'reversi',
+      ...(options.memoryMb !== undefined ? { memoryMb: options.memoryMb } : {}),
+      ...(options.layers ? { layers: options.layers } : {}),
+    });
+  }
   return new SandboxPlayer({
     ...options,
     name: options.name ?? basename(submission.input),

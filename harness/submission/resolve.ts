@@ -142,6 +142,54 @@ function measureFolder(root: string, limits: SubmissionLimits): { files: number;
   return { files, bytes };
 }
 
+/** How a submission talks to the referee: the course's AIPlayer class, or a Botzone bot (a whole program on stdin/stdout). */
+export type SubmissionProtocol = 'course' | 'botzone';
+
+/** What a Botzone bot's source says about how it talks (see botzoneTraits). */
+export interface BotzoneTraits {
+  /** 'json': one JSON line in, one out; 'simple': Botzone's simple interaction (turn number, then lines). */
+  interaction: 'json' | 'simple';
+  /** Prints >>>BOTZONE_REQUEST_KEEP_RUNNING<<< and so stays alive between turns, reading one request a turn. */
+  keepRunning: boolean;
+  /** Why it was taken for a Botzone bot, for the check's entry line. */
+  evidence: string;
+}
+
+export const KEEP_RUNNING_MARKER = '>>>BOTZONE_REQUEST_KEEP_RUNNING<<<';
+/** Source signs of a Botzone bot: the keep-running marker, Botzone's compile macro, its input's field names. */
+const BOTZONE_SIGNS: { pattern: RegExp; what: string }[] = [
+  { pattern: />>>BOTZONE_REQUEST_KEEP_RUNNING<<</, what: 'prints the keep-running marker' },
+  { pattern: /_BOTZONE_ONLINE/, what: 'tests _BOTZONE_ONLINE' },
+  { pattern: /\[\s*["']requests["']\s*\]|\.requests\b|["']requests["']\s*\)/, what: 'reads "requests" from its input' },
+  { pattern: /\[\s*["']responses["']\s*\]|\.responses\b/, what: 'reads "responses" from its input' },
+];
+
+/** The Botzone signs in a source text, or null when it shows none. */
+export function botzoneSigns(text: string): string[] {
+  return BOTZONE_SIGNS.filter(({ pattern }) => pattern.test(text)).map(({ what }) => what);
+}
+
+/** How a Botzone bot talks, from its sources (`named`: the user said --protocol botzone, so no sign is needed). */
+export function botzoneTraits(texts: string[], named: boolean): BotzoneTraits | null {
+  const all = texts.join('\n');
+  const signs = botzoneSigns(all);
+  if (signs.length === 0 && !named) return null;
+  // A bot that names neither Botzone's JSON fields nor a JSON reader reads the simple interaction (turn number first).
+  const json = /["'](requests|responses)["']|\.(requests|responses)\b|Json::(Reader|Value|CharReader)|json::parse|json\.loads?\(|JSON\.parse\(/.test(all);
+  return {
+    interaction: json ? 'json' : 'simple',
+    keepRunning: all.includes(KEEP_RUNNING_MARKER),
+    evidence: signs.length > 0 ? signs.join(', ') : 'named with --protocol botzone',
+  };
+}
+
+/** Whether a source is a whole program (a Botzone bot) rather than the course's AIPlayer or Strategy. */
+function isWholeProgram(text: string, language: SubmissionLanguage): boolean {
+  if (language === 'C++') return /\bint\s+main\s*\(/.test(text);
+  if (language === 'Python') return !/^class[ \t]+AIPlayer\b/m.test(text);
+  return !/\bclass\s+AIPlayer\b/.test(text);
+}
+
 /** What a C++ submission hands g++: sources and headers (compile-cpp.ts compiles the sources, includes the headers). */
 export const CPP_SOURCE_EXTENSIONS = new Set(['.cpp', '.cc', '.cxx', '.c++']);
 export const CPP_HEADER_EXTENSIONS = new Set(['.h', '.hpp', '.hh', '.hxx', '.inl', '.ipp']);
@@ -189,6 +237,8 @@ export interface ResolvedSubmission {
   language: SubmissionLanguage;
   /** How the entry was found when that deserves a word (a differently cased name, a class found by content). */
   notes?: string[];
+  /** Set for a Botzone bot: it runs as a whole program speaking Botzone's protocol (harness/sandbox/botzone-player.ts). */
+  botzone?: BotzoneTraits;
 }
 
 /** A submission that cannot be found or is not shaped like one; the message names the fix. */
@@ -278,7 +328,12 @@ function noEntryMessage(input: string, files: string[]): string {
  * `entry`: a file inside the folder named by the user or the assignment (`--entry`, the config's `entry`),
  * relative to the folder; it overrides every convention.
  */
-export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAULT_SUBMISSION_LIMITS, entryName?: string): ResolvedSubmission {
+export function resolveSubmission(
+  path: string,
+  limits: SubmissionLimits = DEFAULT_SUBMISSION_LIMITS,
+  entryName?: string,
+  protocol?: SubmissionProtocol,
+): ResolvedSubmission {
   const input = resolve(path);
   if (!existsSync(input)) {
     // A name that was not UTF-8 reaches node with U+FFFD in place of its bytes, so it cannot be opened by name.
@@ -320,6 +375,10 @@ export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAU
         found = loose.file;
       }
     }
+    if (!found || protocol === 'botzone') {
+      const bot = findBotzoneEntry(root, files, protocol === 'botzone');
+      if (bot && (!found || protocol === 'botzone')) found = bot;
+    }
     if (!found) {
       const loose = looseFindPython(root, files);
       if (loose) {
@@ -347,5 +406,50 @@ export function resolveSubmission(path: string, limits: SubmissionLimits = DEFAU
   if (!isInside(root, entry)) {
     throw new SubmissionError(`the entry ${entry} lies outside the submission folder ${root}; move it inside`);
   }
-  return { input, root, entry, kind: isDirectory ? 'directory' : 'file', language: languageOf(entry), ...(notes.length > 0 ? { notes } : {}) };
+  const language = languageOf(entry);
+  const resolved: ResolvedSubmission = { input, root, entry, kind: isDirectory ? 'directory' : 'file', language, ...(notes.length > 0 ? { notes } : {}) };
+  if (protocol !== 'course' && extname(entry) !== '.so') {
+    const text = readSource(entry);
+    if (protocol === 'botzone' || isWholeProgram(text, language)) {
+      const texts = [text, ...(isDirectory && language === 'C++' ? siblingSources(root, entry) : [])];
+      const traits = botzoneTraits(texts, protocol === 'botzone');
+      if (traits) resolved.botzone = traits;
+    }
+  }
+  return resolved;
+}
+
+/** A source as text (bytes that are not UTF-8, a GBK comment, become U+FFFD: the signs are ASCII). */
+function readSource(path: string): string {
+  try {
+    return readFileSync(path, 'latin1');
+  } catch {
+    return '';
+  }
+}
+
+/** The other C++ sources of a folder (a multi-file bot's marker may live in any of them). */
+function siblingSources(root: string, entry: string): string[] {
+  return topFiles(root)
+    .filter((name) => /\.(cpp|cc|cxx|h|hpp)$/i.test(name) && join(root, name) !== entry)
+    .slice(0, 50)
+    .map((name) => readSource(join(root, name)));
+}
+
+/** Names a Botzone bot's folder uses for its program (Botzone takes one source; these are the usual file names). */
+const BOTZONE_ENTRY_CANDIDATES = ['main.cpp', 'bot.cpp', 'Bot.cpp', 'main.py', 'bot.py', '__main__.py', 'main.js', 'bot.js'];
+
+/**
+ * A Botzone bot's entry in a folder with no course entry: a conventional name, else the one top-level source that
+ * is a whole program with Botzone's signs (or any whole program when the user named the protocol).
+ */
+function findBotzoneEntry(root: string, files: string[], named: boolean): string | null {
+  for (const name of BOTZONE_ENTRY_CANDIDATES) if (files.includes(name)) return join(root, name);
+  const programs = files.filter((name) => {
+    const ext = extname(name);
+    if (!['.cpp', '.cc', '.py', '.js'].includes(ext)) return false;
+    const text = readSource(join(root, name));
+    return isWholeProgram(text, languageOf(name)) && (named || botzoneSigns(text).length > 0);
+  });
+  return programs.length === 1 ? join(root, programs[0]) : null;
 }

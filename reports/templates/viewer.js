@@ -54,6 +54,9 @@
       line(turnInfo, 'move', who + (ply.label === 'pass' ? ' passed (no legal move).' : ' played ' + ply.label + time + '.'));
       describeAttempts(turnInfo, ply.illegal, 'Illegal answer');
       if (ply.tamper) line(turnInfo, 'illegal', 'Changed the board it was given: ' + ply.tamper);
+      if (ply.limitMs !== null) line(turnInfo, 'limit', 'Its limit for this move: ' + ply.limitMs + ' ms.');
+      if (ply.strikes !== null) line(turnInfo, 'strike', 'Over the limit, played anyway: strike ' + ply.strikes + '.');
+      if (ply.bankLeftMs !== null) line(turnInfo, 'bank', 'Time bank left: ' + ply.bankLeftMs.toFixed(0) + ' ms.');
     }
     var printed = frame > 0 ? game.plies[frame - 1].output : null;
     if (frame === last) {
@@ -84,14 +87,14 @@
     while (chart.firstChild) chart.removeChild(chart.firstChild);
     var width = Number(chart.getAttribute('width'));
     var height = Number(chart.getAttribute('height'));
-    var bars = game.plies.map(function (ply, index) { return { ply: ply.ply, side: ply.side, label: ply.label, wallMs: ply.wallMs, index: index }; });
+    var bars = game.plies.map(function (ply, index) { return { ply: ply.ply, side: ply.side, label: ply.label, wallMs: ply.wallMs, index: index, limitMs: ply.limitMs, strikes: ply.strikes, bankLeftMs: ply.bankLeftMs }; });
     // A timeout used all the time it had (the turn's limit can end an ask a hair before the per-ask line): its bar
     // reaches past the line; the true time is in its label and under the board.
     var fatalMs = game.fatal && game.fatal.verdict === 'timeout' ? Math.max(game.fatal.wallMs, game.timeLimitMs * 1.04) : game.fatal && game.fatal.wallMs;
     if (game.fatal) bars.push({ ply: game.plies.length + 1, side: game.fatal.side, label: game.fatal.verdict, wallMs: fatalMs, realMs: game.fatal.wallMs, fatal: true });
     if (bars.length === 0) return;
     var top = game.timeLimitMs;
-    bars.forEach(function (bar) { if (bar.wallMs !== null && bar.wallMs > top) top = bar.wallMs; });
+    bars.forEach(function (bar) { if (bar.wallMs !== null && bar.wallMs > top) top = bar.wallMs; if (bar.limitMs && bar.limitMs > top) top = bar.limitMs; });
     var scale = top * 1.08;
     var usable = height - 4;
     var barWidth = width / bars.length;
@@ -99,13 +102,21 @@
       var h = bar.wallMs === null ? 0 : Math.max(1, (bar.wallMs / scale) * usable);
       var classes = ['bar', bar.side === game.studentSide ? 'you' : 'them'];
       if (bar.fatal) classes.push('fatal');
+      if (bar.strikes) classes.push('struck');
       if (!bar.fatal && index === frame - 1) classes.push('current');
-      var fill = bar.fatal ? '#e53935' : index === frame - 1 ? '#ff9800' : bar.side === game.studentSide ? '#1565c0' : '#bdbdbd';
+      var fill = bar.fatal ? '#e53935' : index === frame - 1 ? '#ff9800' : bar.strikes ? '#8e24aa' : bar.side === game.studentSide ? '#1565c0' : '#bdbdbd';
       var rect = svgElement('rect', { x: index * barWidth, y: height - h, width: Math.max(1, barWidth - 1), height: h, fill: fill, 'class': classes.join(' '), 'data-ply': bar.ply });
       var title = document.createElementNS(SVG_NS, 'title');
       var ms = bar.realMs !== undefined ? bar.realMs : bar.wallMs;
-      title.textContent = 'ply ' + bar.ply + ': ' + bar.label + (ms === null ? '' : ', ' + ms.toFixed(1) + ' ms');
+      title.textContent = 'ply ' + bar.ply + ': ' + bar.label + (ms === null ? '' : ', ' + ms.toFixed(1) + ' ms') +
+        (bar.limitMs ? ' (limit ' + bar.limitMs + ' ms)' : '') + (bar.strikes ? ', strike ' + bar.strikes : '') +
+        (bar.bankLeftMs !== null && bar.bankLeftMs !== undefined ? ', bank left ' + bar.bankLeftMs.toFixed(0) + ' ms' : '');
       rect.appendChild(title);
+      // A move with its own limit (first turn, language multiplier): a short tick at that limit above its bar.
+      if (bar.limitMs) {
+        var tickY = height - (bar.limitMs / scale) * usable;
+        chart.appendChild(svgElement('line', { x1: index * barWidth, x2: index * barWidth + Math.max(1, barWidth - 1), y1: tickY, y2: tickY, stroke: '#c62828', 'class': 'own-limit', 'data-ply': bar.ply }));
+      }
       rect.addEventListener('click', function () { show(current.game, bar.fatal ? Infinity : bar.index + 1); });
       chart.appendChild(rect);
     });

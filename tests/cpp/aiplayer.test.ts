@@ -46,6 +46,7 @@ test.each([
   ['nogo', 'random'],
   ['connect4', 'random'],
   ['connect4-nogo', 'random'],
+  ['amazons', 'random'],
 ])('%s: the C++ Board lists moves in the TypeScript Board\'s order (first-move player vs %s, 4 seeded games)', (game, opponent) => {
   const { cpp, ts } = firstMovePlayers(game);
   const play = (player: string): Series => {

@@ -42,7 +42,21 @@ beforeAll(() => {
   // Strategy.cpp with its headers and extra .cpp files, and macOS's junk folder that Finder adds to every zip.
   writeZip(join(work, 'uct-wall.zip'), { ...fixtureFiles('uct-wall', 'uct-wall'), '__MACOSX/uct-wall/._Strategy.cpp': 'junk' });
   writeZip(join(work, 'evil.zip'), { ...fixtureFiles('judge-greedy', 'mine'), '../evil.cpp': 'int evil;\n' });
+  // g++ would read the argument @r.cpp as "the options in r.cpp": -wrapper runs the student's command (issue #28).
+  const wrapper = `-wrapper /bin/sh,-c,touch\\ ${join(work, 'pwned-by-zip')};exec\\ "$0"\\ "$@"\n`;
+  writeZip(join(work, 'options.zip'), { ...fixtureFiles('judge-greedy', 'mine'), 'mine/@r.cpp': 'int z;\n', 'mine/r.cpp': wrapper });
 });
+
+test('check and grade: a zipped file named as a g++ option (@r.cpp) is refused in one line naming the fix, nothing compiled', async () => {
+  for (const command of ['check', 'grade']) {
+    const run = await referee([command, join(work, 'options.zip'), '--game', 'connect4-nogo', ...(command === 'grade' ? ['--out', join(work, 'options-out')] : [])]);
+    expect(run.code).not.toBe(0);
+    const said = `${run.stdout}${run.stderr}`;
+    expect(said).toMatch(/@r\.cpp: g\+\+ would read a name starting with @ as a file of compiler options; rename it/);
+    expect(said).not.toMatch(/✓ compiles/);
+  }
+  expect(readdirSync(work).filter((name) => name.startsWith('pwned'))).toEqual([]);
+}, 120_000);
 
 test('check: a zipped Strategy.cpp folder with sibling sources passes, as the folder does', async () => {
   const run = await referee(['check', join(work, 'uct-wall.zip'), '--game', 'connect4-nogo']);

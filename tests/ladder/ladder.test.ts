@@ -15,6 +15,7 @@ import { packageFile } from '../../grading/package-root.js';
 import { tempDir } from '../batch/helpers.js';
 import { makeZip, type ZipFileSpec } from '../batch/zip-writer.js';
 import { CLI, launchBrowser, requireBuild, startCli, type Started } from '../web/serve-helpers.js';
+import { WatchSource } from '../../web/server/watch.js';
 
 const ASSIGNMENT = {
   title: 'Ladder test',
@@ -171,7 +172,7 @@ describe('referee ladder', () => {
     expect(table.rows.some((r) => r.kind === 'student' && !['ts', 'py'].includes(String((r as Row).student ?? '')) && r.version !== null && r.version > 2)).toBe(false);
   }, 120_000);
 
-  test('a wrong token, an oversize upload and a hostile zip are each one line and store nothing', async () => {
+  test('a wrong token, an oversize upload, hostile zips and a flood are each one line and store nothing', async () => {
     const before = stored();
     const wrong = await run(['ladder', 'submit', join(root, 'ts'), '--url', server!.url, '--token', 'lt_not-a-token-at-all']);
     expect(wrong.code).toBe(2);
@@ -197,6 +198,12 @@ describe('referee ladder', () => {
       expect(refused.stderr.trim().split('\n')).toEqual([expect.stringMatching(why)]);
     }
     expect(existsSync(join(root, 'escape.py'))).toBe(false);
+    // A flood: the address is throttled with one line; then it recovers.
+    const flood = await Promise.all(Array.from({ length: 150 }, () => fetch(new URL('/api/leaderboard', server!.url))));
+    const throttled = flood.filter((response) => response.status === 429);
+    expect(throttled.length).toBeGreaterThan(0);
+    expect(await throttled[0].json()).toEqual({ error: expect.stringMatching(/^too many requests from this address/) });
+    await until('the address to recover', async () => (await fetch(new URL('/api/leaderboard', server!.url))).status === 200);
     expect(stored()).toEqual(before);
   }, 120_000);
 
@@ -220,6 +227,10 @@ describe('referee ladder', () => {
     expect(await page.textContent('#ply-label')).toMatch(/\d/);
     expect(errors).toEqual([]);
     await page.close();
+    // `referee serve --watch DATA` reads the ladder's journal like a tournament's: its finished games (and the live table).
+    const watched = new WatchSource(data).overview();
+    expect(watched.source).toBe('tournament');
+    expect(watched.gamesTotal).toBeGreaterThan(0);
   }, 120_000);
 
   test('kill -9 mid-game loses no submission and no game; a restart resumes; final, export and rebuild', async () => {

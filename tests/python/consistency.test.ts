@@ -27,9 +27,9 @@ interface Played {
 }
 
 /** One seeded random game on the TypeScript side: the request for Python and the answer it must give. */
-function playTs(game: AnyGame, seed: number, rules?: Record<string, boolean>): Played {
+function playTs(game: AnyGame, seed: number, rules?: Record<string, boolean>, start?: unknown): Played {
   const rng = createRng(seed);
-  let state = game.initial(seed, rules);
+  let state = start ?? game.initial(seed, rules);
   const initial = game.encode(state);
   const board = game.studentBoard.create(state) as StudentBoard;
   const plies: [string, string | null][] = [];
@@ -51,7 +51,7 @@ function playTs(game: AnyGame, seed: number, rules?: Record<string, boolean>): P
     state = game.apply(state, game.parseMove(pick));
   }
   const toMove = game.symbols[game.toMove(state)];
-  const winner = game.id === 'nogo' ? board.getWinner(toMove) : board.getWinner();
+  const winner = game.id === 'nogo' || game.id === 'amazons' ? board.getWinner(toMove) : board.getWinner();
   const rows = (game.id === 'reversi' ? board._board : board.board) as string[][];
   const final = rows.map((row) => row.join('')).join('/');
   if (game.id === 'reversi') {
@@ -78,11 +78,11 @@ afterAll(() => {
 });
 
 /** Play `games` seeded games of `id` and compare each with Python; returns how many plies were compared. */
-async function compare(id: string, games: number, firstSeed: number, rules?: Record<string, boolean>): Promise<number> {
+async function compare(id: string, games: number, firstSeed: number, rules?: Record<string, boolean>, start?: (seed: number) => unknown): Promise<number> {
   const game = getGame(id);
   const played: Played[] = [];
   for (let i = 0; i < games; i++) {
-    const one = playTs(game, firstSeed + i, rules);
+    const one = playTs(game, firstSeed + i, rules, start?.(firstSeed + i));
     played.push(one);
     driver.stdin.write(`${JSON.stringify(one.request)}\n`);
   }
@@ -110,6 +110,23 @@ describe('Python Boards agree with the TypeScript rules', () => {
     ['nogo', 150],
   ])('%s: %i seeded random games', async (id, games) => {
     expect(await compare(id, games, 1)).toBeGreaterThan(games * 7);
+  }, 120_000);
+
+  test('amazons: 12 seeded random games on 8x8 and 3 on 10x10 (every legal action list, in order)', async () => {
+    expect(await compare('amazons', 12, 1)).toBeGreaterThan(12 * 20);
+    expect(await compare('amazons', 3, 50, { board10: true })).toBeGreaterThan(3 * 40);
+    // From midgame positions too: _from_state places every piece from the text, whatever the start position was.
+    const amazons = getGame('amazons');
+    const midgame = (seed: number): unknown => {
+      const rng = createRng(seed);
+      let state = amazons.initial();
+      for (let ply = 0; ply < 6; ply++) {
+        const moves = amazons.legalMoves(state);
+        state = amazons.apply(state, moves[rng.int(moves.length)]);
+      }
+      return state;
+    };
+    expect(await compare('amazons', 4, 200, undefined, midgame)).toBeGreaterThan(4 * 10);
   }, 120_000);
 
   test('nogo without the centre rule (E5 allowed first): 100 seeded random games', async () => {

@@ -31,7 +31,7 @@ def main():
         for color, move in request['plies']:
             legal = ','.join(board.get_legal_actions(color))
             plies.append([legal, None if move is None else board._move(move, color)])
-        if game == 'nogo':
+        if game in ('nogo', 'amazons'):
             winner = board.get_winner(request['toMove'])
         else:
             winner = board.get_winner()

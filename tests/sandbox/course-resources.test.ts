@@ -14,7 +14,7 @@
  *    yields to players.py, which defines AIPlayer; a getPoint without extern "C" gets the C++ hint.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -33,6 +33,7 @@ beforeAll(() => {
   // Owned by the non-root grader: its runs write the cache too (root's runs can use what it wrote).
   work = mkdtempSync(join(tmpdir(), 'referee-resources-'));
   cache = join(work, 'cache');
+  mkdirSync(cache);
   cpSync(resolve('tests/fixtures/cpp'), join(work, 'cpp'), { recursive: true });
   cpSync(resolve('tests/fixtures/python/course'), join(work, 'python'), { recursive: true });
   chmodSync(work, 0o755);

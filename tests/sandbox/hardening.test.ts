@@ -4,7 +4,8 @@
  * non-root grader (Landlock and seccomp installed by the child itself); and that last one with Landlock refused
  * (REFEREE_SANDBOX_NO_LANDLOCK=1), where the record must say so. JavaScript runs twice: with node's permission
  * model, and without it ("bare"), so that only the layers below the language stand in the way. Every attempt must
- * be blocked; the test also checks from outside that nothing arrived, appeared or died.
+ * be blocked; the test also checks from outside that nothing arrived, appeared or died. A Botzone bot (#34) runs the
+ * Python attacks as a whole program, with nothing above the OS layers, in the same modes.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
@@ -93,12 +94,12 @@ function workFor(mode: Mode): { work: string; cache: string; neighbour: string; 
 
 let runs = 0;
 
-function runGrader(mode: Mode, runtime: 'node' | 'python', bare: boolean): Outcome {
+function runGrader(mode: Mode, runtime: 'node' | 'python' | 'botzone', bare: boolean): Outcome {
   const { work, cache, neighbour, uid } = workFor(mode);
   const runTag = `${tag}-${mode}-${(runs += 1)}`;
   const spec = {
     dist: DIST,
-    template: resolve('tests/fixtures/hardening', runtime === 'python' ? 'escape.py' : 'escape.js'),
+    template: resolve('tests/fixtures/hardening', runtime === 'node' ? 'escape.js' : 'escape.py'),
     work,
     runtime,
     bare,
@@ -143,6 +144,8 @@ describe.each(MODES)('%s', (mode) => {
     ['JavaScript', 'node', false],
     ['JavaScript without node permissions (OS layers only)', 'node', true],
     ['Python', 'python', false],
+    // A Botzone bot is a whole Python program: no audit hook, only the OS layers and the no-fork filter (#34).
+    ['Botzone bot (Python, a whole program: OS layers only)', 'botzone', true],
   ] as const)('%s: every attack of the issue is contained, and the record says what held', (_, runtime, bare) => {
     const outcome = runGrader(mode, runtime, bare);
     if (mode === 'landlock-refused-user') {
@@ -150,7 +153,8 @@ describe.each(MODES)('%s', (mode) => {
       expect(outcome.kind).toBe('move');
       expect(outcome.isolation.hardened).toBe(false);
       expect(outcome.isolation.layers).not.toContain('landlock');
-      expect(outcome.isolation.problem).toMatch(/landlock: missing: the kernel has no Landlock/);
+      // A whole program reports nothing back: its record is the prediction, which names the switch.
+      expect(outcome.isolation.problem).toMatch(runtime === 'botzone' ? /landlock: (missing: the kernel has no Landlock|turned off)/ : /landlock: missing: the kernel has no Landlock/);
       if (bare) {
         // The control: with nothing below the language the same fixture does get through, so the other modes'
         // 'blocked' is the layers' doing. The grader's own memory stays shut even here: it made itself non-dumpable.

@@ -131,6 +131,29 @@ describe.each(gameIds())('%s against random', (gameId) => {
 });
 
 describe('other modes', () => {
+  test('amazons: a move is three clicks (queen, destination, arrow); a touch again takes it back; a wrong one says why', async () => {
+    const page = await open('game=amazons&black=human&white=ref:random');
+    await settle(page);
+    const cell = (name: string) => page.locator(`#board [data-cell="${name}"]`);
+    await cell('A6').click(); // White's queen
+    expect(await page.textContent('#message')).toMatch(/White's: touch one of Black's queens/);
+    await cell('C1').click();
+    expect(await page.locator('#board [data-picked]').count()).toBe(1);
+    expect(await page.locator('#board [data-target="C7"]').count()).toBe(1); // C1's queen reaches C7
+    await cell('C1').click(); // taken back
+    expect(await page.locator('#board [data-picked]').count()).toBe(0);
+    await cell('C1').click();
+    await cell('D3').click(); // not in a line with C1
+    expect(await page.textContent('#message')).toMatch(/not in a straight line/);
+    await cell('C2').click();
+    expect(await page.locator('#board [data-target="C1"]').count()).toBe(1); // the square it left is free for the arrow
+    await cell('C1').click();
+    await settle(page, 1);
+    expect(await page.$$eval('#move-list button', (b) => b.map((x) => x.textContent ?? ''))).toEqual(expect.arrayContaining([expect.stringContaining('C1-C2/C1')]));
+    expect(await page.locator('#board [data-arrow][data-square="C1"]').count()).toBe(1);
+    await page.close();
+  });
+
   test('human vs human at one screen, to the end; a second tab shows the same game', async () => {
     const page = await open('game=connect4&black=human&white=human');
     await settle(page);

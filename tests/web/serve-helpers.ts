@@ -87,10 +87,20 @@ export async function settle(page: Page, afterPly = -1): Promise<void> {
   );
 }
 
-/** Click the first legal target; returns the ply before the click. */
+/**
+ * Click the first legal target until a move is made (a move of several touches, Amazons' queen, destination and
+ * arrow, takes a click each: a touch that does not finish the move redraws the board with one more picked cell at
+ * once); returns the ply before the first click.
+ */
 export async function clickMove(page: Page): Promise<number> {
   const before = await plyOf(page);
-  await page.locator('#board [data-move]').first().click();
+  for (let touch = 1; touch <= 3; touch++) {
+    // Not the cell touched last (touching it again takes it back); an earlier one may be next (an arrow onto the
+    // square its queen left).
+    const last = await page.$$eval('#board [data-picked]', (marks) => marks.map((mark) => mark.getAttribute('data-picked')).pop());
+    await page.locator(`#board [data-move]${last ? `:not([data-cell="${last}"])` : ''}`).first().click();
+    if ((await page.locator('#board [data-picked]').count()) !== touch) break;
+  }
   await settle(page, before);
   return before;
 }

@@ -14,6 +14,24 @@ export const BOARD_SIZE = 560;
 /** The cells of the position on the board, by name (the last drawing's). */
 let drawnCells = new Map<string, BoardCell>();
 
+/**
+ * A move of several touches (Amazons: queen, destination, arrow; the game's geometry.touches says what may come
+ * next): the cells touched so far this turn, and the position they belong to (a new position starts afresh).
+ */
+let picked: string[] = [];
+let pickedFor = '';
+
+/** The touches so far, when they belong to the position shown; otherwise none. */
+function pickedNow(): string[] {
+  const view = shown();
+  const key = view ? `${view.ply}:${view.game.encode(view.state)}` : '';
+  if (key !== pickedFor) {
+    picked = [];
+    pickedFor = key;
+  }
+  return picked;
+}
+
 /** Why a touch on the board cannot play now (whoever's turn it is, whatever the cell), or null when it can. */
 function whyNotNow(): string | null {
   const view = shown();
@@ -40,7 +58,13 @@ export function whyNotCell(cell: BoardCell): string | null {
   if (now) return now;
   const view = shown()!;
   if (cell.move === null) return cell.note ?? `${cell.name} is not a move of this game`;
-  return geometryOf(view.game).whyIllegal(view.state, cell.move);
+  const geometry = geometryOf(view.game);
+  if (geometry.touches) {
+    const sofar = pickedNow();
+    if (sofar.length > 0 && sofar[sofar.length - 1] === cell.name) return null; // touching it again takes it back
+    return geometry.touches(view.state, [...sofar, cell.name]).why;
+  }
+  return geometry.whyIllegal(view.state, cell.move);
 }
 
 export function play(move: string): void {
@@ -55,9 +79,31 @@ export function touch(name: string): void {
   if (!cell) return;
   const why = whyNotCell(cell);
   if (why) return say(why);
-  say('');
   $('board').dataset.hadFocus = document.activeElement?.closest('#board') ? '1' : '0';
-  play(cell.move!);
+  const view = shown()!;
+  const touches = geometryOf(view.game).touches;
+  if (!touches) {
+    say('');
+    play(cell.move!);
+    return;
+  }
+  const sofar = pickedNow();
+  if (sofar.length > 0 && sofar[sofar.length - 1] === name) {
+    sofar.pop();
+    say(sofar.length ? `${sofar.join(' → ')}: touch the next square` : '');
+  } else {
+    const step = touches(view.state, [...sofar, name]);
+    if (step.move) {
+      picked = [];
+      say('');
+      play(step.move);
+      return;
+    }
+    sofar.push(name);
+    say(`${sofar.join(' → ')}: touch the next square (${step.next.length} possible), or ${name} again to take it back`);
+  }
+  page.focusedCell = name;
+  drawBoard();
 }
 
 function describe(cell: BoardCell, symbols: readonly string[], sideNames: readonly string[]): string {
@@ -122,7 +168,21 @@ export function drawBoard(): void {
 
   // Where each legal move would land (shown with "Legal moves"), then the clickable cells on top of everything.
   const legal = new Set<string>();
-  if (mover !== null) {
+  if (mover !== null && geometry.touches) {
+    // A move of several touches: the cells the next touch may name, and the ones touched so far.
+    const sofar = pickedNow();
+    for (const name of geometry.touches(state, sofar).next) {
+      legal.add(name);
+      const at = drawnCells.get(name);
+      // The first touch names a piece: the piece itself shows it, a target mark is for the squares after it.
+      if (at && sofar.length > 0) svg.append(svgElement('circle', { cx: at.x, cy: at.y, r: at.r, class: 'target', 'data-target': name }));
+    }
+    for (const name of sofar) {
+      const at = drawnCells.get(name);
+      legal.add(name);
+      if (at) svg.append(svgElement('circle', { cx: at.x, cy: at.y, r: at.r * 1.1, class: 'picked', 'data-picked': name, fill: 'none', stroke: '#1e88e5', 'stroke-width': 3 }));
+    }
+  } else if (mover !== null) {
     for (const move of game.legalMoves(state)) {
       const notation = game.formatMove(move);
       legal.add(notation);

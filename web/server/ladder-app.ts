@@ -30,6 +30,8 @@ export interface LadderServerOptions {
   /** Requests a second per address (average, burst); uploads and wrong tokens have their own, stricter buckets. */
   rateLimit?: { rate: number; burst: number };
   uploadLimit?: { rate: number; burst: number };
+  /** Behind a reverse proxy on this machine: take the client's address from X-Forwarded-For (loopback proxies only). */
+  trustProxy?: boolean;
 }
 
 export interface RunningLadderServer {
@@ -121,9 +123,9 @@ export async function startLadderServer(options: LadderServerOptions): Promise<R
   const store = service.store;
   const clientScript = await bundleLadderClient();
   const maxUpload = submissionLimits(service.assignment).maxBytes;
-  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 64 * 1024, trustProxy: options.trustProxy ? 'loopback' : false });
   const requests = new Buckets(options.rateLimit?.rate ?? 20, options.rateLimit?.burst ?? 60);
-  const uploads = new Buckets(options.uploadLimit?.rate ?? 0.2, options.uploadLimit?.burst ?? 5);
+  const uploads = new Buckets(options.uploadLimit?.rate ?? 0.2, options.uploadLimit?.burst ?? 10);
   const wrongTokens = new Failures(20, 5 * 60_000);
 
   app.addContentTypeParser(['application/zip', 'application/octet-stream'], { parseAs: 'buffer', bodyLimit: maxUpload + 64 * 1024 }, (_request, body, done) => done(null, body));
@@ -178,7 +180,7 @@ export async function startLadderServer(options: LadderServerOptions): Promise<R
   app.post('/api/submit', async (request, reply) => {
     const student = who(request, reply);
     if (student === null) return reply;
-    if (!uploads.allow(request.ip)) return fail(reply, 429, 'too many uploads from this address: wait a minute and submit again');
+    if (!uploads.allow(`${request.ip}|${student}`)) return fail(reply, 429, 'too many uploads: wait a minute and submit again');
     if (!Buffer.isBuffer(request.body)) return fail(reply, 415, 'send the submission as a zip body (Content-Type: application/zip), or a single source file with ?file=AIPlayer.py');
     let body: Buffer = request.body;
     const file = (request.query as Record<string, unknown>).file;
@@ -341,7 +343,7 @@ export async function startLadderServer(options: LadderServerOptions): Promise<R
 
   app.get('/instructor', async (request, reply) => {
     if (!instructorOnly(request, reply)) return reply;
-    return page(reply, 'instructor', { roster: rosterView(), table: service.table(), phase: store.phase(), token: tokenOf(request), settings: service.settings, hasFinal: existsSync(join(service.dataDir, FINAL_FILE)) });
+    return page(reply, 'instructor', { roster: rosterView(), table: service.table(), phase: store.phase(), token: tokenOf(request), settings: service.settings, dataDir: service.dataDir, hasFinal: existsSync(join(service.dataDir, FINAL_FILE)) });
   });
 
   app.get<{ Params: { id: string } }>('/game/:id', async (request, reply) => {

@@ -68,6 +68,7 @@ const PAGES = {
   instructor: `<h1>Instructor</h1><div class="card"><p>Phase: <b id="phase-now">{{phase}}</b>. Quota: {{settings.quota.perDay}} a day, one every {{settings.quota.cooldownSeconds}} s. Reference ladder: {{#each settings.references}}{{this}}{{#unless @last}} → {{/unless}}{{/each}}.</p>
 <button type="button" id="freeze">Freeze</button> <button type="button" id="final">Run the final</button>
 {{#if hasFinal}} Export: <a href="/api/instructor/export?format=csv&token={{enc token}}">CSV</a> · <a href="/api/instructor/export?format=gradescope&token={{enc token}}">Gradescope</a> · <a href="/api/instructor/export?format=classroom&token={{enc token}}">Classroom</a>{{/if}}<p id="message"></p></div>
+<p class="muted small">Live games: <code>referee serve --watch {{dataDir}}</code> on this machine shows the games in play, move by move.</p>
 <h2>Roster</h2><table id="roster"><thead><tr><th>Student</th><th>Name</th><th>Pseudonym</th><th>Versions</th><th>Today / quota</th><th>Last</th><th>Active</th></tr></thead><tbody>
 {{#each roster}}<tr><td>{{student}}</td><td>{{name}}</td><td>{{pseudonym}}</td><td class="num">{{versions}}</td><td class="num">{{submissionsToday}} / {{quota}}</td><td>{{#if last}}v{{last.id}} <span class="status-{{last.status}}">{{last.status}}</span> <span class="small">{{last.message}}</span>{{/if}}</td>
 <td>{{#if active}}v{{active.version}}: #{{active.rank}}, {{elo active.elo}} ({{interval active.low active.high}}), {{active.games}} games{{/if}}</td></tr>{{/each}}</tbody></table>

@@ -51,6 +51,11 @@ class RunPlayer implements Player {
     return this.inner.trusted === true || this.hooks.paced();
   }
 
+  /** Loading is the inner player's own (the sandbox times it against start.loadTimeLimitMs too). */
+  load(start: GameStart): Promise<PlayerAnswer> {
+    return this.inner.load ? this.inner.load(start) : Promise.resolve({ kind: 'ready' });
+  }
+
   async startGame(start: GameStart): Promise<PlayerAnswer> {
     if (this.inner.trusted || !this.trusted) return this.inner.startGame(start);
     const asked = await askWithin(() => this.inner.startGame(start), this.config.constructTimeoutMs);

@@ -13,6 +13,7 @@ import { BATCH_JOURNAL_FILE, PLAN_KEY } from '../../grading/batch/journal-db.js'
 import { classStatus, type StudentSummary } from '../../grading/batch/summary.js';
 import { JOURNAL_FILE } from '../../grading/journal.js';
 import { TOURNAMENT_JOURNAL_FILE } from '../../grading/tournament/journal.js';
+import { LADDER_JOURNAL_FILE } from '../../grading/ladder/store.js';
 import { LIVE_FILE, LIVE_HEARTBEAT_KEY, LIVE_STATE_KEY, readLiveFile, STALE_AFTER_MS, type LiveGame } from '../../grading/live.js';
 import type { GameProgress } from '../../grading/pool/job.js';
 import { validProgress } from '../../grading/pool/progress.js';
@@ -171,7 +172,8 @@ export class WatchSource {
 
   private journal(): Database.Database | null {
     if (this.db) return this.db;
-    for (const [file, kind] of [[BATCH_JOURNAL_FILE, 'batch'], [TOURNAMENT_JOURNAL_FILE, 'tournament']] as const) {
+    // A class ladder's journal has a tournament's shape (games with records, a live table).
+    for (const [file, kind] of [[BATCH_JOURNAL_FILE, 'batch'], [TOURNAMENT_JOURNAL_FILE, 'tournament'], [LADDER_JOURNAL_FILE, 'tournament']] as const) {
       const path = join(this.dir, file);
       if (!existsSync(path)) continue;
       try {

@@ -3,6 +3,7 @@
  * from one factory: freestyle ('gomoku', five or more wins) and 'gomoku-exact5' (exactly five; an overline of
  * six or more does not win). A move is a cell index row * 15 + col, written 'A1'..'O15'.
  */
+import { gomokuBotzone } from './botzone.js';
 import type { Game, Outcome } from '../game.js';
 import { Board } from './board.js';
 import { cellName, CELLS, EMPTY, parseCell } from './core.js';
@@ -54,6 +55,8 @@ export function makeGomoku(exactFive: boolean): Game<GomokuState, number> {
       create: (s) => Board.fromState(s, exactFive),
       fingerprint: (board) => Board.fingerprint(board),
     },
+    // Botzone's Gomoku is the freestyle game; the exact-five variant has no Botzone judge.
+    ...(exactFive ? {} : { botzone: gomokuBotzone }),
   };
 }
 

@@ -3,6 +3,7 @@
  * move with no legal move has lost (no draws), so such a state is terminal. A move is a cell index row * 9 + col,
  * written 'A1'..'J9' (no I).
  */
+import { nogoBotzone } from './botzone.js';
 import type { Game, Outcome } from '../game.js';
 import { Board } from './board.js';
 import { cellName, CELLS, CENTER, hasLegalMove, legalCells, parseCell, perftCells, withoutCell } from './core.js';
@@ -61,4 +62,5 @@ export const nogo: Game<NoGoState, number> = {
     fingerprint: (board) => Board.fingerprint(board),
   },
   perft: (s, depth) => perftCells(s.cells.slice(), pieceOf(s.side), depth, s.centerBanned && s.stones === 0 ? CENTER : -1),
+  botzone: nogoBotzone,
 };

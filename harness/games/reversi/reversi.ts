@@ -1,4 +1,5 @@
 /** Reversi behind the generic Game interface: immutable states over the bitboard core. */
+import { reversiBotzone } from './botzone.js';
 import type { Game, Outcome, Side } from '../game.js';
 import { Board, squareName } from './board.js';
 import { flips, hasSquare, legalMask, orderedMoves, out, perft, popcount, START } from './core.js';
@@ -118,4 +119,5 @@ export const reversi: Game<ReversiState, number> = {
     const [ph, pl, oh, ol] = sides(s);
     return perft(ph, pl, oh, ol, depth);
   },
+  botzone: reversiBotzone,
 };

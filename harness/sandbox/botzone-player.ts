@@ -1,0 +1,509 @@
+/**
+ * A Botzone bot as a Player: the bot is a whole program (C++ executable, Python or JavaScript script) that speaks
+ * Botzone's protocol on stdin/stdout, run behind the same OS layers as every player (bubblewrap with the no-fork
+ * seccomp filter; else the Landlock launcher with the same filter; the cgroup; the unprivileged uid).
+ *
+ * Botzone's two life cycles, both served:
+ *   - restart per turn (the default): each turn a fresh process gets the whole history — one JSON line
+ *     {"requests","responses","data","globaldata","time_limit","memory_limit"} or the simple interaction's lines
+ *     (turn number n, the 2n-1 alternating request/response lines, data, globaldata) — and stdin is closed, so a
+ *     bot that reads until EOF (nlohmann json::parse(cin)) gets its end; its output is read when it exits;
+ *   - keep running: a bot whose source prints >>>BOTZONE_REQUEST_KEEP_RUNNING<<< gets stdin kept open; after its
+ *     output it prints the marker, is frozen (SIGSTOP, as Botzone's judge does) and next turn gets only the new
+ *     request (JSON: the request object on one line; simple: its line).
+ * The referee's clock covers process start to answer (Botzone counts the start too; the first turn is doubled).
+ * data and globaldata (100 KB each) are carried from turn to turn, globaldata from game to game; debug (1 KB) goes
+ * into the game record. The bot's answer becomes a move through the game's Botzone codec (Game.botzone).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { basename, dirname } from 'node:path';
+import { botzoneHistory, type BotzoneCodec } from '../games/common/botzone.js';
+import type { Side } from '../games/game.js';
+import { getGame } from '../games/registry.js';
+import { GraderError } from '../referee/grader-error.js';
+import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
+import { PlayerCgroup } from './cgroup.js';
+import { detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
+import { launchPlan, type WholeProgram } from './launch.js';
+import { protectGrader } from './native-tools.js';
+import { OutputCapture } from './output.js';
+import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
+import { findPython, NO_PYTHON } from './python-runtime.js';
+import { stageProgram, stageShared, type StagedProgram } from './staging.js';
+
+export const KEEP_RUNNING_MARKER = '>>>BOTZONE_REQUEST_KEEP_RUNNING<<<';
+/** Botzone's caps: data and globaldata 100 KB each (debug's 1 KB is the referee's, see match.ts). */
+export const DATA_CAP_BYTES = 100 * 1024;
+/** Most a bot may print in one turn before it is stopped (a response is a few bytes; data is at most 200 KB). */
+const STDOUT_CAP_BYTES = 1024 * 1024;
+/** Botzone's memory limit. */
+const BOTZONE_MEMORY_MB = 256;
+/** What a bot's pass ({"x": -1, "y": -1}) answers when it is asked for a move: not a move, so illegal there. */
+const PASS_VALUE = 'pass (-1, -1)';
+
+export interface BotzoneOptions {
+  /** Shown in records and reports. */
+  name: string;
+  /** The compiled bot: the executable (C++), or the entry .py / .js file. */
+  bundlePath: string;
+  /** The submission's folder (Python and JavaScript bots are staged from it). */
+  submissionRoot: string;
+  /** Python: the bot's own files to stage (absolute, under submissionRoot); default the entry alone. */
+  files?: string[];
+  language: 'C++' | 'Python' | 'JavaScript';
+  interaction: 'json' | 'simple';
+  /** The bot prints the keep-running marker: keep its stdin open (see the header). */
+  keepRunning: boolean;
+  /** Game registry id (its Game.botzone codec is used). */
+  game: string;
+  /** Memory ceiling in MB (default Botzone's 256). */
+  memoryMb?: number;
+  /** Most processes/threads (default 64). */
+  pidsMax?: number;
+  layers?: Layers;
+}
+
+/** One running bot process. */
+interface Bot {
+  process: ChildProcess;
+  stdin: Writable;
+  cgroup: PlayerCgroup | null;
+  groups: Set<number>;
+  /** Fixed pids to stop when seccomp proves the bot can start no other process; else null. */
+  fixedPids: number[] | null;
+  killed: boolean;
+  frozen: boolean;
+  /** stdin was closed after the input (a restart-per-turn bot). */
+  closedInput: boolean;
+  stdout: Buffer[];
+  stdoutBytes: number;
+  exited: Promise<void>;
+  /** The turn waiting for this process's output. */
+  waiting: ((outcome: TurnOutcome) => void) | null;
+}
+
+type TurnOutcome =
+  | { kind: 'output'; text: string; exited: boolean; code: number | null; signal: NodeJS.Signals | null; oom?: boolean; cpuMs?: number }
+  | { kind: 'failure'; answer: PlayerAnswer };
+
+type Parsed = { response: unknown; debug?: unknown; data?: unknown; globaldata?: unknown } | { problem: string };
+
+/** A JSON value or string as Botzone's simple interaction writes it on a line. */
+function asLine(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return (typeof value === 'string' ? value : JSON.stringify(value)).replace(/\r?\n/g, ' ');
+}
+
+function byteLength(value: unknown): number {
+  return Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+}
+
+export class BotzonePlayer implements Player {
+  readonly name: string;
+  readonly language: string;
+  private readonly layers: Layers;
+  private readonly memoryMb: number;
+  private readonly output = new OutputCapture();
+  private readonly living = new Set<Promise<void>>();
+  private staged: StagedProgram | null = null;
+  private bot: Bot | null = null;
+  private codec: BotzoneCodec | null = null;
+  private side: Side = 0;
+  /** Requests the live keep-running bot has been given in this game. */
+  private fed = 0;
+  private data: unknown = '';
+  /** Kept across games, as Botzone keeps it. */
+  private globaldata: unknown = '';
+  private cpuBaseline = 0;
+  private notes: string[] = [];
+
+  constructor(private readonly options: BotzoneOptions) {
+    this.name = options.name;
+    this.language = options.language;
+    this.memoryMb = options.memoryMb ?? BOTZONE_MEMORY_MB;
+    this.layers = options.layers ?? detectLayers();
+  }
+
+  /** A bot has no in-process layer: the OS layers and the seccomp filter are all there is (as for the C++ host). */
+  get isolation(): IsolationRecord {
+    return isolationRecord(this.layers, 'cpp', null);
+  }
+
+  async startGame(start: GameStart): Promise<PlayerAnswer> {
+    const game = getGame(start.game);
+    if (!game.botzone) {
+      return { kind: 'error', message: `Botzone has no judge for ${game.title}: a Botzone bot plays ${['reversi', 'nogo', 'gomoku', 'amazons'].join(', ')}` };
+    }
+    if (this.options.interaction === 'simple' && !game.botzone.simpleInteraction) {
+      return { kind: 'error', message: `Botzone's ${game.botzone.name} judge offers no simple interaction: read the JSON input ({"requests": [...], "responses": [...]}) instead` };
+    }
+    this.codec = game.botzone;
+    this.side = start.side;
+    this.kill();
+    this.fed = 0;
+    this.data = '';
+    // The process starts on the first request (Botzone counts the start in the first turn's doubled limit).
+    return { kind: 'ready' };
+  }
+
+  async requestMove(request: MoveRequest): Promise<PlayerAnswer> {
+    const codec = this.codec;
+    if (!codec) return { kind: 'protocol', message: 'asked for a move before the game started' };
+    const turns = (request.history ?? []).map((turn) => ({ side: turn.side, move: turn.kind === 'pass' ? null : (turn.move ?? null) }));
+    const { requests, responses } = botzoneHistory(codec, this.side, turns);
+    const limitSeconds = Math.max(1, Math.round(request.info.timeLimitMs / 1000));
+    const live = this.bot;
+    let outcome: TurnOutcome;
+    const line = (value: unknown): string => `${this.options.interaction === 'json' ? JSON.stringify(value) : codec.toLine(value)}\n`;
+    if (live && !live.killed && !live.closedInput && this.fed > 0 && this.fed <= requests.length - 1) {
+      // Kept running: only the new requests, one line each. The referee passes for a side without a move without
+      // asking it; Botzone's judge asks, and a kept bot must answer that turn itself: it is fed those requests
+      // first, and each answer must be the pass.
+      for (let i = this.fed; i < requests.length - 1; i++) {
+        const between = await this.turn(live, line(requests[i]));
+        if (between.kind === 'failure') return between.answer;
+        const answer = this.answerOf(codec, between);
+        if (answer.kind !== 'move') return answer;
+        if (answer.value !== PASS_VALUE) {
+          return { ...answer, value: `${String(answer.value)} (answered on a turn with no legal move, where Botzone wants the pass {"x": -1, "y": -1})` };
+        }
+        this.fed = i + 1;
+      }
+      outcome = await this.turn(live, line(requests[requests.length - 1]));
+    } else {
+      this.kill();
+      const bot = this.spawnBot();
+      const input =
+        this.options.interaction === 'json'
+          ? `${JSON.stringify({ requests, responses, data: this.data, globaldata: this.globaldata, time_limit: limitSeconds, memory_limit: this.memoryMb })}\n`
+          : [String(requests.length), ...requests.flatMap((req, i) => (i < responses.length ? [codec.toLine(req), codec.toLine(responses[i])] : [codec.toLine(req)])), asLine(this.data), asLine(this.globaldata), ''].join('\n');
+      outcome = await this.turn(bot, input);
+    }
+    this.fed = requests.length;
+    if (outcome.kind === 'failure') return outcome.answer;
+    return this.answerOf(codec, outcome);
+  }
+
+  async abort(): Promise<void> {
+    this.settle({ kind: 'failure', answer: { kind: 'timeout', output: this.output.take() } });
+    this.kill();
+  }
+
+  async endGame(): Promise<void> {
+    // Botzone ends a bot with its game.
+    this.kill();
+  }
+
+  async close(): Promise<void> {
+    this.settle({ kind: 'failure', answer: { kind: 'crash', message: 'the player was closed while it was thinking' } });
+    this.kill();
+    await Promise.all(this.living);
+    this.staged?.remove();
+    this.staged = null;
+  }
+
+  /** The bot's output as an answer: the response through the game's codec; data and globaldata kept. */
+  private answerOf(codec: BotzoneCodec, outcome: Extract<TurnOutcome, { kind: 'output' }>): PlayerAnswer {
+    const cpuMs = outcome.exited ? outcome.cpuMs : this.cpuSinceLast();
+    const notes = this.notes.splice(0);
+    const take = (): PlayerAnswer['output'] => {
+      const captured = this.output.take();
+      if (notes.length === 0) return captured;
+      const text = `${captured?.text ?? ''}${notes.map((note) => `[referee] ${note}\n`).join('')}`;
+      return { text, droppedBytes: captured?.droppedBytes ?? 0 };
+    };
+    if (outcome.exited && (outcome.code !== 0 || outcome.signal !== null) && outcome.text.trim() === '') {
+      return this.exitFailure(outcome, take());
+    }
+    const parsed = this.parse(codec, outcome.text);
+    if ('problem' in parsed) {
+      if (outcome.exited && (outcome.code !== 0 || outcome.signal !== null)) return this.exitFailure(outcome, take());
+      notes.push(parsed.problem);
+      return { kind: 'move', value: outcome.text.trim().slice(0, 200), cpuMs, output: take() };
+    }
+    if (parsed.data !== undefined) {
+      if (byteLength(parsed.data) > DATA_CAP_BYTES) notes.push(`data is over Botzone's 100 KB cap: dropped`);
+      else this.data = parsed.data;
+    }
+    if (parsed.globaldata !== undefined) {
+      if (byteLength(parsed.globaldata) > DATA_CAP_BYTES) notes.push(`globaldata is over Botzone's 100 KB cap: dropped`);
+      else this.globaldata = parsed.globaldata;
+    }
+    const debug = parsed.debug === undefined || parsed.debug === null || parsed.debug === '' ? undefined : typeof parsed.debug === 'string' ? parsed.debug : JSON.stringify(parsed.debug);
+    const decoded = codec.decode(parsed.response);
+    let value: unknown;
+    if ('invalid' in decoded) {
+      notes.push(`invalid action: ${decoded.invalid}`);
+      value = JSON.stringify(parsed.response) ?? String(parsed.response);
+    } else value = decoded.move ?? PASS_VALUE;
+    const answer: PlayerAnswer = { kind: 'move', value, cpuMs, output: take() };
+    if (debug !== undefined) answer.debug = debug;
+    return answer;
+  }
+
+  private exitFailure(outcome: Extract<TurnOutcome, { kind: 'output' }>, output: PlayerAnswer['output']): PlayerAnswer {
+    if (outcome.oom) return { kind: 'memory', message: `exceeded the ${this.memoryMb} MB memory limit`, output };
+    // Without a cgroup the address-space limit stops it: the allocation failure is its own words.
+    if (/std::bad_alloc|^MemoryError|heap out of memory|Cannot allocate memory/m.test(this.output.stderrTail())) {
+      return { kind: 'memory', message: `ran out of its ${this.memoryMb} MB memory limit`, output };
+    }
+    const tail = this.output.stderrTail().trim().split('\n').pop() ?? '';
+    const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.code}`;
+    return { kind: 'crash', message: `the bot ${how} without an answer${tail ? `: ${tail.slice(0, 300)}` : ''}`, exitCode: outcome.code, signal: outcome.signal, output };
+  }
+
+  /** The bot's output in its interaction: the response and what it keeps. */
+  private parse(codec: BotzoneCodec, text: string): Parsed {
+    if (this.options.interaction === 'json') {
+      const trimmed = text.trim();
+      if (trimmed === '') return { problem: 'the bot printed nothing (Botzone wants one JSON line {"response": …})' };
+      let value: unknown;
+      try {
+        value = JSON.parse(trimmed);
+      } catch {
+        try {
+          value = JSON.parse(trimmed.split('\n')[0]);
+        } catch {
+          return { problem: `the output is not JSON: ${JSON.stringify(trimmed.slice(0, 80))} (Botzone wants one line {"response": …})` };
+        }
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value) || !('response' in value)) {
+        return { problem: 'the output has no "response" field (Botzone wants {"response": …, "debug": …, "data": …})' };
+      }
+      const { response, debug, data, globaldata } = value as Record<string, unknown>;
+      return { response, debug, data, globaldata };
+    }
+    const lines = text.replace(/\r/g, '').split('\n');
+    while (lines.length > 0 && lines[0].trim() === '') lines.shift();
+    if (lines.length === 0) return { problem: 'the bot printed nothing (the simple interaction wants the response on the first line)' };
+    const response = codec.fromLine(lines[0]);
+    if (response === undefined) return { problem: `the first line ${JSON.stringify(lines[0].slice(0, 80))} is not a response of this game` };
+    const rest = lines.slice(1);
+    while (rest.length > 0 && rest[rest.length - 1] === '') rest.pop();
+    return {
+      response,
+      ...(rest.length > 0 ? { debug: rest[0] } : {}),
+      ...(rest.length > 1 ? { data: rest[1] } : {}),
+      ...(rest.length > 2 ? { globaldata: rest.slice(2).join('\n') } : {}),
+    };
+  }
+
+  /** Write a turn's input and wait for its output (the keep-running marker, or the process's exit). */
+  private turn(bot: Bot, input: string): Promise<TurnOutcome> {
+    return new Promise<TurnOutcome>((resolve) => {
+      bot.waiting = resolve;
+      bot.stdout = [];
+      bot.stdoutBytes = 0;
+      bot.stdin.write(input);
+      if (!this.options.keepRunning && !bot.closedInput) {
+        bot.closedInput = true;
+        bot.stdin.end();
+      }
+      this.thaw(bot);
+    });
+  }
+
+  private settle(outcome: TurnOutcome): void {
+    const bot = this.bot;
+    const waiting = bot?.waiting;
+    if (!bot || !waiting) return;
+    bot.waiting = null;
+    // stderr written just before the answer may sit in its pipe's callback of this same loop turn.
+    setImmediate(() => waiting(outcome));
+  }
+
+  private onStdout(bot: Bot, chunk: Buffer): void {
+    if (this.bot !== bot) return;
+    bot.stdout.push(chunk);
+    bot.stdoutBytes += chunk.length;
+    if (bot.stdoutBytes > STDOUT_CAP_BYTES) {
+      this.settle({ kind: 'failure', answer: { kind: 'protocol', message: `the bot printed over ${STDOUT_CAP_BYTES / 1024} KB in one turn (Botzone wants one response line)`, output: this.output.take() } });
+      this.kill();
+      return;
+    }
+    if (!bot.waiting) return;
+    const text = Buffer.concat(bot.stdout).toString('utf8');
+    const marker = text.indexOf(KEEP_RUNNING_MARKER);
+    if (marker < 0) return;
+    const before = text.slice(0, marker);
+    if (bot.closedInput) {
+      // It asked to keep running but its source did not say so (the marker was built at run time): its stdin is
+      // closed, so the next turn restarts it with the whole history.
+      this.notes.push('the bot printed the keep-running marker, which its source does not contain: it is restarted each turn');
+      this.settle({ kind: 'output', text: before, exited: false, code: null, signal: null });
+      this.kill();
+      return;
+    }
+    this.settle({ kind: 'output', text: before, exited: false, code: null, signal: null });
+    this.freeze(bot);
+  }
+
+  private spawnBot(): Bot {
+    const refusal = isolationRefusal(this.layers);
+    if (refusal) throw new GraderError(refusal);
+    if (!isHardened(this.layers, 'cpp')) {
+      if (!warned) process.stderr.write(`${fallbackWarning(this.layers)}\n`);
+      warned = true;
+    }
+    let cgroup: PlayerCgroup | null = null;
+    let program: WholeProgram;
+    try {
+      const staged = this.stage();
+      program = this.programFor(staged);
+      cgroup = this.layers.cgroup ? new PlayerCgroup(this.layers.cgroup, this.memoryMb, this.options.pidsMax ?? 64) : null;
+    } catch (error) {
+      if (error instanceof GraderError) throw error;
+      throw new GraderError(`the sandbox could not be prepared: ${(error as Error).message}`);
+    }
+    protectGrader();
+    const staged = this.staged!;
+    const plan = launchPlan({
+      layers: this.stagedLayers(),
+      hostPath: program.argv[0],
+      config: { bundle: staged.entry, game: this.options.game, allow: [] },
+      submissionRoot: staged.dir,
+      memoryMb: this.memoryMb,
+      joinFiles: cgroup ? cgroup.joinFiles() : [],
+      program,
+    });
+    const proc = spawn(plan.command, plan.args, {
+      stdio: ['pipe', 'pipe', 'pipe', plan.stdin ? 'pipe' : 'ignore'],
+      detached: true,
+      env: {},
+      cwd: staged.dir,
+    });
+    const filter = proc.stdio[3] as Writable | null;
+    if (plan.stdin && filter) {
+      filter.on('error', () => undefined);
+      filter.end(plan.stdin);
+    }
+    const bot: Bot = {
+      process: proc,
+      stdin: proc.stdin as Writable,
+      cgroup,
+      groups: new Set(proc.pid ? [proc.pid] : []),
+      fixedPids: null,
+      killed: false,
+      frozen: false,
+      closedInput: false,
+      stdout: [],
+      stdoutBytes: 0,
+      exited: Promise.resolve(),
+      waiting: null,
+    };
+    this.bot = bot;
+    this.cpuBaseline = 0;
+    bot.stdin.on('error', () => {
+      // EPIPE: the bot exited without reading everything; its exit is what counts.
+    });
+    proc.stdout?.on('data', (chunk: Buffer) => this.onStdout(bot, chunk));
+    proc.stderr?.on('data', (chunk: Buffer) => this.output.add(chunk, true));
+    proc.once('error', (error) => {
+      if (this.bot === bot) this.settle({ kind: 'failure', answer: { kind: 'crash', message: `the bot could not start: ${error.message}` } });
+    });
+    bot.exited = new Promise((resolve) => {
+      proc.once('close', (code, signal) => {
+        if (this.bot === bot && !bot.killed) {
+          // bubblewrap and the unshare shell report a death by signal N as 128 + N.
+          const bySignal = code !== null && code > 128 && code < 160 ? signalName(code - 128) : signal;
+          // Read the cgroup now: it is removed below, before the answer is judged.
+          const oom = cgroup?.oomKilled() ?? false;
+          const cpuMs = this.cpuSinceLast();
+          this.settle({ kind: 'output', text: Buffer.concat(bot.stdout).toString('utf8'), exited: true, code: bySignal ? null : code, signal: bySignal ?? null, oom, ...(cpuMs !== undefined ? { cpuMs } : {}) });
+        }
+        void (cgroup?.destroy() ?? Promise.resolve()).then(() => resolve());
+      });
+    });
+    const exited = bot.exited;
+    this.living.add(exited);
+    void exited.then(() => this.living.delete(exited));
+    return bot;
+  }
+
+  /** The private staged copy of the bot, made once per player (read-only inside the sandbox). */
+  private stage(): StagedProgram {
+    if (this.staged) return this.staged;
+    const entry = this.options.bundlePath;
+    if (this.options.language === 'C++') {
+      this.staged = stageProgram(dirname(entry), [entry], entry, 'bz');
+      chmodSync(this.staged.entry, 0o755);
+    } else {
+      this.staged = stageProgram(this.options.submissionRoot, this.options.files ?? [entry], entry, 'bz');
+    }
+    return this.staged;
+  }
+
+  private programFor(staged: StagedProgram): WholeProgram {
+    if (this.options.language === 'C++') return { argv: [staged.entry], binds: [] };
+    if (this.options.language === 'Python') {
+      const python = findPython();
+      if (!python) throw new GraderError(NO_PYTHON);
+      // -E -s: no environment or user site (-I would also drop the script's folder from sys.path: its modules).
+      return { argv: [python.path, '-E', '-s', '-B', staged.entry], binds: [python.path, ...python.binds] };
+    }
+    const node = process.execPath;
+    const permission = this.layers.permissionFlag ? [this.layers.permissionFlag, `--allow-fs-read=${staged.dir}`] : [];
+    return { argv: [node, `--max-old-space-size=${this.memoryMb}`, ...permission, staged.entry], binds: [node] };
+  }
+
+  /** The layers with the Landlock launcher staged where an unprivileged bot can run it. */
+  private stagedLayers(): Layers {
+    const landlock = this.layers.landlock;
+    if (this.layers.bwrap || !landlock?.launcher) return this.layers;
+    return { ...this.layers, landlock: { ...landlock, launcher: `${stageShared(dirname(landlock.launcher))}/${basename(landlock.launcher)}` } };
+  }
+
+  /** Stop a kept-running bot between turns, as Botzone's judge does. */
+  private freeze(bot: Bot): void {
+    if (bot.killed || bot.frozen) return;
+    if (bot.fixedPids === null) {
+      const tree = processTree(bot.process.pid ?? 0);
+      for (const pid of tree) bot.groups.add(processGroup(pid));
+      // With the no-fork filter in place the bot can start no process: its pids now are all it will ever have.
+      if (this.layers.seccomp) bot.fixedPids = tree;
+    }
+    if (bot.fixedPids) signalPids(bot.fixedPids, 'SIGSTOP');
+    else if (!bot.cgroup?.setFrozen(true)) signalGroups(bot.groups, 'SIGSTOP');
+    bot.frozen = true;
+  }
+
+  private thaw(bot: Bot): void {
+    if (!bot.frozen) return;
+    if (bot.fixedPids) signalPids(bot.fixedPids, 'SIGCONT');
+    else if (!bot.cgroup?.setFrozen(false)) signalGroups(bot.groups, 'SIGCONT');
+    bot.frozen = false;
+  }
+
+  private kill(): void {
+    const bot = this.bot;
+    if (!bot) return;
+    this.bot = null;
+    bot.killed = true;
+    const pids = bot.cgroup?.pids() ?? [];
+    signalGroups(bot.groups, 'SIGKILL');
+    signalPids(pids, 'SIGKILL');
+    bot.cgroup?.setFrozen(false);
+    signalPids(processTree(bot.process.pid ?? 0).slice(1), 'SIGKILL');
+    if (bot.frozen) signalPids(bot.fixedPids ?? [], 'SIGCONT');
+    const waiting = bot.waiting;
+    bot.waiting = null;
+    if (waiting) setImmediate(() => waiting({ kind: 'failure', answer: { kind: 'timeout', output: this.output.take() } }));
+  }
+
+  private cpuSinceLast(): number | undefined {
+    const total = this.bot?.cgroup?.cpuMs() ?? null;
+    if (total === null) return undefined;
+    const used = total - this.cpuBaseline;
+    this.cpuBaseline = total;
+    return Math.max(0, Math.round(used * 1000) / 1000);
+  }
+}
+
+let warned = false;
+
+function signalName(number: number): NodeJS.Signals | null {
+  const names: Record<number, NodeJS.Signals> = { 4: 'SIGILL', 6: 'SIGABRT', 7: 'SIGBUS', 8: 'SIGFPE', 9: 'SIGKILL', 11: 'SIGSEGV', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ', 31: 'SIGSYS' };
+  return names[number] ?? null;
+}
