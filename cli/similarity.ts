@@ -6,7 +6,7 @@
  * Exit codes: 0 done (whatever was flagged: a flag is no failure), 2 usage or input error.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
@@ -166,6 +166,13 @@ export async function runForBatch(options: { students: Entrant[]; assignment: As
 async function similarity(classPath: string, flags: SimilarityFlags): Promise<void> {
   const assignment = assignmentArg(flags.config, flags.game);
   const outDir = resolve(flags.out);
+  // Before minutes of probing: an --out that cannot be written is a usage error now, not a crash at the end.
+  try {
+    mkdirSync(outDir, { recursive: true });
+    accessSync(outDir, constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`--out ${flags.out} cannot be used as the output folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): choose a writable folder`);
+  }
   const baseDirs = flags.base.map((dir) => folderArg(dir, '--base'));
   const corpusDirs = flags.corpus.map((dir) => folderArg(dir, '--corpus'));
   const scratch = mkdtempSync(join(tmpdir(), 'referee-similarity-'));

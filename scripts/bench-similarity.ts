@@ -69,6 +69,12 @@ export async function benchSimilarity(largeClass = 300): Promise<void> {
         `highest independent behaviour score ${highest(independent, 'behaviour')} (flag at ${report.thresholds.behaviour.score} with z ≥ ${report.thresholds.behaviour.z}); ` +
         `highest starter-only source score ${highest(baseOnly, 'source')}`,
     );
+    // MCTS noise: time-budgeted searches disagree with themselves; independent ones must still not flag.
+    const noisy = report.pairs.filter((pair) => pair.behaviour && Math.min(...pair.behaviour.basis.selfAgreement) < 0.9);
+    const noisyIndependent = noisy.filter((pair) => byId.get(pair.a)?.family !== byId.get(pair.b)?.family);
+    console.log(
+      `  noisy players (self-agreement < 0.9): ${new Set(noisy.flatMap((pair) => [pair.a, pair.b])).size}; their independent pairs listed ${noisyIndependent.length}, flagged by behaviour ${noisyIndependent.filter((pair) => pair.flaggedBy.includes('behaviour')).length}`,
+    );
     console.log(`starter-only pairs flagged (base code alone): ${baseOnly.filter(isFlagged).length}/${baseOnly.length} (goal 0)`);
     const costs = report.behaviour.costs;
     const walls = costs.map((cost) => cost.wallMs).sort((x, y) => x - y);

@@ -9,6 +9,7 @@ import { InProcessPlayer } from '../harness/referee/in-process.js';
 import { playGame } from '../harness/referee/match.js';
 import { deriveSeed } from '../harness/referee/seed.js';
 import { randomAgent } from '../reference-ai/generic/random.js';
+import { benchBotzone } from './bench-botzone.js';
 import { benchCpp } from './bench-cpp.js';
 import { benchPython } from './bench-python.js';
 import { benchFreeze, benchSandbox } from './bench-sandbox.js';
@@ -122,6 +123,10 @@ async function main(): Promise<void> {
   if (want('cpp')) {
     console.log('');
     await benchCpp();
+  }
+  if (want('botzone')) {
+    console.log('');
+    await benchBotzone();
   }
   if (want('web')) {
     console.log('');

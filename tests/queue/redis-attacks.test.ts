@@ -60,7 +60,7 @@ function grade(outDir: string, student: string): unknown {
     Array.isArray(value)
       ? value.map(strip)
       : value && typeof value === 'object'
-        ? Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'wallMs' && key !== 'cpuMs').map(([key, inner]) => [key, strip(inner)]))
+        ? Object.fromEntries(Object.entries(value).filter(([key]) => !['wallMs', 'cpuMs', 'loadMs'].includes(key)).map(([key, inner]) => [key, strip(inner)]))
         : value;
   return strip({ games: result.games, score: result.score });
 }

@@ -43,7 +43,7 @@ describe('the packed tarball', () => {
     expect(install.status).toBe(0);
     expect(install.stderr).not.toMatch(/EBADENGINE/);
     const installed = join(work, 'empty', 'node_modules');
-    for (const optional of ['better-sqlite3', 'bullmq', 'ioredis', '@dodona/dolos-lib']) expect(existsSync(join(installed, optional))).toBe(false);
+    for (const optional of ['better-sqlite3', 'bullmq', 'ioredis', '@dodona/dolos-lib', 'openskill']) expect(existsSync(join(installed, optional))).toBe(false);
     expect(readFileSync(join(installed, 'board-referee', 'dist', 'cli', 'index.js'), 'utf8')).not.toContain('sourceMappingURL');
     const version = npx(['--version']);
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version);

@@ -1,0 +1,158 @@
+/**
+ * Botzone figures for `npm run bench -- botzone` (#34): what restart-per-turn costs a move (a whole process start
+ * behind the sandbox, for a C++ and a Python bot that answer at once), the keep-running round trip next to the
+ * C++ host's (a Reversi AIPlayer.cpp that answers its first legal move), and how far past its limit an endless bot is
+ * ruled. Prints figures; asserts nothing.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { getGame } from '../harness/games/registry.js';
+import { playGame } from '../harness/referee/match.js';
+import type { Player } from '../harness/referee/player.js';
+import { InProcessPlayer } from '../harness/referee/in-process.js';
+import { BotzonePlayer } from '../harness/sandbox/botzone-player.js';
+import { cacheDir } from '../harness/sandbox/cache-dir.js';
+import { findCompiler } from '../harness/sandbox/cpp-runtime.js';
+import { SandboxPlayer } from '../harness/sandbox/sandbox-player.js';
+import { compileSubmission } from '../harness/submission/compile.js';
+import { resolveSubmission, runtimeOf } from '../harness/submission/resolve.js';
+import { randomAgent } from '../reference-ai/generic/random.js';
+import { percentile } from './bench-support.js';
+
+/** Restarted each turn: reads the one JSON line, answers at once. */
+const CPP_RESTART = `#include <iostream>
+#include <string>
+#include "jsoncpp/json.h"
+int main() {
+  std::string line;
+  std::getline(std::cin, line);
+  Json::Value input;
+  Json::Reader().parse(line, input);
+  std::cout << "{\\"response\\":{\\"x\\":3,\\"y\\":2},\\"debug\\":\\"" << input["requests"].size() << "\\"}" << std::endl;
+}
+`;
+
+/** Kept running: one line a turn, answered at once, then the marker. */
+const CPP_KEEP = `#include <cstdio>
+#include <iostream>
+#include <string>
+int main() {
+  std::string line;
+  while (std::getline(std::cin, line)) {  // "requests" on the first line, one request a line after
+    std::printf("{\\"response\\":{\\"x\\":3,\\"y\\":2}}\\n>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\\n");
+    std::fflush(stdout);
+  }
+}
+`;
+
+const PYTHON_RESTART = `import json
+full_input = json.loads(input())
+print(json.dumps({"response": {"x": 3, "y": 2}, "debug": str(len(full_input["requests"]))}))
+`;
+
+/** The endless bot of the ruling figure. */
+const CPP_LOOP = `#include <iostream>
+#include <string>
+int main() {
+  std::string line;
+  std::getline(std::cin, line);
+  if (line.find("requests") == std::string::npos) return 1;
+  volatile unsigned long spin = 0;
+  for (;;) spin++;
+}
+`;
+
+/** The C++ host's player: the first legal move (the test fixture's AIPlayer.cpp, on Reversi). */
+const CPP_HOST_FIRST = readFileSync(join(packageRoot(), 'tests', 'fixtures', 'cpp', 'aiplayer-first', 'AIPlayer.cpp'), 'utf8').replace('__GAME__', 'reversi');
+
+/** The repository root (the script runs from dist/scripts). */
+function packageRoot(): string {
+  return fileURLToPath(new URL('../../', import.meta.url));
+}
+
+function write(name: string, file: string, source: string): string {
+  const folder = join(cacheDir(), 'bench', name);
+  mkdirSync(folder, { recursive: true, mode: 0o755 });
+  writeFileSync(join(folder, file), source, { mode: 0o644 });
+  return folder;
+}
+
+async function bot(name: string, file: string, source: string): Promise<BotzonePlayer> {
+  const submission = resolveSubmission(write(name, file, source));
+  const compiled = await compileSubmission(submission);
+  if (!submission.botzone) throw new Error(`${name} was not taken for a Botzone bot`);
+  const language = submission.language === 'Python' ? 'Python' : 'C++';
+  return new BotzonePlayer({ name, bundlePath: compiled.bundlePath, submissionRoot: submission.root, files: compiled.files, language, interaction: submission.botzone.interaction, keepRunning: submission.botzone.keepRunning, game: 'reversi' });
+}
+
+const reversi = getGame('reversi');
+const state = reversi.encode(reversi.initial(1));
+const info = { color: 'X', timeLimitMs: 10_000, moveNumber: 1, timeUsedMs: 0, attempt: 1, attemptsAllowed: 1, lastMove: null };
+
+/** Per-move wall times (µs, sorted) of `moves` asks after `warmup`; a bot's history grows by a move each side a turn. */
+async function timings(player: Player, moves: number, warmup: number, grows: boolean): Promise<number[]> {
+  await player.startGame({ game: 'reversi', side: 0, seed: 1, initialState: state, timeLimitMs: 10_000 });
+  const history: { side: 0 | 1; kind: 'move'; move: string }[] = [];
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < moves + warmup; i++) {
+      const started = performance.now();
+      const answer = await player.requestMove({ state, info, history: grows ? history : [] });
+      if (answer.kind !== 'move') throw new Error(`${player.name}: ${answer.kind} ${'message' in answer ? answer.message : ''}`);
+      // The first ask of each kept bot's game starts its process: that is restart's figure, not the round trip.
+      if (i >= warmup && !(grows && history.length === 0)) times.push((performance.now() - started) * 1000);
+      if (grows) history.push({ side: 0, kind: 'move', move: 'D3' }, { side: 1, kind: 'move', move: 'C3' });
+      // A game has at most ~30 turns a side: a new game (and a fresh kept bot) every 30 asks, as in play.
+      if (grows && history.length >= 60) {
+        history.length = 0;
+        await player.endGame();
+        await player.startGame({ game: 'reversi', side: 0, seed: 1, initialState: state, timeLimitMs: 10_000 });
+      }
+    }
+  } finally {
+    await player.close();
+  }
+  return times.sort((a, b) => a - b);
+}
+
+const show = (times: number[]): string => `median ${(percentile(times, 50) / 1000).toFixed(2)} ms, p90 ${(percentile(times, 90) / 1000).toFixed(2)} ms`;
+
+export async function benchBotzone(): Promise<void> {
+  console.log('## Botzone bots (npm run bench -- botzone)');
+  if (!findCompiler()) {
+    console.log('no g++: skipped');
+    return;
+  }
+  const restartCpp = await timings(await bot('bz-restart-cpp', 'main.cpp', CPP_RESTART), 30, 3, false);
+  console.log(`restart per turn, C++ (process start + answer, sandboxed): ${show(restartCpp)} a move`);
+  const restartPython = await timings(await bot('bz-restart-py', 'main.py', PYTHON_RESTART), 20, 2, false);
+  console.log(`restart per turn, Python 3: ${show(restartPython)} a move`);
+
+  const keep = await timings(await bot('bz-keep-cpp', 'main.cpp', CPP_KEEP), 2000, 50, true);
+  const hostFolder = write('bz-host-cpp', 'AIPlayer.cpp', CPP_HOST_FIRST);
+  const submission = resolveSubmission(hostFolder);
+  const compiled = await compileSubmission(submission);
+  const host = new SandboxPlayer({ name: 'cpp-host', bundlePath: compiled.bundlePath, submissionRoot: submission.root, game: 'reversi', runtime: runtimeOf(submission.language) });
+  const hosted = await timings(host, 2000, 50, false);
+  const over = (percentile(keep, 50) - percentile(hosted, 50)) / 1000;
+  console.log(`keep-running round trip: ${show(keep)}; the C++ host's: ${show(hosted)}; difference of medians ${over.toFixed(3)} ms (goal <= 0.2 ms)`);
+
+  // Ruled late: how far past the limit an endless bot's loss is recorded (the referee's own timer; goal within 5 ms).
+  const limitMs = 300;
+  const late: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const loop = await bot('bz-loop-cpp', 'main.cpp', CPP_LOOP);
+    const opponent = new InProcessPlayer('random', randomAgent, getGame);
+    try {
+      const record = await playGame({ game: reversi, black: loop, white: opponent, seed: i + 1, config: { moveTimeoutMs: limitMs, illegalMoveLimit: 1 } });
+      if (record.end.loser?.verdict === 'timeout') late.push((record.end.loser.wallMs - limitMs) * 1000);
+    } finally {
+      await loop.close();
+      await opponent.close();
+    }
+  }
+  late.sort((a, b) => a - b);
+  console.log(`endless bot at a ${limitMs} ms limit: ruled ${show(late).replace('median', 'median')} past the limit over ${late.length} games (goal within 5 ms)`);
+}
