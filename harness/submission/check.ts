@@ -144,6 +144,12 @@ const CPP_FIX: Record<string, string> = {
   illegal: 'return new Point(top[y] - 1, y) for a column y with top[y] > 0 (rows count from the top)',
 };
 
+/** A C++ AIPlayer (any game's Board header) is not the Connect Four SDK: its hints name getMove and the Board. */
+const CPP_AIPLAYER_FIX: Record<string, string> = {
+  error: 'catch the exception inside getMove, or do not throw it',
+  illegal: 'return one of board.getLegalActions(color), exactly as written (the Board header names the moves)',
+};
+
 const FIX: Record<string, string> = {
   timeout: "make it answer sooner: check the time you are given, moveInfo().timeLimitMs (import { moveInfo } from 'board-referee')",
   error: 'fix the error above (the stack points at your code)',
@@ -378,7 +384,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
   });
   let player = newPlayer();
   const language = submission.language;
-  const hints = fixes(language);
+  let hints = fixes(language);
   // Pushes the sandboxed steps; returns early at the first failure.
   const play = async (): Promise<void> => {
     const start = async (side: 0 | 1, state: unknown): Promise<PlayerAnswer> =>
@@ -397,6 +403,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
             hint: "read the move info with moveInfo() (import { moveInfo } from 'board-referee', as the starter does) instead of a second parameter",
           });
         } else if (exported.entry) step('export', 'pass', { detail: `uses ${exported.entry}` });
+        if (language === 'C++' && exported.entry === 'AIPlayer') hints = { ...hints, ...CPP_AIPLAYER_FIX };
         else {
           step('export', 'fail', { detail: `found: ${exported.exports.join(', ') || 'no exports'}`, hint: exportHint(exported.exports, 'AIPlayer', language), ...evidence(answer) });
           return;

@@ -248,7 +248,8 @@ describe('a fleet under faults', () => {
         const words = line.split(' ').slice(1).map((word) => word.replace(/^'(.*)'$/, '$1'));
         const resumed = new Cli(words);
         const done = await resumed.exited;
-        expect({ code: done.code, stderr: resumed.stderr }).toMatchObject({ code: 0, stderr: '' });
+        // (the resume line leaves out --quiet: progress lines are fine, warnings and errors are not)
+        expect({ code: done.code, problems: resumed.stderr.split('\n').filter((line) => /warning|error|referee:/i.test(line)) }).toEqual({ code: 0, problems: [] });
       }
       expect(worker.stdout).toMatch(/\] played f6ann vs/);
     } finally {
