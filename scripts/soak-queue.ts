@@ -206,7 +206,7 @@ async function main(): Promise<void> {
         if (signal === 'SIGKILL') workers[workers.indexOf(victim)] = await startWorker(`soak-${id}`);
       }
       const worst = Math.max(...times);
-      console.log(`stall recovery after ${fault}: ${times.map((time) => time.toFixed(1)).join(', ')} s (worst ${worst.toFixed(1)} s; goal ≤ ${STALL_GOAL_S} s)`);
+      if (times.length > 0) console.log(`stall recovery after ${fault}: ${times.map((time) => time.toFixed(1)).join(', ')} s (worst ${worst.toFixed(1)} s; goal ≤ ${STALL_GOAL_S} s)`);
       if (worst > STALL_GOAL_S) failures.push(`stall recovery after ${fault} took ${worst.toFixed(1)} s`);
     }
 
