@@ -89,7 +89,7 @@ export function isAlive(pid: number): boolean {
  * does not say (no schedstat, the process gone).
  */
 export function runQueueWaitMs(pid: number): number | null {
-  if (!pid) return null;
+  if (!pid || portable()) return null;
   try {
     let waitedNs = 0;
     for (const task of readdirSync(`/proc/${pid}/task`)) {
