@@ -403,11 +403,11 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
             hint: "read the move info with moveInfo() (import { moveInfo } from 'board-referee', as the starter does) instead of a second parameter",
           });
         } else if (exported.entry) step('export', 'pass', { detail: `uses ${exported.entry}` });
-        if (language === 'C++' && exported.entry === 'AIPlayer') hints = { ...hints, ...CPP_AIPLAYER_FIX };
         else {
           step('export', 'fail', { detail: `found: ${exported.exports.join(', ') || 'no exports'}`, hint: exportHint(exported.exports, 'AIPlayer', language), ...evidence(answer) });
           return;
         }
+        if (language === 'C++' && exported.entry === 'AIPlayer') hints = { ...hints, ...CPP_AIPLAYER_FIX };
       }
       if (answer.kind !== 'ready') {
         const why = failure(game, answer, constructTimeoutMs, language);
