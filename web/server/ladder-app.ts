@@ -197,10 +197,19 @@ export async function startLadderServer(options: LadderServerOptions): Promise<R
 
   app.get('/api/leaderboard', async (request) => ({ phase: store.phase(), ...tableFor(service.table(), viewerIsInstructor(request)) }));
 
-  app.post('/api/submit', async (request, reply) => {
+  // The token and the upload bucket are checked before the body is read: a wrong token or a flood costs no upload.
+  const uploader = new WeakMap<FastifyRequest, string>();
+  const submitGate = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const student = who(request, reply);
-    if (student === null) return reply;
-    if (!uploads.allow(`${request.ip}|${student}`)) return fail(reply, 429, 'too many uploads: wait a minute and submit again');
+    if (student === null) return;
+    if (!uploads.allow(`${request.ip}|${student}`)) {
+      fail(reply, 429, 'too many uploads: wait a minute and submit again');
+      return;
+    }
+    uploader.set(request, student);
+  };
+  app.post('/api/submit', { onRequest: submitGate }, async (request, reply) => {
+    const student = uploader.get(request)!;
     if (!Buffer.isBuffer(request.body)) return fail(reply, 415, 'send the submission as a zip body (Content-Type: application/zip), or a single source file with ?file=AIPlayer.py');
     let body: Buffer = request.body;
     const file = (request.query as Record<string, unknown>).file;
