@@ -353,7 +353,7 @@ export async function startLadderServer(options: LadderServerOptions): Promise<R
   app.get('/replay-viewer.js', async (_request, reply) => reply.type('text/javascript').send(viewerScript));
 
   const page = (reply: FastifyReply, name: Parameters<typeof renderLadderPage>[0], data: Record<string, unknown>): FastifyReply =>
-    reply.type('text/html').header('content-security-policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:").send(renderLadderPage(name, { title: service.assignment.title, ...data }));
+    reply.type('text/html').header('referrer-policy', 'no-referrer').header('content-security-policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:").send(renderLadderPage(name, { title: service.assignment.title, ...data }));
 
   app.get('/', async (request, reply) => {
     const instructor = viewerIsInstructor(request);
