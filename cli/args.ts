@@ -10,6 +10,15 @@ export function positiveInt(value: string): number {
   return Number(value);
 }
 
+/** A whole number from 1 to `most`: counts that plan work (games, rounds, jobs) are bounded, so a typo cannot hang the grader. */
+export function boundedInt(most: number): (value: string) => number {
+  return (value: string): number => {
+    const n = positiveInt(value);
+    if (n > most) throw new InvalidArgumentError(`must be a whole number from 1 to ${most}.`);
+    return n;
+  };
+}
+
 export function nonNegativeInt(value: string): number {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
     throw new InvalidArgumentError('must be a whole number ≥ 0.');

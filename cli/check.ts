@@ -4,7 +4,7 @@ import { protocolName } from './args.js';
  * on failure. Exit codes: 0 pass, 1 fail, 2 usage error (via the program's exit override).
  */
 import type { Command } from 'commander';
-import { detectLayers, fallbackWarning } from '../harness/sandbox/layers.js';
+import { detectLayers, warnNotIsolatedOnce } from '../harness/sandbox/layers.js';
 import { checkSubmission, type CheckResult, type CheckStep } from '../harness/submission/check.js';
 import { formatProblem } from '../harness/submission/compile.js';
 import { existsSync } from 'node:fs';
@@ -88,7 +88,7 @@ export function register(program: Command): void {
       ...(flags.entry !== undefined ? { entry: flags.entry } : {}),
       ...(flags.protocol !== undefined ? { protocol: flags.protocol } : {}),
     });
-    if (!result.hardened && !flags.json) console.error(fallbackWarning(detectLayers()));
+    if (!result.hardened && !flags.json) warnNotIsolatedOnce(detectLayers());
     console.log(flags.json ? JSON.stringify(result, null, 2) : formatCheck(result));
     process.exitCode = result.ok ? 0 : 1;
   });

@@ -4,7 +4,7 @@
  * start a process, 3 the sandbox cannot start at all (what a grade would report as a grader error).
  */
 import type { Command } from 'commander';
-import { describeLayers, detectLayers, fallbackWarning, isHardened } from '../harness/sandbox/layers.js';
+import { describeLayers, detectLayers, isHardened, warnNotIsolatedOnce } from '../harness/sandbox/layers.js';
 import { cppHostPath, findCompiler } from '../harness/sandbox/cpp-runtime.js';
 import { nativeTools } from '../harness/sandbox/native-tools.js';
 import { describePython, findPython } from '../harness/sandbox/python-runtime.js';
@@ -47,7 +47,7 @@ export function register(program: Command): void {
           show('JS', live.node);
           show('Python', live.python);
         }
-        if (!hardened) console.error(fallbackWarning(layers));
+        if (!hardened) warnNotIsolatedOnce(layers);
       }
       process.exitCode = live.error?.startsWith('grader error') ? 3 : live.ok && process.exitCode !== 1 ? 0 : 1;
     });

@@ -11,7 +11,9 @@ import { referenceNames } from '../reference-ai/index.js';
 import type { Assignment } from '../grading/assignment.js';
 import { referenceContestant, submissionContestant, type Contestant } from '../grading/contestant.js';
 import { platformCheckLimits } from '../grading/check-limits.js';
-import { grade } from '../grading/grade.js';
+import { grade, GradeInterrupted } from '../grading/grade.js';
+import { JOURNAL_FILE } from '../grading/journal.js';
+import type { QueuePool } from '../grading/queue/pool.js';
 import { writeGradeResult, type GradeResult } from '../grading/grade-result.js';
 import { formatSummary, summaryJson } from '../grading/summary.js';
 import { artefactSpec, buildArtefact } from '../grading/pool/artefact.js';
@@ -169,9 +171,21 @@ export function register(program: Command): void {
           }
         }
       }
+      // Ctrl-C or SIGTERM: queued games are withdrawn, games in play finish and are journaled, then a resume line.
+      const controller = new AbortController();
+      let stoppedBy: NodeJS.Signals | null = null;
+      const onSignal = (signal: NodeJS.Signals): void => {
+        if (stoppedBy) process.exit(signal === 'SIGTERM' ? 143 : 130);
+        stoppedBy = signal;
+        console.error(`\nreferee: stopping (${signal}) — finishing the games in play${flags.queue ? ' and taking queued games off the queue' : ''} (${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…`);
+        controller.abort();
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
       let result: GradeResult;
       try {
         result = await grade({
+          signal: controller.signal,
           pool,
           contestantSpec,
           assignment,
@@ -193,9 +207,22 @@ export function register(program: Command): void {
             : undefined,
         });
       } catch (error) {
+        if (error instanceof GradeInterrupted) {
+          await pool?.close();
+          // Only a queue pool exists here (a grade's own games run in-process): its words come from queue-flags.
+          const queueFlags = pool ? await import('./queue-flags.js') : null;
+          const closed = queueFlags?.closeLine(pool as QueuePool);
+          if (closed) console.error(closed);
+          const resume = [rerunCommand(submission, flags), ...['--out', flags.out, ...(queueFlags?.queueResumeWords(flags) ?? []), '--resume'].map(shellWord)].join(' ');
+          console.error(`referee: interrupted after ${error.gamesFinished} game(s); every finished game is journaled in ${join(outDir, JOURNAL_FILE)}.\nResume with: ${resume}`);
+          process.exitCode = stoppedBy === 'SIGTERM' ? 143 : 130;
+          return;
+        }
         if ((error as Error).name === 'SubmissionError' || (error as Error).name === 'CompileError') throw new UsageError((error as Error).message);
         throw error;
       } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
         await pool?.close();
       }
       const gradePath = join(outDir, 'grade.json');

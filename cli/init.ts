@@ -59,9 +59,9 @@ export function scaffold(dir: string, refereeSpec: string, force = false, python
   }
   const template = packageFile('student-template');
   const source = python ? join(template, 'python') : template;
-  // The TS template is the folder itself: leave out its siblings (python/, generic/) and anything installed.
+  // The TS template is the folder itself: leave out its siblings (python/, cpp/, generic/) and anything installed.
   const skip = new Set([
-    ...(python ? [] : [join(template, 'python'), join(template, 'generic')]),
+    ...(python ? [] : [join(template, 'python'), join(template, 'cpp'), join(template, 'generic')]),
     ...['node_modules', 'vendor', 'referee-report', 'package-lock.json'].map((name) => join(source, name)),
   ]);
   cpSync(source, target, { recursive: true, force: true, filter: (path) => !skip.has(path) });
@@ -117,7 +117,7 @@ export function scaffold(dir: string, refereeSpec: string, force = false, python
   manifest.devDependencies[PACKAGE_NAME] = refereeSpec;
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
 
-  const files = ['package.json', 'README.md', '.gitignore', entry, '.github/workflows/grade.yml', '.github/workflows/classroom.yml', '.github/workflows/ladder.yml'];
+  const files = ['package.json', 'README.md', '.gitignore', entry, '.github/workflows/grade.yml', '.github/workflows/classroom.yml', '.github/workflows/ladder.yml', '.github/workflows/laptops.yml'];
   if (python) files.push('src/board.py', 'src/func_timeout.py');
   else files.push('tsconfig.json');
   if (existsSync(join(target, 'RULES.md'))) files.push('RULES.md');

@@ -8,7 +8,7 @@ import { configForGame } from '../harness/referee/config.js';
 import { explainEnd } from '../harness/referee/explain.js';
 import type { Player } from '../harness/referee/player.js';
 import { formatSeriesReport, playSeries } from '../harness/referee/series.js';
-import { gameArg, nonNegativeInt, positiveInt, UsageError } from './args.js';
+import { boundedInt, gameArg, nonNegativeInt, positiveInt, UsageError } from './args.js';
 import { referenceNamesByGame, resolvePlayer } from './players.js';
 import { addGameRuleOptions, addRuleOptions, presetRuleConfig, type RuleFlags } from './rule-options.js';
 import { startSeatServer } from './serve.js';
@@ -38,7 +38,7 @@ export function register(program: Command): void {
     .description('play a series between two players; colours alternate, --black takes Black in game 1')
     .requiredOption('--black <player>', `a submission path, a reference AI of the game (${referenceNamesByGame()}), or human (you, in the browser)`)
     .requiredOption('--white <player>', 'a submission path, a reference AI or human (as for --black)')
-    .option('--games <n>', 'number of games', positiveInt, 2)
+    .option('--games <n>', 'number of games', boundedInt(100000), 2)
     .option('--seed <s>', 'series seed (every game is seeded from it)', nonNegativeInt, 1)
     .option('--game <id>', 'game to play', 'reversi')
     .option('--show', 'print the board after every move, like board.display()')

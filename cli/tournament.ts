@@ -20,14 +20,15 @@ import { fileURLToPath } from 'node:url';
 import { ForkPool, WorkerStartError } from '../grading/batch/pool.js';
 import type { GamePool } from '../grading/pool/job.js';
 import { QueueUsageError, redactUrl, urlWithoutPassword } from '../grading/queue/connection.js';
-import { openQueuePool, queueResumeWords, workerHint } from './queue-flags.js';
+import type { QueuePool } from '../grading/queue/pool.js';
+import { closeLine, openQueuePool, queueResumeWords, workerHint } from './queue-flags.js';
 import { OpeningsError, readOpenings } from '../grading/tournament/openings.js';
 import { referenceParticipant, submissionParticipant, type Participant } from '../grading/tournament/participants.js';
 import { isReferenceName } from '../reference-ai/budget.js';
 import { writeRankingCsv, writeTournamentResult, type TournamentFormat, type TournamentParticipant, type TournamentResult } from '../grading/tournament/result.js';
 import { GraderError, runTournament, TournamentInterrupted, TournamentUsageError, type TournamentOptions } from '../grading/tournament/runner.js';
 import { writeTournamentReport } from '../reports/tournament/render.js';
-import { nonNegativeInt, positiveInt, UsageError } from './args.js';
+import { boundedInt, nonNegativeInt, positiveInt, UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
 
 interface TournamentFlags {
@@ -193,9 +194,10 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
     throw error;
   }
   let pool: GamePool;
+  let queuePool: QueuePool | undefined;
   try {
     if (flags.queue) {
-      pool = await openQueuePool({ ...flags, queue: flags.queue }, flags.jobs);
+      pool = queuePool = await openQueuePool({ ...flags, queue: flags.queue }, flags.jobs);
       console.log(`Games go to the queue at ${redactUrl(urlWithoutPassword(flags.queue))}: start \`${workerHint({ ...flags, queue: flags.queue })}\` on each machine.`);
     } else {
       pool = new ForkPool(gameWorker(), flags.jobs, { onWarning: (line) => console.error(`warning: ${line}`) });
@@ -211,14 +213,15 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
     throw error;
   }
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = (): void => {
-    interrupts += 1;
-    if (interrupts > 1) process.exit(130);
-    console.error('\nreferee: stopping — every finished game is journaled (Ctrl-C again to quit at once)…');
+  let stoppedBy: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stoppedBy) process.exit(signal === 'SIGTERM' ? 143 : 130);
+    stoppedBy = signal;
+    console.error(`\nreferee: stopping (${signal}) — every finished game is journaled${flags.queue ? '; taking queued games off the queue' : ''} (${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…`);
     controller.abort();
   };
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     if (!flags.resume && !journal.isEmpty()) {
       throw new UsageError(`${outDir} already holds a tournament journal: add --resume to continue it (finished games are kept), or choose an empty --out`);
@@ -266,8 +269,11 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
     console.log(`report: ${join(outDir, 'tournament.html')}\nresults: ${join(outDir, 'tournament.json')}\nranking: ${join(outDir, 'ranking.csv')}`);
   } catch (error) {
     if (error instanceof TournamentInterrupted) {
+      await pool.close();
+      const closed = closeLine(queuePool);
+      if (closed) console.error(closed);
       console.error(`referee: interrupted; every finished game is journaled in ${journal.path}.\nResume with: ${resumeCommand(args, flags)}`);
-      process.exitCode = 130;
+      process.exitCode = stoppedBy === 'SIGTERM' ? 143 : 130;
       return;
     }
     if (error instanceof TournamentUsageError) throw new UsageError(error.message);
@@ -278,7 +284,8 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
     }
     throw error;
   } finally {
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await pool.close();
     journal.close();
   }
@@ -290,8 +297,8 @@ export function register(program: Command): void {
     .description('rank submissions and reference AIs against each other (round-robin, gauntlet or Swiss) with maximum-likelihood Elo')
     .argument('<participants...>', 'submission files or folders, class folders or LMS zips (as for batch), reference AI names (weighted, mcts:2000)')
     .option('--format <format>', 'round-robin, gauntlet (everyone vs the reference AIs) or swiss', formatArg, 'round-robin' as TournamentFormat)
-    .option('--rounds <n>', 'swiss: rounds (default log2(players) + 2); round-robin: cycles (default 1)', positiveInt)
-    .option('--games-per-pair <n>', 'games per meeting: each opening twice, colours swapped (an odd count ends on one game)', positiveInt, 2)
+    .option('--rounds <n>', 'swiss: rounds (default log2(players) + 2); round-robin: cycles (default 1)', boundedInt(1000))
+    .option('--games-per-pair <n>', 'games per meeting: each opening twice, colours swapped (an odd count ends on one game)', boundedInt(1000), 2)
     .option('--openings <n|file>', 'random plies per opening drawn from the seed, or a file with one opening (a line of moves) per line', '4')
     .option('--config <file>', 'assignment JSON whose game and rules the games use (moveTimeoutMs …)')
     .option('--game <id>', 'without --config: the game (default reversi)')

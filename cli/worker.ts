@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { defaultGameWorker } from '../grading/batch/pool.js';
 import { QueueUsageError } from '../grading/queue/connection.js';
 import { runQueueWorker } from '../grading/queue/worker.js';
-import { detectLayers, fallbackWarning, isHardened } from '../harness/sandbox/layers.js';
+import { detectLayers, isHardened, warnNotIsolatedOnce } from '../harness/sandbox/layers.js';
 import { positiveInt, UsageError } from './args.js';
 import { WORKER_ENV } from './batch.js';
 import { queueSetup } from './queue-flags.js';
@@ -48,7 +48,7 @@ export function register(program: Command): void {
           const why = [layers.bwrapProblem ?? 'no bubblewrap (apt-get install bubblewrap)', layers.landlock?.problem ? `no Landlock+seccomp stand-in: ${layers.landlock.problem}` : null].filter(Boolean).join('; ');
           throw new UsageError(`this machine cannot isolate submissions (${why}): a worker plays every student's code, so it refuses to run; fix that, or pass --allow-unisolated for code you trust`);
         }
-        console.error(fallbackWarning(layers));
+        warnNotIsolatedOnce(layers);
       }
       const lockEnv = process.env[LOCK_ENV];
       const lockMs = lockEnv && /^\d+$/.test(lockEnv) && Number(lockEnv) >= 500 ? Number(lockEnv) : undefined;

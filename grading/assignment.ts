@@ -233,6 +233,9 @@ export function opponentAt(item: OpponentItem, index: number): string {
 }
 
 /** Game slots an item has: its games, times its levels for a ladder. */
+/** The most games one student may be asked to play (all opponents and ladder levels together). */
+export const MAX_GAMES_PER_STUDENT = 20000;
+
 export const slotCount = (item: OpponentItem): number => item.games * (item.ladder?.length ?? 1);
 
 /** Items whose games are played in pairs until a decision, not all at once. */
@@ -327,6 +330,11 @@ export function resolveAssignment(json: unknown, source = 'the assignment', base
       issues.push({ pointer: `/opponents/${index}/scoring${item.scoring.rule === 'sprt' ? '/fallback' : ''}/fullWinRate`, message: 'must be greater than minWinRate, e.g. minWinRate 0.2 and fullWinRate 0.6' });
     }
   });
+  // Every count is bounded (the schema's maxima), and so is their product: a typo cannot plan millions of games.
+  const gamesPerStudent = opponents.reduce((sum, item) => sum + slotCount(item), 0);
+  if (gamesPerStudent > MAX_GAMES_PER_STUDENT) {
+    issues.push({ pointer: '/opponents', message: `plan ${gamesPerStudent} games a student, over ${MAX_GAMES_PER_STUDENT}: fewer games (or ladder levels) per opponent` });
+  }
   if (issues.length > 0) throw new AssignmentError(issues, source);
   // Rules the file leaves out: the platform's, then the game's own (e.g. connect4-nogo: 3 s, illegal loses).
   let rules: RefereeConfig;

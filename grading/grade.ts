@@ -28,7 +28,17 @@ import { randomOpening } from './tournament/openings.js';
 import type { GameScore } from './tournament/sprt.js';
 import { wilsonInterval } from './stats.js';
 
+/** The grade was stopped (SIGINT/SIGTERM through GradeOptions.signal): its finished games are journaled. */
+export class GradeInterrupted extends Error {
+  constructor(readonly gamesFinished: number) {
+    super(`interrupted after ${gamesFinished} game(s)`);
+    this.name = 'GradeInterrupted';
+  }
+}
+
 export interface GradeOptions {
+  /** Stops the grade: games not yet started are withdrawn, games in play finish; then GradeInterrupted. */
+  signal?: AbortSignal;
   assignment: Assignment;
   /** Called once the interface check is done, before any game (the CLI warns up front from it). */
   onCheck?: (check: InterfaceCheckResult) => void;
@@ -356,6 +366,9 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
   if (toPlay.length > 0) await options.beforeGames?.();
   // The first failure withdraws this grade's games not yet started; games already playing finish and are kept.
   const withdraw = new AbortController();
+  const stop = (): void => withdraw.abort();
+  if (options.signal?.aborted) stop();
+  options.signal?.addEventListener('abort', stop, { once: true });
   let failure: { error: unknown } | null = null;
   const playSlot = async (slot: GameSlot): Promise<void> => {
     try {
@@ -392,7 +405,7 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
     const item = assignment.opponents[itemIndex];
     const bySlot = new Map(slots.map((slot) => [slot.index, slot]));
     for (;;) {
-      if (failure || graderError !== null) return;
+      if (failure || graderError !== null || withdraw.signal.aborted) return;
       const outcome = sequentialOutcome(item, entries.filter((entry) => entry.item === itemIndex));
       if (outcome.settled) return;
       const level = outcome.tests.length - 1;
@@ -411,11 +424,13 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
   try {
     await Promise.all([...fixedSlots.map(playSlot), ...[...sequentialItems].map(([itemIndex, slots]) => playSequential(itemIndex, slots))]);
   } finally {
+    options.signal?.removeEventListener('abort', stop);
     journal?.close();
-    ownLive?.close(failure || graderError !== null ? 'interrupted' : 'done');
+    ownLive?.close(failure || graderError !== null || options.signal?.aborted ? 'interrupted' : 'done');
     if (!options.pool) await pool.close();
   }
   if (failure) throw (failure as { error: unknown }).error;
+  if (options.signal?.aborted && graderError === null) throw new GradeInterrupted(entries.length);
   const gamesMs = performance.now() - gamesStarted;
 
   entries.sort((a, b) => a.item - b.item || a.index - b.index);

@@ -4,7 +4,8 @@
  * C++ host's (a Reversi AIPlayer.cpp that answers its first legal move), and how far past its limit an endless bot is
  * ruled. Prints figures; asserts nothing.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getGame } from '../harness/games/registry.js';
@@ -63,16 +64,13 @@ int main() {
 }
 `;
 
-const CPP_HOST_FIRST = `#include <string>
-#include "referee/reversi.h"
-class AIPlayer {
- public:
-  explicit AIPlayer(char color) : color_(color) {}
-  std::string getMove(const Board& board) { return board.getLegalActions(color_).front(); }
- private:
-  char color_;
-};
-`;
+/** The C++ host's player: the first legal move (the test fixture's AIPlayer.cpp, on Reversi). */
+const CPP_HOST_FIRST = readFileSync(join(packageRoot(), 'tests', 'fixtures', 'cpp', 'aiplayer-first', 'AIPlayer.cpp'), 'utf8').replace('__GAME__', 'reversi');
+
+/** The repository root (the script runs from dist/scripts). */
+function packageRoot(): string {
+  return fileURLToPath(new URL('../../', import.meta.url));
+}
 
 function write(name: string, file: string, source: string): string {
   const folder = join(cacheDir(), 'bench', name);

@@ -2,7 +2,8 @@
  * `npm run soak:queue`: the queue under real conditions, too slow for `npm test`. A real redis-server, two
  * `referee worker`s with the default lock settings, the CLI as subprocesses:
  *
- *   1. a class (fast, slow, broken, Math.random users, a Python student) graded locally once, then --runs times
+ *   1. a class (fast, slow, broken, Math.random users, Python students, C++ students seeding from time/clock/
+ *      random_device) graded locally once, then --runs times
  *      through the queue with both cores kept busy by spinning processes: every run must grade every student
  *      with the local batch's grades.csv (0 grader errors);
  *   2. stall recovery: a worker killed with kill -9, and one frozen with SIGSTOP, mid-game: the time from the
@@ -13,7 +14,7 @@
  * Exit 1 when any goal is missed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,19 @@ import { packageFile } from '../grading/package-root.js';
 import { LEASE_SECONDS } from '../grading/queue/pool.js';
 
 const argv = process.argv.slice(2);
+if (argv.includes('--help') || argv.includes('-h')) {
+  console.log('usage: node dist/scripts/soak-queue.js [--runs 10] [--stalls 3] [--no-load]\n' +
+    '  a real redis-server and two referee workers: a mixed TS/Python/C++ class graded locally, then --runs queue\n' +
+    '  batches under CPU load whose grades.csv must equal the local one; stall recovery (kill -9, SIGSTOP) --stalls times.');
+  process.exit(0);
+}
+for (const name of ['--runs', '--stalls']) {
+  const at = argv.indexOf(name);
+  if (at >= 0 && !/^\d+$/.test(argv[at + 1] ?? '')) {
+    console.error(`soak-queue: ${name} needs a whole number (see --help)`);
+    process.exit(2);
+  }
+}
 const flag = (name: string, fallback: number): number => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
 const RUNS = flag('--runs', 10);
 const STALLS = flag('--stalls', 3);
@@ -94,6 +108,15 @@ function makeClass(students: number): string {
     ][kind];
     writeFileSync(join(dir, id, 'AIPlayer.ts'), TS(id, body));
   }
+  // C++ students whose randomness comes from rand(), srand(time(0)), mt19937(time(0)/clock()) and random_device
+  // (tests/fixtures/cpp/random-class, on the Reversi Board): one process plays many games, so these show whether
+  // a player's randomness depends on which worker played what before.
+  const cpp = packageFile('tests', 'fixtures', 'cpp', 'random-class');
+  for (const name of readdirSync(cpp).sort()) {
+    mkdirSync(join(dir, `cpp-${name}`), { recursive: true });
+    const source = readFileSync(join(cpp, name, 'AIPlayer.cpp'), 'utf8').replace('referee/connect4.h', 'referee/reversi.h');
+    writeFileSync(join(dir, `cpp-${name}`, 'AIPlayer.cpp'), source);
+  }
   return dir;
 }
 
@@ -123,7 +146,7 @@ async function main(): Promise<void> {
     const students = 34;
     const classDir = makeClass(students);
     const seeded = config(42);
-    console.log(`Queue soak: ${students} students × 8 games, ${RUNS} queue batches${LOAD ? ` with ${availableParallelism()} spinning processes` : ''}, ${availableParallelism()} core(s), load ${loadavg()[0].toFixed(1)}`);
+    console.log(`Queue soak: ${students} TS/Python students and 5 C++ students × 8 games, ${RUNS} queue batches${LOAD ? ` with ${availableParallelism()} spinning processes` : ''}, ${availableParallelism()} core(s), load ${loadavg()[0].toFixed(1)}`);
     const local = RUNS > 0 ? run(['batch', classDir, '--config', seeded, '--out', join(root, 'local'), '--quiet']) : null;
     const localExit = local ? await local.exited : 0;
     const expected = local ? readFileSync(join(root, 'local', 'grades.csv'), 'utf8') : '';
@@ -183,7 +206,7 @@ async function main(): Promise<void> {
         if (signal === 'SIGKILL') workers[workers.indexOf(victim)] = await startWorker(`soak-${id}`);
       }
       const worst = Math.max(...times);
-      console.log(`stall recovery after ${fault}: ${times.map((time) => time.toFixed(1)).join(', ')} s (worst ${worst.toFixed(1)} s; goal ≤ ${STALL_GOAL_S} s)`);
+      if (times.length > 0) console.log(`stall recovery after ${fault}: ${times.map((time) => time.toFixed(1)).join(', ')} s (worst ${worst.toFixed(1)} s; goal ≤ ${STALL_GOAL_S} s)`);
       if (worst > STALL_GOAL_S) failures.push(`stall recovery after ${fault} took ${worst.toFixed(1)} s`);
     }
 

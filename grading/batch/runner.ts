@@ -9,6 +9,7 @@
  * Outputs: out/students/<id>/ holds grade.json and the per-student exports (the onGraded hook adds the HTML
  * report: grading/ never imports reports/); out/grades.csv is written once the class is done.
  */
+import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +57,8 @@ export interface BatchOptions {
   outDir: string;
   /** Games played at once: forked worker processes, one game each (ignored with `pool`). */
   jobs: number;
+  /** Interface checks at once (default: the number of cores; a check's clock must not depend on the pool's size). */
+  checksAtOnce?: number;
   /** Play the games here instead of in forked workers (a queue); the caller closes it. */
   pool?: GamePool;
   /** Students checked and graded at once in this process (default: enough to queue twice the pool's size in games). */
@@ -186,6 +189,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     const pool: GamePool =
       options.pool ??
       new ForkPool(options.workerScript ?? defaultWorker(), Math.max(1, options.jobs), { onWarning: (line) => emit({ type: 'warning', message: line }) });
+    const checkSlots = new Slots(options.checksAtOnce ?? availableParallelism());
     // Games in play, move by move, for `referee serve --watch` (the journal's live table).
     const live = new LiveGames(journal.liveSink(), (message) => emit({ type: 'warning', message }));
     const stop = async (error: Error | null): Promise<void> => {
@@ -243,7 +247,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
       let result: GradeResult;
       try {
         const base = await submissionContestant(task.path, assignment);
-        const contestant = { ...base, submission: { ...base.submission, name: task.student } };
+        // Checks are timed on this machine: at most one per core at once, however many games the pool runs.
+        const contestant = { ...base, submission: { ...base.submission, name: task.student }, check: () => checkSlots.run(() => base.check()) };
         let contestantSpec: PlayerSpec | undefined;
         try {
           const artefact = await buildArtefact(task.path, assignment.entry);
@@ -333,5 +338,27 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     throw error;
   } finally {
     journal.close();
+  }
+}
+
+/** At most `size` tasks at once; the others wait in order. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.free = Math.max(1, size);
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
   }
 }

@@ -77,7 +77,7 @@ async function playOnce(pool: GamePool, job: GameJob, signal: AbortSignal | unde
   for (let attempt = 1; ; attempt++) {
     try {
       return await pool
-        .play(job, { onStart: (worker) => live.start(job.key, job.label, worker.name), onProgress: (progress) => live.progress(job.key, progress) })
+        .play(job, { signal, onStart: (worker) => live.start(job.key, job.label, worker.name), onProgress: (progress) => live.progress(job.key, progress) })
         .finally(() => live.end(job.key));
     } catch (error) {
       if (signal?.aborted) throw new TournamentInterrupted('interrupted');

@@ -260,7 +260,7 @@ export function timeFactor(config: RefereeConfig, language: string | undefined, 
 
 /**
  * The Botzone judge's rules as a preset (assignment "platform": "botzone"): 1 s a turn scaled by language (C/C++ 1,
- * JavaScript 2, Java 3, Python 6), the first turn doubled, one invalid action loses, no retries; the game's own
+ * JavaScript 2, Java 3, Python 6), the first turn doubled, 256 MB, one invalid action loses, no retries; the game's own
  * Botzone rulings come from gameRules (NoGo allows a first move on the centre).
  */
 export const BOTZONE_PRESET: Readonly<Partial<RefereeConfig>> = Object.freeze({
@@ -268,6 +268,8 @@ export const BOTZONE_PRESET: Readonly<Partial<RefereeConfig>> = Object.freeze({
   turnTimeoutMs: 1000,
   constructTimeoutMs: 10_000,
   illegalMoveLimit: 1,
+  // Botzone's 256 MB for every bot.
+  memoryMb: 256,
   firstMoveFactor: 2,
   timeMultipliers: Object.freeze({ 'C++': 1, JavaScript: 2, TypeScript: 2, Java: 3, Python: 6 }),
 });

@@ -100,8 +100,9 @@ export type PlayerAnswer =
   /**
    * The player's host noticed the deadline before the referee's own timer did. `loading`: the time ran out while
    * the submission was being loaded (imports, module-level code, static initialisers), under the load allowance.
+   * `stall`: the grader's machine, not the player, used up the time (the player waited for a CPU), in words.
    */
-  | { kind: 'timeout'; message?: string; loading?: boolean; output?: CapturedOutput }
+  | { kind: 'timeout'; message?: string; loading?: boolean; output?: CapturedOutput; stall?: string }
   /** The player's process died. */
   | { kind: 'crash'; message: string; stack?: string; exitCode?: number | null; signal?: string | null; output?: CapturedOutput }
   /** The player exceeded its memory ceiling. */

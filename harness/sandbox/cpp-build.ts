@@ -124,7 +124,9 @@ export async function runSandboxedBuild(build: SandboxedBuild): Promise<BuildOut
   const target = [...(!layers.bwrap && layers.unshare ? unshareArgs(layers.unshare) : []), ...dropPrivileges(layers.identity), ...confined.words];
   const addressSpaceKb = String((build.memoryMb + ADDRESS_SPACE_HEADROOM_MB) * 1024);
   const started = performance.now();
-  const proc = spawn('/bin/sh', ['-c', SHELL, 'sh', ...(cgroup ? cgroup.joinFiles() : []), '--', addressSpaceKb, ...target], {
+  // No shell on the portable path (portable.ts): the compiler itself, without rlimits.
+  const [command, ...args] = layers.process.rlimits ? ['/bin/sh', '-c', SHELL, 'sh', ...(cgroup ? cgroup.joinFiles() : []), '--', addressSpaceKb, ...target] : target;
+  const proc = spawn(command, args, {
     cwd: build.sourceDir,
     stdio: [confined.stdin ? 'pipe' : 'ignore', 'ignore', 'pipe'],
     detached: true,

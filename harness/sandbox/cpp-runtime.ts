@@ -103,7 +103,10 @@ export function cppHostPath(): string {
   if (!existsSync(path) && !compiler) throw new Error(NO_COMPILER);
   if (compiler && !existsSync(path)) {
     const temporary = `${path}.${process.pid}.tmp`;
-    execFileSync(compiler.path, ['-std=c++17', '-O2', '-o', temporary, source, '-ldl'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+    // The player's library binds time, clock and std::random_device's draw to the host's own (reproducible
+    // randomness, see host.cpp): the executable exports exactly those.
+    const exported = ['time', 'clock', '_ZNSt13random_device9_M_getvalEv'].map((name) => `-Wl,--export-dynamic-symbol=${name}`);
+    execFileSync(compiler.path, ['-std=c++17', '-O2', ...exported, '-o', temporary, source, '-ldl'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
     chmodSync(temporary, 0o755);
     renameSync(temporary, path);
   }

@@ -211,6 +211,8 @@ export function launchPlan(input: LaunchInput): LaunchPlan {
   const addressSpace = memoryWall(layers, input.memoryMb).addressSpace;
   const sandboxed = layers.bwrap ? [layers.bwrap, ...bwrapArgs(input)] : program(input).command;
   const target = [...(!layers.bwrap && layers.unshare ? unshareArgs(layers.unshare) : []), ...dropPrivileges(layers.identity), ...sandboxed];
+  // No shell (Windows has none; the portable path, portable.ts): the program itself, without rlimits or cgroups.
+  if (!layers.process.rlimits) return { command: target[0], args: target.slice(1), stdin: null };
   return {
     command: '/bin/sh',
     args: ['-c', SHELL, 'sh', ...input.joinFiles, '--', addressSpace, ...target],

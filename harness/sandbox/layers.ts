@@ -19,6 +19,7 @@ import type { PlayerIsolation } from '../referee/player.js';
 import { detectCgroups, type CgroupSupport } from './cgroup.js';
 import { landlockComplete, type ConfinementReport } from './confinement.js';
 import { nativeTools } from './native-tools.js';
+import { portable, portableReason } from './portable.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
 import { SYSTEM_READ_DIRS, systemLibraryLinks } from './system-paths.js';
 
@@ -174,7 +175,8 @@ let detected: Layers | null = null;
 /** The layers, probed once per process; `fresh` probes again (tests switch modes through the environment). */
 export function detectLayers(options: { fresh?: boolean } = {}): Layers {
   if (detected && !options.fresh) return detected;
-  const linux = process.platform === 'linux';
+  // The portable path (portable.ts) takes no Linux layer, even on Linux.
+  const linux = process.platform === 'linux' && !portable();
   const root = linux && process.getuid?.() === 0;
   const setpriv = root ? findSystemTool('setpriv') : null;
   const identity: Identity | null = setpriv ? { uid: UNPRIVILEGED_ID, gid: UNPRIVILEGED_ID, setpriv } : null;
@@ -185,7 +187,7 @@ export function detectLayers(options: { fresh?: boolean } = {}): Layers {
   const unshare = !bwrap && root ? findSystemTool('unshare') : null;
   const cgroup = linux && process.env.REFEREE_SANDBOX_NO_CGROUP !== '1' ? detectCgroups() : null;
   const layers: Layers = {
-    process: { rlimits: process.platform !== 'win32' && existsSync('/bin/sh') },
+    process: { rlimits: !portable() && existsSync('/bin/sh') },
     bwrap,
     bwrapProblem,
     cgroup,
@@ -230,9 +232,21 @@ export const FALLBACK_WARNING =
 
 /** The warning for this machine: the broken bubblewrap's reason and fix when there is one, and Landlock's. */
 export function fallbackWarning(layers: Layers): string {
+  if (portable()) {
+    return `WARNING: ${portableReason()}, submissions run as plain child processes with Node's permission model and a V8 heap ceiling only: no bubblewrap, Landlock, seccomp, cgroups, rlimits or namespaces, and no freeze between turns. This guards against accidents, not attacks: grade untrusted code on Linux (on Windows, inside WSL: see the student guide).`;
+  }
   const landlock = layers.landlock?.problem ? ` Landlock: ${layers.landlock.problem}.` : '';
   if (!layers.bwrapProblem) return `${FALLBACK_WARNING}${landlock}`;
   return `WARNING: ${layers.bwrapProblem}. Grading continues without OS isolation: this mode guards against accidents, not attacks (set REFEREE_REQUIRE_ISOLATION=1 to refuse instead).${landlock}`;
+}
+
+let warnedNotIsolated = false;
+
+/** fallbackWarning on stderr at most once per process: the sandbox and the command that started it both want to say it. */
+export function warnNotIsolatedOnce(layers: Layers): void {
+  if (warnedNotIsolated) return;
+  warnedNotIsolated = true;
+  process.stderr.write(`${fallbackWarning(layers)}\n`);
 }
 
 /**

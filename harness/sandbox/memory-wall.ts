@@ -13,6 +13,7 @@
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { Layers } from './layers.js';
+import { portable } from './portable.js';
 
 export interface MemoryWall {
   kind: 'cgroup' | 'watchdog';
@@ -67,6 +68,8 @@ export class ResidentSampler {
   private readonly buffer = Buffer.alloc(128);
 
   constructor(pids: readonly number[]) {
+    // No /proc on the portable path: nothing to sample, the V8 heap ceiling is the bound (portable.ts).
+    if (portable()) return;
     for (const pid of pids) {
       try {
         this.fds.push(openSync(`/proc/${pid}/statm`, 'r'));

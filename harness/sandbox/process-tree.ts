@@ -4,10 +4,12 @@
  * each of their groups, plus every pid the player's cgroup holds.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { portable } from './portable.js';
 
 function childrenOf(pid: number): number[] {
   const children: number[] = [];
   let tasks: string[];
+  if (portable()) return children;
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
@@ -34,6 +36,7 @@ export function processTree(pid: number): number[] {
 
 /** The process group of a pid, or the pid itself where /proc is missing. */
 export function processGroup(pid: number): number {
+  if (portable()) return pid;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces and parentheses): state ppid pgrp …
@@ -67,14 +70,34 @@ export function signalPids(pids: Iterable<number>, signal: NodeJS.Signals): void
 /** Whether a pid still exists (a zombie counts as gone). */
 export function isAlive(pid: number): boolean {
   try {
+    if (portable()) throw new Error('no /proc on the portable path');
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     try {
       process.kill(pid, 0);
-      return process.platform !== 'linux';
+      return process.platform !== 'linux' || portable();
     } catch {
       return false;
     }
+  }
+}
+
+/**
+ * How long a process's threads have waited, runnable, for a CPU (ms; /proc/PID/task/TID/schedstat's second field):
+ * time the machine's load took from it, as opposed to time it spent running or blocked. null where the kernel
+ * does not say (no schedstat, the process gone).
+ */
+export function runQueueWaitMs(pid: number): number | null {
+  if (!pid || portable()) return null;
+  try {
+    let waitedNs = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const fields = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ');
+      waitedNs += Number(fields[1]) || 0;
+    }
+    return waitedNs / 1e6;
+  } catch {
+    return null;
   }
 }

@@ -20,18 +20,19 @@ import { PlayerCgroup } from './cgroup.js';
 import { studentStack } from './student-stack.js';
 import { hostBundlePath } from './host-bundle.js';
 import { GraderError } from '../referee/grader-error.js';
-import { bwrapFix, detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
+import { bwrapFix, detectLayers, isHardened, isolationRecord, isolationRefusal, warnNotIsolatedOnce, type IsolationRecord, type Layers } from './layers.js';
 import { cppHostPath } from './cpp-runtime.js';
 import { launchPlan, type CppProgram, type PythonProgram } from './launch.js';
 import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-failure.js';
 import { memoryWall, ResidentSampler, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
-import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
+import { processGroup, processTree, runQueueWaitMs, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, NO_PYTHON, pythonRuntimeDir } from './python-runtime.js';
 import { sandboxNode } from './node-runtime.js';
+import { portable } from './portable.js';
 import { stageProgram, stageShared, type StagedProgram } from './staging.js';
 
 export interface SandboxOptions {
@@ -63,6 +64,11 @@ export interface SandboxOptions {
   pidsMax?: number;
   /** Time allowed for the sandbox itself to start (not the student's code), in ms (default 10 s). */
   startupTimeoutMs?: number;
+  /**
+   * Add the time the player waited, runnable, for a CPU to its deadlines (the interface check: its verdict must
+   * not depend on the grader's load). Games keep the platform's wall-clock rule.
+   */
+  creditCpuWaits?: boolean;
   /** Override the detected layers (tests exercise the fallbacks with this). */
   layers?: Layers;
 }
@@ -78,6 +84,9 @@ const ACCEPTS: Record<Expect, readonly Answer['t'][]> = {
 /** A child failure the referee sees as an answer (timeout, crash, memory, protocol). */
 type Failure = Extract<PlayerAnswer, { kind: 'timeout' | 'crash' | 'memory' | 'protocol' }>;
 type Outcome = { answer: Answer } | { failure: Failure };
+
+/** A deadline stretched by CPU waits ends at this many times the limit; the rest is the grader's stall. */
+const CREDIT_STRETCH = 10;
 
 interface Pending {
   id: number;
@@ -123,7 +132,7 @@ const SELF_STOP_RETRY_MS = 5;
 
 /** Peak resident memory (VmHWM) of a process tree in MB, or null where /proc cannot tell. */
 function peakMemoryMb(root: number): number | null {
-  if (!root) return null;
+  if (!root || portable()) return null;
   let kb = 0;
   let read = false;
   for (const pid of processTree(root)) {
@@ -356,7 +365,7 @@ export class SandboxPlayer implements Player {
     }
     if (!isHardened(this.layers, this.options.runtime ?? 'node') && !warnedFallback) {
       warnedFallback = true;
-      process.stderr.write(`${fallbackWarning(this.layers)}\n`);
+      warnNotIsolatedOnce(this.layers);
     } else if (this.layers.bwrapProblem && !warnedFallback) {
       // Still hardened, but the user should know why bubblewrap is not the layer doing it.
       warnedFallback = true;
@@ -369,7 +378,7 @@ export class SandboxPlayer implements Player {
     const plan = launchPlan({
       layers: this.stagedLayers(),
       hostPath,
-      config: { bundle: staged.entry, game: this.options.game, allow: this.options.allowImports ?? [], stopAfterAnswer: !this.options.ponder },
+      config: { bundle: staged.entry, game: this.options.game, allow: this.options.allowImports ?? [], stopAfterAnswer: !this.options.ponder && !portable() },
       submissionRoot: staged.dir,
       memoryMb,
       joinFiles: cgroup ? cgroup.joinFiles() : [],
@@ -430,8 +439,14 @@ export class SandboxPlayer implements Player {
       // No student code has run yet (the host loads it only when asked): the sandbox itself failed.
       const tail = this.output.stderrTail().trim().split('\n').slice(-3).join(' ⏎ ');
       this.kill();
-      const why = tail ? tail.slice(0, 500) : hello.failure.kind === 'protocol' || hello.failure.kind === 'crash' ? hello.failure.message : 'no answer in time';
-      const fix = this.layers.bwrap ? `; ${bwrapFix(tail)}` : '';
+      // Silent until the deadline: a busy machine, not a broken bubblewrap (whose failures say why on stderr).
+      const slow = hello.failure.kind === 'timeout' && !tail;
+      const why = tail
+        ? tail.slice(0, 500)
+        : hello.failure.kind === 'protocol' || hello.failure.kind === 'crash'
+          ? hello.failure.message
+          : `no answer within ${this.options.startupTimeoutMs ?? 10_000} ms (the grader's machine is too busy: grade with fewer --jobs at once, then run again)`;
+      const fix = this.layers.bwrap && !slow ? `; ${bwrapFix(tail)}` : '';
       throw new GraderError(`the sandbox did not start: ${why}${fix}`);
     }
     if (hello.answer.t === 'hello') {
@@ -543,7 +558,31 @@ export class SandboxPlayer implements Player {
     if (!child) return Promise.resolve({ failure: { kind: 'crash', message: "the player's process is not running" } });
     return new Promise<Outcome>((resolve) => {
       const id = request ? this.nextId++ : 0;
-      const timer = setTimeout(() => this.settlePending({ failure: this.deadlineFailure(child, expect, limitMs) }), limitMs);
+      const asked = performance.now();
+      const waitedBefore = this.options.creditCpuWaits ? runQueueWaitMs(child.node) : null;
+      let stall: string | undefined;
+      const expire = (): void => {
+        const pending = this.pending;
+        if (pending?.id !== id || this.child !== child) return; // answered in the loop turn that read the pipe
+        if (waitedBefore !== null) {
+          // The limit counts the player's own time: wall time it spent waiting, runnable, for a CPU does not count,
+          // up to CREDIT_STRETCH times the limit in wall time; past that the grader's machine used the time.
+          const waited = (runQueueWaitMs(child.node) ?? waitedBefore) - waitedBefore;
+          const wall = performance.now() - asked;
+          const left = limitMs - (wall - waited);
+          if (left > Math.max(5, limitMs / 50)) {
+            if (wall + left <= CREDIT_STRETCH * limitMs) {
+              pending.timer = setTimeout(() => setImmediate(expire), left);
+              return;
+            }
+            stall = `the player waited ${Math.round(waited)} ms for a CPU in ${Math.round(wall)} ms (the grader's machine was busy)`;
+          }
+        }
+        const failure = this.deadlineFailure(child, expect, limitMs);
+        this.settlePending({ failure: failure.kind === 'timeout' && stall ? { ...failure, stall } : failure });
+      };
+      // The verdict waits one loop turn: an answer already in the pipe (a grader's event loop that was late) wins.
+      const timer = setTimeout(() => setImmediate(expire), limitMs);
       this.pending = { id, expect, limitMs, timer, settle: resolve };
       if (request) {
         request.id = id;
@@ -639,7 +678,8 @@ export class SandboxPlayer implements Player {
    * most FREEZE_GRACE_MS on the opponent's clock per turn before it is stopped.
    */
   private scheduleFreeze(child: Child): void {
-    if (this.options.ponder || this.frozen || this.freezeTimer) return;
+    // No freeze on the portable path: Windows has no SIGSTOP (the opponent's clock is then not guarded).
+    if (this.options.ponder || this.frozen || this.freezeTimer || portable()) return;
     if (child.fixedPids && !this.selfStops()) {
       // A few microseconds a move: stopped as soon as its answer is read, so the window in which it may compute
       // after answering is the grader's own reading latency, not that plus a timer's (which a loaded machine
@@ -663,7 +703,7 @@ export class SandboxPlayer implements Player {
 
   /** Whether the host stops itself after each answer (HostConfig.stopAfterAnswer: whenever it may not ponder). */
   private selfStops(): boolean {
-    return !this.options.ponder && this.options.runtime !== 'cpp';
+    return !this.options.ponder && this.options.runtime !== 'cpp' && !portable();
   }
 
   /** Cancel a pending freeze, or wake a frozen child (after its request is written, so it wakes once). */
@@ -741,6 +781,8 @@ export class SandboxPlayer implements Player {
     child.cgroup?.setFrozen(false);
     // A stopped process still dies of SIGKILL; the descendants of a tree walk made before it was frozen too.
     signalPids(processTree(child.process.pid ?? 0).slice(1), 'SIGKILL');
+    // Windows has no process groups: the child itself (TerminateProcess there).
+    if (portable()) child.process.kill('SIGKILL');
   }
 
   /** CPU time since the previous answer: the cgroup's counter, else the process tree's from /proc. */
@@ -777,6 +819,7 @@ function signalName(number: number): NodeJS.Signals | null {
 
 /** utime + stime of the player's node process from /proc, in ms (clock ticks are 10 ms), or null without /proc. */
 function processCpuMs(pid: number): number | null {
+  if (portable()) return null;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { portable } from './portable.js';
 
 let base: string | null = null;
 let swept = false;
@@ -45,6 +46,7 @@ const readOr = <T>(read: () => T, fallback: T): T => {
 
 /** Field 22 of /proc/<pid>/stat, or null when there is no such process (or no /proc). */
 function processStart(pid: number): string | null {
+  if (portable()) return null;
   return readOr(() => {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: count from its closing parenthesis.
@@ -53,6 +55,7 @@ function processStart(pid: number): string | null {
 }
 
 function thisOwner(): Owner {
+  if (portable()) return { pid: process.pid, start: null, boot: null, pidns: null };
   return {
     pid: process.pid,
     start: processStart(process.pid),

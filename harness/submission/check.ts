@@ -10,6 +10,7 @@ import { BOTZONE_PRESET, configForGame, DEFAULT_REFEREE_CONFIG } from '../refere
 import { checkBotzoneBot } from './check-botzone.js';
 import type { MoveInfo, PlayerAnswer } from '../referee/player.js';
 import { detectLayers, isHardened, isolationRecord, type Layers } from '../sandbox/layers.js';
+import { GraderError } from '../referee/grader-error.js';
 import { explainLoadFailure } from '../sandbox/load-failure.js';
 import { SandboxPlayer } from '../sandbox/sandbox-player.js';
 import { CompileError, compileSubmission, type SourceProblem } from './compile.js';
@@ -18,6 +19,15 @@ import { probePositions } from './probes.js';
 import { resolveSubmission, runtimeOf, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits, type SubmissionProtocol } from './resolve.js';
 import { exportHint } from './suggest.js';
 import { typeCheck, type TypeCheckResult } from './typecheck.js';
+
+/** A timeout the grader's machine caused (see SandboxPlayer's graderStall): thrown to run the check again. */
+class GraderStall extends Error {}
+const STALL_ATTEMPTS = 3;
+
+function unstalled(answer: PlayerAnswer): PlayerAnswer {
+  if (answer.kind === 'timeout' && answer.stall) throw new GraderStall(answer.stall);
+  return answer;
+}
 
 export type StepId = 'entry' | 'compile' | 'types' | 'export' | 'construct' | 'moves' | 'tamper' | 'later';
 export type StepStatus = 'pass' | 'fail' | 'warn' | 'skip';
@@ -132,6 +142,12 @@ const CPP_FIX: Record<string, string> = {
   protocol: 'do not write to file descriptors 3/4',
   tamper: 'work on a copy of the board',
   illegal: 'return new Point(top[y] - 1, y) for a column y with top[y] > 0 (rows count from the top)',
+};
+
+/** A C++ AIPlayer (any game's Board header) is not the Connect Four SDK: its hints name getMove and the Board. */
+const CPP_AIPLAYER_FIX: Record<string, string> = {
+  error: 'catch the exception inside getMove, or do not throw it',
+  illegal: 'return one of board.getLegalActions(color), exactly as written (the Board header names the moves)',
 };
 
 const FIX: Record<string, string> = {
@@ -354,7 +370,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     steps.push(...(await checkBotzoneBot({ game, submission, bundlePath, files, layers, seed: options.seed ?? 1, ...(options.memoryMb !== undefined ? { memoryMb: options.memoryMb } : {}) })));
     return result();
   }
-  const player = new SandboxPlayer({
+  const newPlayer = (): SandboxPlayer => new SandboxPlayer({
     name: 'check',
     bundlePath,
     submissionRoot: submission.root,
@@ -364,13 +380,15 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     allowImports: options.allowImports,
     layers,
     runtime: runtimeOf(submission.language),
+    creditCpuWaits: true,
   });
+  let player = newPlayer();
   const language = submission.language;
-  const hints = fixes(language);
+  let hints = fixes(language);
   // Pushes the sandboxed steps; returns early at the first failure.
   const play = async (): Promise<void> => {
-    const start = (side: 0 | 1, state: unknown): Promise<PlayerAnswer> =>
-      player.startGame({ game: gameId, side, seed: options.seed ?? 1, initialState: game.encode(state), timeLimitMs: constructTimeoutMs, loadTimeLimitMs: loadTimeoutMs });
+    const start = async (side: 0 | 1, state: unknown): Promise<PlayerAnswer> =>
+      unstalled(await player.startGame({ game: gameId, side, seed: options.seed ?? 1, initialState: game.encode(state), timeLimitMs: constructTimeoutMs, loadTimeLimitMs: loadTimeoutMs }));
 
     // Construct for both colours; the first start also loads the module (and tells us what it exports).
     const initial = game.initial(options.seed ?? 1);
@@ -385,6 +403,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
             hint: "read the move info with moveInfo() (import { moveInfo } from 'board-referee', as the starter does) instead of a second parameter",
           });
         } else if (exported.entry) step('export', 'pass', { detail: `uses ${exported.entry}` });
+        if (language === 'C++' && exported.entry === 'AIPlayer') hints = { ...hints, ...CPP_AIPLAYER_FIX };
         else {
           step('export', 'fail', { detail: `found: ${exported.exports.join(', ') || 'no exports'}`, hint: exportHint(exported.exports, 'AIPlayer', language), ...evidence(answer) });
           return;
@@ -447,9 +466,11 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
         const waiting = options.onWaiting && waitingAfterMs < moveTimeoutMs
           ? setTimeout(() => options.onWaiting?.(waitingAfterMs, moveTimeoutMs), waitingAfterMs)
           : null;
-        const answer = await player.requestMove({ state: game.encode(probe.state), info }).finally(() => {
-          if (waiting) clearTimeout(waiting);
-        });
+        const answer = unstalled(
+          await player.requestMove({ state: game.encode(probe.state), info }).finally(() => {
+            if (waiting) clearTimeout(waiting);
+          }),
+        );
         const tookMs = performance.now() - asked;
         turnUsedMs += tookMs;
         if (answer.kind !== 'timeout') slowest = Math.max(slowest, tookMs);
@@ -493,10 +514,21 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     if (laterWarning) steps.push(laterWarning);
     else step('later', 'pass', later.length > 0 ? { detail: later.join('; ') } : {});
   };
-  try {
-    await play();
-  } finally {
-    await player.close();
+  // A timeout that the grader's load caused (the player waited for a CPU) is no verdict: the sandboxed steps run
+  // again in a fresh player, and after three such timeouts the check is the grader's error, never the student's.
+  const settled = steps.length;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await play();
+      break;
+    } catch (error) {
+      if (!(error instanceof GraderStall)) throw error;
+      steps.length = settled;
+      if (attempt === STALL_ATTEMPTS) throw new GraderError(`the interface check could not be timed fairly (${error.message}, ${STALL_ATTEMPTS} times): grade with fewer jobs at once, then run again`);
+    } finally {
+      await player.close();
+    }
+    player = newPlayer();
   }
   await finishTypes();
   return result();

@@ -14,6 +14,7 @@ import { gameIds, getGame } from '../games/registry.js';
 import type { SourceProblem } from './compile.js';
 import { isInside, type ResolvedSubmission } from './resolve.js';
 import { DONE_MARK, SNAPSHOT_SCRIPT } from './typecheck-snapshot.js';
+import { portable } from '../sandbox/portable.js';
 
 export interface TypeCheckResult {
   /** False when TypeScript is not installed (the check says so instead of passing silently). */
@@ -136,7 +137,7 @@ interface SnapshotPlan {
 
 /** Where this installation's snapshot lives, or null where snapshots are off (REFEREE_TYPECHECK_SNAPSHOT=0, Windows). */
 function snapshotPlan(typescript: string, nodeTypes: string | null): SnapshotPlan | null {
-  if (process.env.REFEREE_TYPECHECK_SNAPSHOT === '0' || process.platform === 'win32' || !existsSync('/bin/sh')) return null;
+  if (process.env.REFEREE_TYPECHECK_SNAPSHOT === '0' || portable() || !existsSync('/bin/sh')) return null;
   const roots = [join(typescript, 'lib') + '/'];
   if (nodeTypes) {
     roots.push(nodeTypes + '/');

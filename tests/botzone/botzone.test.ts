@@ -66,11 +66,15 @@ describe('check', () => {
     expect(wrongGame.stdout).toMatch(/fix: a runtime error loses on Botzone/);
   });
 
-  test('a NoGo bot reading stdin to EOF with nlohmann (-std=c++20, two files, a 900 ms search thread) passes; the same bot named with --protocol course is not an AIPlayer', async () => {
+  test('a NoGo bot reading stdin to EOF with nlohmann (-std=c++20, two files, a 900 ms search thread) passes; so does a Python Amazons bot', async () => {
     const nogo = await referee(['check', join(BOTS, 'nogo-nlohmann'), '--game', 'nogo']);
     expect(nogo.code).toBe(0);
     expect(nogo.stdout).toMatch(/✓ speaks Botzone's protocol: JSON interaction, restarted every turn/);
     expect(nogo.stdout).toMatch(/✓ answers its first turn within the limit: Black: [A-J]\d in \d+ ms \(debug: evaluated \d+\)/);
+    // Amazons (Botzone's 8x8, six numbers a move): 1232 first moves, as perft(1) says.
+    const amazons = await referee(['check', join(BOTS, 'amazons-python'), '--game', 'amazons']);
+    expect(amazons.code).toBe(0);
+    expect(amazons.stdout).toMatch(/Black: [A-H][1-8]-[A-H][1-8]\/[A-H][1-8] in \d+ ms \(debug: 1232 candidates\)/);
   });
 });
 

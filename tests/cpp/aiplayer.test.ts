@@ -101,3 +101,13 @@ test('a Reversi AIPlayer played as Gomoku: one line naming the header to include
   expect(check.code).toBe(1);
   expect(check.stdout).toContain('this AIPlayer was built for reversi (its Board header), but the game is gomoku: include the gomoku Board header');
 }, 120_000);
+
+test('a C++ Reversi AIPlayer that returns a non-move gets the Board\'s hint, not the Connect Four SDK\'s', () => {
+  const dir = join(scratch('cpp-reversi-illegal'), 'illegal');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'AIPlayer.cpp'), '#include <string>\n#include "referee/reversi.h"\nclass AIPlayer {\n public:\n  explicit AIPlayer(char color) : color_(color) {}\n  std::string getMove(const Board& board) { (void)board; return "Z9"; }\n private:\n  char color_;\n};\n');
+  const check = referee('check', dir, '--game', 'reversi');
+  expect(check.code).toBe(1);
+  expect(check.stdout).toContain('fix: return one of board.getLegalActions(color)');
+  expect(check.stdout).not.toMatch(/top\[y\]|Point\(/);
+}, 120_000);

@@ -6,6 +6,8 @@ import type { MoveInfo } from '../../harness/referee/player.js';
 import { connect4, connect4Nogo } from '../../harness/games/connect4/index.js';
 import { gomoku, gomokuExact5 } from '../../harness/games/gomoku/index.js';
 import { nogo } from '../../harness/games/nogo/index.js';
+import { amazons } from '../../harness/games/amazons/index.js';
+import { amazonsAlphaBetaAgent, amazonsHeuristicAgent, amazonsPlayout } from '../../reference-ai/amazons/index.js';
 import { randomAgent } from '../../reference-ai/generic/random.js';
 import { mctsAgent } from '../../reference-ai/generic/mcts.js';
 import { connect4AlphaBetaAgent, connect4HeuristicAgent, heuristicMove as connect4Move } from '../../reference-ai/connect4/index.js';
@@ -94,5 +96,13 @@ describe('nogo reference AIs', () => {
     expect(wins(nogo, nogoHeuristicAgent, randomAgent, 4)).toBeGreaterThanOrEqual(7);
     expect(wins(nogo, nogoAlphaBetaAgent(300), randomAgent, 1)).toBe(2);
     expect(wins(nogo, mctsAgent({ playouts: 150 }), randomAgent, 1)).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('amazons reference AIs', () => {
+  test('levels beat random: the territory heuristic, alpha-beta on it and MCTS with the fast playout', () => {
+    expect(wins(amazons, amazonsHeuristicAgent, randomAgent, 2)).toBe(4);
+    expect(wins(amazons, amazonsAlphaBetaAgent(200), randomAgent, 1)).toBe(2);
+    expect(wins(amazons, mctsAgent({ playouts: 200, playout: amazonsPlayout }), randomAgent, 1)).toBeGreaterThanOrEqual(1);
   });
 });

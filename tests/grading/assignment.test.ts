@@ -133,6 +133,16 @@ describe("the game's own rule defaults", () => {
     expect(() => resolveAssignment({ ...base, gameRules: { centerFirstMoveBanned: 1 } })).toThrow(/gameRules/);
   });
 
+  test('every count is bounded: a typo of games or opponents is a one-line config error, not a grader that plans for an hour', () => {
+    const item = { name: 'random', games: 2, points: 10 };
+    expect(() => resolveAssignment({ opponents: [{ ...item, games: 2_000_000 }] })).toThrow(/\/opponents\/0\/games: must be an even number ≥ 2 and at most 10000/);
+    expect(() => resolveAssignment({ opponents: Array.from({ length: 101 }, () => item) })).toThrow(/\/opponents: must be an array of 1 to 100 opponents/);
+    expect(() => resolveAssignment({ illegalMoveLimit: 1e9, opponents: [item] })).toThrow(/\/illegalMoveLimit: must be a whole number from 1 to 100/);
+    expect(() => resolveAssignment({ opponents: [{ ...item, points: 1e300 }] })).toThrow(/\/opponents\/0\/points: must be a number from 0 to 1000000/);
+    // Each item within bounds, the class's plan not: 3 × 10000 games a student.
+    expect(() => resolveAssignment({ opponents: [1, 2, 3].map((seed) => ({ ...item, games: 10_000, seed })) })).toThrow(/\/opponents: plan 30000 games a student, over 20000/);
+  });
+
   test('a limit the referee cannot time is a pointer-precise config error', () => {
     const json = { moveTimeoutMs: 2 ** 40, opponents: [{ name: 'random', games: 2, points: 10 }] };
     expect(() => resolveAssignment(json)).toThrow(/\/moveTimeoutMs: must be a positive integer up to 2147483647/);

@@ -215,4 +215,45 @@ describe('a fleet under faults', () => {
       await worker.stop();
     }
   }, 240_000);
+
+  test('grade --queue and tournament --queue stop on SIGTERM as batch does: queued games withdrawn, said, and a resume line that works', async () => {
+    const before = (await queued()).all;
+    const classDir = makeQueueClass(['f6ann', 'f6ben']);
+    const config = writeQueueConfig(1600);
+    const work = tempDir('f6');
+    // No worker runs: the games wait in Redis until the coordinators are stopped.
+    const grade = new Cli(['grade', join(classDir, 'f6ann'), '--config', config, '--out', join(work, 'grade'), '--quiet', '--queue', redis.url]);
+    await until(async () => (await queued()).waiting >= 4, 'grade games queued');
+    grade.process.kill('SIGTERM');
+    expect((await grade.exited).code).toBe(143);
+    expect(grade.stderr).toMatch(/referee: took 4 queued game\(s\) off the queue\./);
+    const gradeResume = /Resume with: (.*)/.exec(grade.stderr)?.[1] ?? '';
+    expect(gradeResume).toMatch(new RegExp(`^referee grade .*--out \\S+ --queue ${redis.url.replace(/[/.]/g, '\\$&')} --resume$`));
+    expect((await queued()).all).toBe(before);
+
+    const tournament = new Cli(['tournament', join(classDir, 'f6ann'), join(classDir, 'f6ben'), 'random', '--game', 'reversi', '--openings', '0', '--out', join(work, 'tournament'), '--queue', redis.url, '--jobs', '4']);
+    await until(async () => (await queued()).waiting >= 4, 'tournament games queued');
+    tournament.process.kill('SIGTERM');
+    expect((await tournament.exited).code).toBe(143);
+    expect(tournament.stderr).toMatch(/referee: took \d+ queued game\(s\) off the queue\./);
+    const tournamentResume = /Resume with: (.*)/.exec(tournament.stderr)?.[1] ?? '';
+    expect(tournamentResume).toContain(`--queue ${redis.url}`);
+    expect(tournamentResume).toMatch(/--resume$/);
+    expect((await queued()).all).toBe(before);
+
+    // Pasting the lines finishes both on the queue.
+    const worker = startWorker(redis.url, 'resumer6');
+    try {
+      for (const line of [gradeResume, tournamentResume]) {
+        const words = line.split(' ').slice(1).map((word) => word.replace(/^'(.*)'$/, '$1'));
+        const resumed = new Cli(words);
+        const done = await resumed.exited;
+        // (the resume line leaves out --quiet: progress lines are fine, warnings and errors are not)
+        expect({ code: done.code, problems: resumed.stderr.split('\n').filter((line) => /warning|error|referee:/i.test(line)) }).toEqual({ code: 0, problems: [] });
+      }
+      expect(worker.stdout).toMatch(/\] played f6ann vs/);
+    } finally {
+      await worker.stop();
+    }
+  }, 300_000);
 });

@@ -42,9 +42,16 @@ describe('student template', () => {
     const parent = mkdtempSync(join(tmpdir(), 'referee-init-'));
     await referee(['init', 'My AI', '--referee', `^${harnessVersion()}`, '--no-lockfile'], parent);
     const dir = join(parent, 'My AI');
-    for (const file of ['src/AIPlayer.ts', 'README.md', 'tsconfig.json', '.gitignore', '.github/workflows/grade.yml', '.github/workflows/classroom.yml']) {
+    for (const file of ['src/AIPlayer.ts', 'README.md', 'tsconfig.json', '.gitignore', '.github/workflows/grade.yml', '.github/workflows/classroom.yml', '.github/workflows/laptops.yml']) {
       expect(existsSync(join(dir, file))).toBe(true);
     }
+    // The TypeScript starter carries none of the other languages' folders.
+    for (const stray of ['cpp', 'python', 'generic']) expect(existsSync(join(dir, stray))).toBe(false);
+    // The laptops workflow: the same bash commands on Linux, Windows and macOS, through the starter's npm scripts.
+    const laptops = readFileSync(join(dir, '.github', 'workflows', 'laptops.yml'), 'utf8');
+    expect(laptops).toMatch(/os: \[ubuntu-latest, windows-latest, macos-latest\]/);
+    expect(laptops).toMatch(/shell: bash/);
+    for (const command of laptops.match(/^\s+run: (.+)$/gm) ?? []) expect(command).toMatch(/run: (npm run --silent (check|play|grade)|if \[ -f package-lock.json \]; then|\|)/);
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; devDependencies: Record<string, string> };
     expect(manifest.name).toBe('my-ai');
     expect(manifest.devDependencies['board-referee']).toBe(`^${harnessVersion()}`);

@@ -15,6 +15,14 @@
 //
 // The host never judges a move: it reports what the player returned and the referee rules on it. It keeps no
 // clock either: the parent measures wall time and CPU and kills at the deadline.
+//
+// Reproducible randomness (config.seedPlayerRandom): one process plays a series, so the C library's rand state
+// and whatever the player seeds from the clock would depend on which games this process happened to play before
+// and when. At each game's start the host reseeds rand/random/drand48 from the game's seed, and it defines time(),
+// clock() and std::random_device's draw itself (the executable's exported symbols win over libc's and
+// libstdc++'s for the dlopened player): a request's first readings are a value fixed by the game's seed and the
+// request's number, so srand(time(0)) and mt19937(clock()) seed the same way in every process; after the first
+// 20 ms of CPU the readings advance with the real clock again, so budgets measured with them keep working.
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -29,8 +37,101 @@
 #include <new>
 #include <string>
 #include <sys/prctl.h>
+#include <sys/random.h>
+#include <ctime>
 #include <unistd.h>
 #include <vector>
+
+// ---- reproducible randomness and clocks: the player's time(), clock() and std::random_device ----------------
+namespace fixedclock {
+
+bool active = false;       // the parent sent a seed (config.seedPlayerRandom); otherwise every reading is real
+uint64_t seed = 0;         // this game's and side's seed
+uint64_t draws = 0;        // std::random_device draws this game
+int64_t request = 0;       // 0 while the AIPlayer is built, then one per move request
+int64_t wallStart = 0;     // CLOCK_MONOTONIC when the request arrived (ns)
+int64_t cpuStart = 0;      // the process's CPU time then (ns)
+bool running = false;      // past the gate: readings follow the real clock
+const int64_t GATE_NS = 20'000'000;            // CPU a request may use before its clock starts to move
+const int64_t STEP_NS = 1000'000'000'000LL;    // each request's readings start this far after the last's
+const int64_t LONGEST_NS = STEP_NS - 1'000'000'000LL;
+
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+int64_t now(clockid_t id) {
+  struct timespec t;
+  clock_gettime(id, &t);
+  return static_cast<int64_t>(t.tv_sec) * 1'000'000'000LL + t.tv_nsec;
+}
+
+/** A new request (a game's start or a move): readings start again from the request's fixed value. */
+void beginRequest(int64_t number) {
+  request = number;
+  running = false;
+  wallStart = now(CLOCK_MONOTONIC);
+  cpuStart = now(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+/** Time since the request began on the given clock, 0 until the request has used GATE_NS of CPU. */
+int64_t elapsed(bool cpu) {
+  int64_t cpuNow = now(CLOCK_PROCESS_CPUTIME_ID);
+  if (!running && cpuNow - cpuStart < GATE_NS) return 0;
+  running = true;
+  int64_t spent = cpu ? cpuNow - cpuStart : now(CLOCK_MONOTONIC) - wallStart;
+  return spent < LONGEST_NS ? spent : LONGEST_NS;  // never past the next request's start: the clock stays monotonic
+}
+
+void startGame(uint64_t gameSeed) {
+  active = true;
+  seed = gameSeed;
+  draws = 0;
+  unsigned int first = static_cast<unsigned int>(mix(seed ^ 0x5eed));
+  std::srand(first);
+  srandom(first);
+  srand48(static_cast<long>(first));
+  beginRequest(0);
+}
+
+}  // namespace fixedclock
+
+// The definitions the player's library binds to (exported from the executable: see cpp-runtime.ts).
+extern "C" time_t time(time_t* out) {
+  time_t value;
+  if (!fixedclock::active) {
+    value = static_cast<time_t>(fixedclock::now(CLOCK_REALTIME) / 1'000'000'000LL);
+  } else {
+    // A plausible date, different per game and side: 2020-09 plus up to ~3 years.
+    int64_t base = 1'600'000'000LL + static_cast<int64_t>(fixedclock::mix(fixedclock::seed ^ 0x7173) % 100'000'000ULL);
+    value = static_cast<time_t>(base + (fixedclock::request * fixedclock::STEP_NS + fixedclock::elapsed(false)) / 1'000'000'000LL);
+  }
+  if (out) *out = value;
+  return value;
+}
+
+extern "C" clock_t clock() {
+  if (!fixedclock::active) return static_cast<clock_t>(fixedclock::now(CLOCK_PROCESS_CPUTIME_ID) / 1000);
+  // CLOCKS_PER_SEC is 1e6: a few milliseconds of start-up, then the request's share.
+  int64_t base = 2000 + static_cast<int64_t>(fixedclock::mix(fixedclock::seed ^ 0xc10c) % 8000ULL);
+  return static_cast<clock_t>(base + (fixedclock::request * fixedclock::STEP_NS + fixedclock::elapsed(true)) / 1000);
+}
+
+// std::random_device::operator() calls the out-of-line _M_getval (libstdc++): the same name here, with the
+// member function's ABI (the device is the only argument), draws from the game's seed instead of the kernel.
+unsigned int refereeRandomDevice(void* device) __asm__("_ZNSt13random_device9_M_getvalEv");
+unsigned int refereeRandomDevice(void* device) {
+  (void)device;
+  if (!fixedclock::active) {
+    unsigned int value = 0;
+    if (getrandom(&value, sizeof value, 0) != static_cast<ssize_t>(sizeof value)) value = static_cast<unsigned int>(fixedclock::mix(static_cast<uint64_t>(fixedclock::now(CLOCK_MONOTONIC))));
+    return value;
+  }
+  return static_cast<unsigned int>(fixedclock::mix(fixedclock::seed * 0x100000001b3ULL + ++fixedclock::draws));
+}
 
 namespace {
 
@@ -456,8 +557,9 @@ void load(long id, const std::string& path) {
   send("{\"t\":\"loaded\"," + idPart(id) + ",\"exports\":" + list + ",\"entry\":" + entry + "}");
 }
 
-void start(long id, int newSide) {
+void start(long id, int newSide, const Value& randomSeed) {
   side = newSide;
+  if (randomSeed.kind == Value::Number) fixedclock::startGame(static_cast<uint64_t>(randomSeed.number));
   if (library.playerNew) {
     if (player) library.playerDelete(player);
     player = nullptr;
@@ -606,8 +708,9 @@ int main(int argc, char** argv) {
     if (kind == "load") {
       load(id, path);
     } else if (kind == "start") {
-      start(id, request["side"].number == 1 ? 1 : 0);
+      start(id, request["side"].number == 1 ? 1 : 0, request["randomSeed"]);
     } else if (kind == "move") {
+      fixedclock::beginRequest(fixedclock::request + 1);
       if (library.playerNew) {
         movePlayer(id, request["state"].text);
       } else if (library.getPoint) {
