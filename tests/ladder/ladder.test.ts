@@ -6,6 +6,7 @@
  * One ladder for the whole file (the steps build on each other); waits are on the API's state, never the clock.
  */
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -106,7 +107,10 @@ describe('referee ladder', () => {
     writeFileSync(join(root, 'assignment.json'), JSON.stringify(ASSIGNMENT));
     writeFileSync(join(root, 'roster.csv'), 'student,name\nts,Tess Script\npy,Py Thon\ncpp,Cee Plus\nbroken,Bro Ken\n');
     mkdirSync(join(root, 'ts'));
-    writeFileSync(join(root, 'ts', 'AIPlayer.ts'), readFileSync(packageFile('tests', 'fixtures', 'students', 'weak', 'AIPlayer.ts')));
+    // It prints on every move: its stdout is its own, never its opponents' to read (the /api/games redaction case).
+    const weak = readFileSync(packageFile('tests', 'fixtures', 'students', 'weak', 'AIPlayer.ts'), 'utf8');
+    writeFileSync(join(root, 'ts', 'AIPlayer.ts'), weak.replace('getMove(board: Board): string {', 'getMove(board: Board): string {\n    console.log("TS-PRIVATE-EVAL");'));
+    expect(readFileSync(join(root, 'ts', 'AIPlayer.ts'), 'utf8')).toContain('TS-PRIVATE-EVAL');
     server = await start();
     tokens = Object.fromEntries(
       readFileSync(join(data, 'tokens.csv'), 'utf8')
@@ -207,6 +211,28 @@ describe('referee ladder', () => {
     expect(stored()).toEqual(before);
   }, 120_000);
 
+  test('a student reads a game against a classmate without the classmate\'s stdout; a wrong token uploads nothing', async () => {
+    const me = async (student: string): Promise<{ games: { id: number; black: string; white: string }[]; versions: { id: number }[] }> => (await api('/api/me', tokens[student])).data as never;
+    const tsPlayers = new Set((await me('ts')).versions.map((v) => `v${v.id}`));
+    const game = await until('a game between ts and py', async () => (await me('py')).games.find((g) => tsPlayers.has(g.black) || tsPlayers.has(g.white)));
+    const asPy = JSON.stringify((await api(`/api/games/${game.id}`, tokens.py)).data);
+    expect(asPy).toContain('"turns"');
+    expect(asPy).not.toContain('TS-PRIVATE-EVAL');
+    // Control: the same game still carries the output for its author and the instructor.
+    expect(JSON.stringify((await api(`/api/games/${game.id}`, tokens.ts)).data)).toContain('TS-PRIVATE-EVAL');
+    expect(JSON.stringify((await api(`/api/games/${game.id}`, tokens.instructor)).data)).toContain('TS-PRIVATE-EVAL');
+    // A wrong token on an upload is refused before the body is read: the client announces 2 MB and sends none of
+    // it; the 401 comes anyway (the old server waited for the whole body first, so this never answered).
+    const url = new URL('/api/submit', server!.url);
+    const answer = await new Promise<{ status: number }>((resolve, reject) => {
+      const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/zip', 'content-length': 2_000_000, authorization: 'Bearer lt_wrong-token-here' } });
+      request.on('response', (response) => (response.resume(), resolve({ status: response.statusCode ?? 0 }), request.destroy()));
+      request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+      request.flushHeaders();
+    });
+    expect(answer).toEqual({ status: 401 });
+  }, 240_000);
+
   test('the pages: leaderboard with intervals, a student page with versions and a game replay (Chromium)', async () => {
     browser = await launchBrowser();
     const page = await browser.newPage();
@@ -218,7 +244,8 @@ describe('referee ladder', () => {
     expect(intervals.every((text) => /^-?\d+ … -?\d+$/.test(text))).toBe(true);
     expect(await page.$$eval('.bar span', (spans) => spans.length)).toBeGreaterThan(0);
     expect(await page.content()).not.toMatch(/Tess Script|>ts</);
-    await page.goto(new URL(`/me?token=${encodeURIComponent(tokens.ts)}`, server!.url).href);
+    const mine = await page.goto(new URL(`/me?token=${encodeURIComponent(tokens.ts)}`, server!.url).href);
+    expect(mine!.headers()['referrer-policy']).toBe('no-referrer');
     await page.waitForSelector('#versions tbody tr');
     expect(await page.textContent('#standing')).toMatch(/95% interval -?\d+ … -?\d+/);
     await page.click('#games tbody tr a');

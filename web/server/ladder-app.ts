@@ -18,6 +18,7 @@ import { INSTRUCTOR_ID, studentForToken } from '../../grading/ladder/roster.js';
 import { FINAL_FILE, type LadderService } from '../../grading/ladder/service.js';
 import { versionPlayer, type VersionRow } from '../../grading/ladder/store.js';
 import { gameView, SvgTokens } from '../../reports/replay-data.js';
+import type { GameRecord } from '../../harness/referee/record.js';
 import { renderLadderPage, replayViewerScript } from './ladder-pages.js';
 import { RateLimiter } from './protocol.js';
 import { existsSync, readFileSync } from 'node:fs';
@@ -103,6 +104,25 @@ function tokenOf(request: FastifyRequest): string | undefined {
   return typeof query === 'string' ? query : undefined;
 }
 
+/**
+ * A game's record as one of its players may see it: the other side's stdout, debug and crash stack are another
+ * student's (their prints can carry their evaluation or source lines), so only the viewer's own sides keep theirs.
+ */
+function withoutOpponentOutput(record: GameRecord, ownSide: [boolean, boolean]): GameRecord {
+  const bare = <T extends { output?: unknown; debug?: unknown; stack?: unknown; attempts?: unknown[]; illegal?: unknown[] }>(item: T, side: number): T => {
+    if (ownSide[side]) return item;
+    const { output: _output, debug: _debug, stack: _stack, ...rest } = item;
+    const strip = (attempts: unknown[]): unknown[] => attempts.map((attempt) => bare(attempt as T, side));
+    return { ...rest, ...(item.attempts ? { attempts: strip(item.attempts) } : {}), ...(item.illegal ? { illegal: strip(item.illegal) } : {}) } as T;
+  };
+  return {
+    ...record,
+    start: record.start?.map((entry, side) => bare(entry, side)),
+    turns: record.turns.map((turn) => bare(turn, turn.side)),
+    end: record.end?.loser ? { ...record.end, loser: bare(record.end.loser, record.end.loser.side) } : record.end,
+  } as GameRecord;
+}
+
 /** What a student (or the instructor) may see of a version. */
 function versionView(version: VersionRow, activeId: number | undefined): Record<string, unknown> {
   return {
@@ -177,10 +197,19 @@ export async function startLadderServer(options: LadderServerOptions): Promise<R
 
   app.get('/api/leaderboard', async (request) => ({ phase: store.phase(), ...tableFor(service.table(), viewerIsInstructor(request)) }));
 
-  app.post('/api/submit', async (request, reply) => {
+  // The token and the upload bucket are checked before the body is read: a wrong token or a flood costs no upload.
+  const uploader = new WeakMap<FastifyRequest, string>();
+  const submitGate = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const student = who(request, reply);
-    if (student === null) return reply;
-    if (!uploads.allow(`${request.ip}|${student}`)) return fail(reply, 429, 'too many uploads: wait a minute and submit again');
+    if (student === null) return;
+    if (!uploads.allow(`${request.ip}|${student}`)) {
+      fail(reply, 429, 'too many uploads: wait a minute and submit again');
+      return;
+    }
+    uploader.set(request, student);
+  };
+  app.post('/api/submit', { onRequest: submitGate }, async (request, reply) => {
+    const student = uploader.get(request)!;
     if (!Buffer.isBuffer(request.body)) return fail(reply, 415, 'send the submission as a zip body (Content-Type: application/zip), or a single source file with ?file=AIPlayer.py');
     let body: Buffer = request.body;
     const file = (request.query as Record<string, unknown>).file;
@@ -236,7 +265,9 @@ export async function startLadderServer(options: LadderServerOptions): Promise<R
     if (student === null) return reply;
     const game = /^\d{1,9}$/.test(request.params.id) ? store.game(Number(request.params.id)) : undefined;
     if (!game || !mayView(student, game)) return fail(reply, 404, `no game ${request.params.id.slice(0, 20)} of yours`);
-    return game;
+    if (student === INSTRUCTOR_ID) return game;
+    const own = new Set(store.versionsOf(student).map((v) => versionPlayer(v.id)));
+    return { ...game, record: withoutOpponentOutput(game.record, [own.has(game.black), own.has(game.white)]) };
   });
 
   /** A student sees the games their versions played; the instructor sees all. */
@@ -322,7 +353,7 @@ export async function startLadderServer(options: LadderServerOptions): Promise<R
   app.get('/replay-viewer.js', async (_request, reply) => reply.type('text/javascript').send(viewerScript));
 
   const page = (reply: FastifyReply, name: Parameters<typeof renderLadderPage>[0], data: Record<string, unknown>): FastifyReply =>
-    reply.type('text/html').header('content-security-policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:").send(renderLadderPage(name, { title: service.assignment.title, ...data }));
+    reply.type('text/html').header('referrer-policy', 'no-referrer').header('content-security-policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:").send(renderLadderPage(name, { title: service.assignment.title, ...data }));
 
   app.get('/', async (request, reply) => {
     const instructor = viewerIsInstructor(request);
