@@ -19,7 +19,7 @@ import { LAYOUT_NAMES } from '../grading/batch/layout.js';
 import { BatchUsageError, GRADES_CSV, runBatch, SUBMISSIONS_DIR, type BatchEvent, type BatchOutcome } from '../grading/batch/runner.js';
 import { DEFAULT_LIMITS } from '../grading/batch/snapshot.js';
 import { withClassFacts, type StudentSummary } from '../grading/batch/summary.js';
-import type { GamePool } from '../grading/pool/job.js';
+import { withdrawController, type GamePool } from '../grading/pool/job.js';
 import type { QueuePool } from '../grading/queue/pool.js';
 import { writeReport } from '../reports/render.js';
 import { writeClassIndex } from '../reports/class/render.js';
@@ -173,7 +173,7 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
       console.error(`warning: index.html not updated (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
   };
-  const controller = new AbortController();
+  const controller = withdrawController();
   let interrupts = 0;
   let stoppedBy: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {

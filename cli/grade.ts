@@ -17,7 +17,7 @@ import type { QueuePool } from '../grading/queue/pool.js';
 import { writeGradeResult, type GradeResult } from '../grading/grade-result.js';
 import { formatSummary, summaryJson } from '../grading/summary.js';
 import { artefactSpec, buildArtefact } from '../grading/pool/artefact.js';
-import type { GamePool, PlayerSpec } from '../grading/pool/job.js';
+import { withdrawController, type GamePool, type PlayerSpec } from '../grading/pool/job.js';
 import { importFor, MissingDependencyError } from '../grading/optional-dependency.js';
 import { writeReport } from '../reports/render.js';
 import { UsageError } from './args.js';
@@ -172,7 +172,7 @@ export function register(program: Command): void {
         }
       }
       // Ctrl-C or SIGTERM: queued games are withdrawn, games in play finish and are journaled, then a resume line.
-      const controller = new AbortController();
+      const controller = withdrawController();
       let stoppedBy: NodeJS.Signals | null = null;
       const onSignal = (signal: NodeJS.Signals): void => {
         if (stoppedBy) process.exit(signal === 'SIGTERM' ? 143 : 130);

@@ -18,7 +18,7 @@ import { DEFAULT_LIMITS, snapshotStudent } from '../grading/batch/snapshot.js';
 import { TOURNAMENT_JOURNAL_FILE, TournamentJournal, TournamentJournalError } from '../grading/tournament/journal.js';
 import { fileURLToPath } from 'node:url';
 import { ForkPool, WorkerStartError } from '../grading/batch/pool.js';
-import type { GamePool } from '../grading/pool/job.js';
+import { withdrawController, type GamePool } from '../grading/pool/job.js';
 import { QueueUsageError, redactUrl, urlWithoutPassword } from '../grading/queue/connection.js';
 import type { QueuePool } from '../grading/queue/pool.js';
 import { closeLine, openQueuePool, queueResumeWords, workerHint } from './queue-flags.js';
@@ -212,7 +212,7 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
     }
     throw error;
   }
-  const controller = new AbortController();
+  const controller = withdrawController();
   let stoppedBy: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (stoppedBy) process.exit(signal === 'SIGTERM' ? 143 : 130);

@@ -21,7 +21,7 @@ import { gameKey, Journal, JOURNAL_FILE, readJournal, type JournalEntry } from '
 import { LiveFile, LiveGames, LIVE_FILE } from './live.js';
 import { harnessVersion } from './package-root.js';
 import { InProcessPool } from './pool/in-process.js';
-import { PoolAbortError, PoolWorkerError, type GameJob, type GamePool, type PlayerSpec, type WorkerInfo } from './pool/job.js';
+import { PoolAbortError, PoolWorkerError, withdrawController, type GameJob, type GamePool, type PlayerSpec, type WorkerInfo } from './pool/job.js';
 import { cachedPlayers } from './pool/play.js';
 import { describeRule, itemPoints, roundPoints, sprtPoints, sprtResult, type SprtResult } from './scoring.js';
 import { randomOpening } from './tournament/openings.js';
@@ -365,7 +365,7 @@ export async function grade(options: GradeOptions): Promise<GradeResult> {
   };
   if (toPlay.length > 0) await options.beforeGames?.();
   // The first failure withdraws this grade's games not yet started; games already playing finish and are kept.
-  const withdraw = new AbortController();
+  const withdraw = withdrawController();
   const stop = (): void => withdraw.abort();
   if (options.signal?.aborted) stop();
   options.signal?.addEventListener('abort', stop, { once: true });

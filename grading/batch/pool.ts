@@ -111,7 +111,21 @@ export class ForkPool implements GamePool {
   play(job: GameJob, options: PlayOptions = {}): Promise<PlayedGame> {
     if (this.closed) return Promise.reject(new PoolAbortError(`${job.label}: the pool is closed`));
     if (options.signal?.aborted) return Promise.reject(new PoolAbortError(`${job.label} was withdrawn`));
-    return new Promise<PlayedGame>((resolve, reject) => {
+    return new Promise<PlayedGame>((settleResolve, settleReject) => {
+      // The abort listener lives as long as this caller waits: a run of thousands of games on one signal must not
+      // pile up a listener per finished game.
+      let onAbort: (() => void) | null = null;
+      const done = (): void => {
+        if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+      };
+      const resolve = (played: PlayedGame): void => {
+        done();
+        settleResolve(played);
+      };
+      const reject = (error: unknown): void => {
+        done();
+        settleReject(error);
+      };
       const waiter: Waiter = { resolve, reject, options };
       // The same game asked for twice (two students with the same code): played once, for both.
       let task = this.inFlight.get(job.key);
@@ -131,21 +145,18 @@ export class ForkPool implements GamePool {
         }
       }
       const queued = task;
-      options.signal?.addEventListener(
-        'abort',
-        () => {
-          // Withdrawn before it started: this caller stops waiting, and the game leaves the queue once nobody
-          // waits for it. A game already playing finishes and is delivered (finished work is kept).
-          const at = this.pending.indexOf(queued);
-          if (at < 0 || !queued.drop(waiter)) return;
-          reject(new PoolAbortError(`${job.label} was withdrawn`));
-          if (queued.waiters.length === 0) {
-            this.pending.splice(at, 1);
-            queued.forget();
-          }
-        },
-        { once: true },
-      );
+      onAbort = () => {
+        // Withdrawn before it started: this caller stops waiting, and the game leaves the queue once nobody
+        // waits for it. A game already playing finishes and is delivered (finished work is kept).
+        const at = this.pending.indexOf(queued);
+        if (at < 0 || !queued.drop(waiter)) return;
+        reject(new PoolAbortError(`${job.label} was withdrawn`));
+        if (queued.waiters.length === 0) {
+          this.pending.splice(at, 1);
+          queued.forget();
+        }
+      };
+      options.signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

@@ -3,6 +3,7 @@
  * process or a machine. A job names players only as specs — a built-in reference AI by name, or a compiled
  * submission artefact by content hash — never a path or a command, so whoever plays it runs nothing else.
  */
+import { setMaxListeners } from 'node:events';
 import type { RefereeConfig } from '../../harness/referee/config.js';
 import type { GameRecord } from '../../harness/referee/record.js';
 import type { Artefact } from './artefact.js';
@@ -63,6 +64,16 @@ export interface PlayedGame {
   worker: string;
   /** Call once the result is durably recorded: the pool may then forget it (the queue deletes it from Redis). */
   done?: () => Promise<void>;
+}
+
+/**
+ * The controller whose signal withdraws a run's queued games. Every game waiting in a pool listens on it until it
+ * starts or settles, so a plan of many games legitimately holds many listeners: no leak warning for them.
+ */
+export function withdrawController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
 
 export interface PlayOptions {

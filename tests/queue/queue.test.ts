@@ -42,7 +42,7 @@ function comparable(outDir: string, student: string): unknown {
     Array.isArray(value)
       ? value.map(strip)
       : value && typeof value === 'object'
-        ? Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'wallMs' && key !== 'cpuMs').map(([key, inner]) => [key, strip(inner)]))
+        ? Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'wallMs' && key !== 'cpuMs' && key !== 'loadMs').map(([key, inner]) => [key, strip(inner)]))
         : value;
   return strip({ games: result.games, items: result.items, score: result.score });
 }
