@@ -40,7 +40,15 @@ test('a folder that does not exist yet is awaited; then compile failure and reus
     timeout: 300_000,
   });
   expect(batch.status).toBe(0);
-  await page.waitForFunction(() => document.querySelectorAll('#watch-students tbody tr').length === 3 && /finished/.test(document.querySelector('#watch-summary')!.textContent ?? ''), undefined, { timeout: 30_000 });
+  // The summary can say 'finished' one refresh before the rows do (seen once at load): wait for both.
+  await page.waitForFunction(
+    () =>
+      document.querySelectorAll('#watch-students tbody tr').length === 3 &&
+      /finished/.test(document.querySelector('#watch-summary')!.textContent ?? '') &&
+      ![...document.querySelectorAll('#watch-students tbody tr')].some((tr) => /^grading/.test(tr.querySelectorAll('td')[1]?.textContent ?? '')),
+    undefined,
+    { timeout: 30_000 },
+  );
   const rows = await page.$$eval('#watch-students tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
   const byId = Object.fromEntries(rows.map((row) => [row[0], row.slice(1)]));
   expect(byId.ann).toEqual(['graded', expect.stringMatching(/^\d+(\.\d+)? \/ 60$/), '4']);
