@@ -80,9 +80,18 @@ describe('referee ladder', () => {
       ['ladder', 'start', '--config', join(root, 'assignment.json'), '--roster', join(root, 'roster.csv'), '--data', data, '--port', '0', '--jobs', '2', '--quota', '2', '--cooldown', '0', '--pair-cap', '6', '--final-games', '24'],
       /referee ladder: (http:\/\/\S+)/,
     );
+  // The flood case drains this address's request bucket on purpose: the other cases wait for it to refill (a 429
+  // is retried) rather than depend on which case ran before them.
   const api = async (path: string, token?: string, init: RequestInit = {}): Promise<{ status: number; data: Record<string, unknown> }> => {
-    const response = await fetch(new URL(path, server!.url), { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers ?? {}) } });
-    return { status: response.status, data: (await response.json()) as Record<string, unknown> };
+    for (let tries = 0; ; tries += 1) {
+      const response = await fetch(new URL(path, server!.url), { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers ?? {}) } });
+      if (response.status === 429 && tries < 240) {
+        await response.arrayBuffer();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        continue;
+      }
+      return { status: response.status, data: (await response.json()) as Record<string, unknown> };
+    }
   };
   const board = async (): Promise<{ rows: Row[]; games: number; unrated: unknown[] }> => (await api('/api/leaderboard')).data as never;
   const journal = <T>(query: string): T => {
