@@ -14,6 +14,7 @@ import { opponentAt, type Assignment } from '../assignment.js';
 import type { GameStore } from '../grade.js';
 import type { JournalEntry } from '../journal.js';
 import { recordWorkers, sqliteLiveSink, type LiveSink } from '../live.js';
+import { prepareJournal } from '../sqlite-journal.js';
 import { playKey } from './keys.js';
 import type { StudentSummary } from './summary.js';
 
@@ -68,13 +69,7 @@ export class BatchJournal {
   static open(path: string, options: { readonly?: boolean } = {}): BatchJournal {
     const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, timeout: 30_000 });
     try {
-      if (!options.readonly) {
-        db.pragma('journal_mode = WAL');
-        db.pragma('synchronous = FULL');
-        db.exec(SCHEMA);
-        db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('format', FORMAT);
-      }
-      const format = (db.prepare('SELECT value FROM meta WHERE key = ?').get('format') as { value: string } | undefined)?.value;
+      const format = prepareJournal(db, SCHEMA, FORMAT, !options.readonly);
       if (format !== FORMAT) throw new JournalFormatError(`${path} is not a Referee batch journal (format ${format ?? 'missing'}, expected ${FORMAT}): move it away or use another output folder`);
       if (!options.readonly) recordWorkers(db);
     } catch (error) {

@@ -8,6 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import type { GameRecord } from '../../harness/referee/record.js';
+import { prepareJournal } from '../sqlite-journal.js';
 
 export const LADDER_JOURNAL_FILE = 'ladder.sqlite';
 const FORMAT = 'referee.ladder/1';
@@ -184,13 +185,7 @@ export class LadderStore {
       throw new LadderJournalError(`${path} cannot be opened (${(error as Error).message}): check --data`);
     }
     try {
-      if (!options.readonly) {
-        db.pragma('journal_mode = WAL');
-        db.pragma('synchronous = FULL');
-        db.exec(SCHEMA);
-        db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('format', FORMAT);
-      }
-      const format = (db.prepare('SELECT value FROM meta WHERE key = ?').get('format') as { value: string } | undefined)?.value;
+      const format = prepareJournal(db, SCHEMA, FORMAT, !options.readonly);
       if (format !== FORMAT) throw new LadderJournalError(`${path} is not a Referee ladder journal (format ${format ?? 'missing'}): use another --data folder`);
     } catch (error) {
       db.close();

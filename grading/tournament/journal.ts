@@ -8,6 +8,7 @@ import { getGame } from '../../harness/games/registry.js';
 import type { GameRecord } from '../../harness/referee/record.js';
 import { replayRecord } from '../../harness/referee/replay.js';
 import { recordWorkers, sqliteLiveSink, type LiveSink } from '../live.js';
+import { prepareJournal } from '../sqlite-journal.js';
 
 export const TOURNAMENT_JOURNAL_FILE = 'tournament.sqlite';
 const FORMAT = 'referee.tournament-journal/1';
@@ -52,11 +53,7 @@ export class TournamentJournal {
       throw new TournamentJournalError(`${path} cannot be opened (${(error as Error).message}): choose another --out`);
     }
     try {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
-      db.exec(SCHEMA);
-      db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('format', FORMAT);
-      const format = (db.prepare('SELECT value FROM meta WHERE key = ?').get('format') as { value: string } | undefined)?.value;
+      const format = prepareJournal(db, SCHEMA, FORMAT, true);
       if (format !== FORMAT) throw new TournamentJournalError(`${path} is not a Referee tournament journal (format ${format ?? 'missing'}): move it away or use another --out`);
       recordWorkers(db);
     } catch (error) {

@@ -1,0 +1,17 @@
+/**
+ * What every SQLite journal (batch, tournament, ladder) does on opening: a writer sets WAL with synchronous=FULL
+ * (a finished game survives a power cut), creates its tables and stamps its format once; every opener then reads
+ * the format back, so the caller can refuse a file that belongs to another command in its own words.
+ */
+import type Database from 'better-sqlite3';
+
+/** Prepares `db` (when `writable`) and returns the format stamped in its meta table, if any. */
+export function prepareJournal(db: Database.Database, schema: string, format: string, writable: boolean): string | undefined {
+  if (writable) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.exec(schema);
+    db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('format', format);
+  }
+  return (db.prepare('SELECT value FROM meta WHERE key = ?').get('format') as { value: string } | undefined)?.value;
+}
