@@ -5,6 +5,9 @@
  */
 import { SOURCE_EXTENSIONS } from '../../harness/submission/resolve.js';
 
+/** Whether a command-line argument names a zip to unpack rather than a source file or folder (kept apart from the unpacker, which a command loads only for a zip). */
+export const isZipName = (arg: string): boolean => /\.zip$/i.test(arg);
+
 /** One file of the input, named relative to the input's top with '/' separators. */
 export interface InputEntry {
   name: string;

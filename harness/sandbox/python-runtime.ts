@@ -9,11 +9,11 @@
  * bundle: one world-readable folder to bind into the sandbox.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir, cacheFile, cacheFolder } from './cache-dir.js';
+import { cacheFolder } from './cache-dir.js';
+import { keptProbe } from './probe-cache.js';
 import { gameFile, gamesWithBoard } from './game-files.js';
 
 export interface PythonInterpreter {
@@ -57,40 +57,19 @@ function probe(candidate: string, source: string): PythonInterpreter | null {
   return { path, version: version.join('.'), source, binds };
 }
 
-/**
- * probe(), its answer kept in the cache under the candidate's path and the identity of the binary it resolves to
- * (device, inode, size, mtime, ctime): an upgraded or replaced interpreter is a new key and is asked again. Kept
- * only when the candidate is the binary itself or a symlink to it (a wrapper or shim, such as pyenv's, may pick a
- * different interpreter from one run to the next, so it is asked every time); a failed probe is never kept.
- */
+/** probe(), kept in the cache (probe-cache.ts) when the candidate is the interpreter's binary or a symlink to it. */
 function cachedProbe(candidate: string, source: string): PythonInterpreter | null {
-  let real: string;
-  let key: string;
-  try {
-    real = realpathSync(candidate);
-    const stat = statSync(real);
-    key = createHash('sha256').update(JSON.stringify([candidate, real, stat.dev, stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs])).digest('hex').slice(0, 16);
-  } catch {
-    return probe(candidate, source);
-  }
-  const name = `python-probe-${key}.json`;
-  try {
-    const kept = JSON.parse(readFileSync(join(cacheDir(), name), 'utf8')) as Omit<PythonInterpreter, 'source'>;
-    if (typeof kept.path === 'string' && typeof kept.version === 'string' && Array.isArray(kept.binds) && kept.binds.every((bind) => typeof bind === 'string')) {
-      return { path: kept.path, version: kept.version, binds: kept.binds, source };
-    }
-  } catch {
-    // not kept yet, or unreadable: ask the interpreter
-  }
-  const answer = probe(candidate, source);
-  if (answer && answer.path === real) {
-    try {
-      cacheFile(name, JSON.stringify({ path: answer.path, version: answer.version, binds: answer.binds }));
-    } catch {
-      // a read-only cache: probe again next time
-    }
-  }
-  return answer;
+  const kept = keptProbe(
+    'python',
+    candidate,
+    () => probe(candidate, source),
+    (value): value is PythonInterpreter => {
+      const answer = value as Partial<PythonInterpreter> | null;
+      return typeof answer?.path === 'string' && typeof answer.version === 'string' && Array.isArray(answer.binds) && answer.binds.every((bind) => typeof bind === 'string');
+    },
+    (answer, real) => answer.path === real,
+  );
+  return kept && { path: kept.path, version: kept.version, binds: kept.binds, source };
 }
 
 /** The interpreter Python submissions run with, found once per process; null when there is none (>= 3.8). */
