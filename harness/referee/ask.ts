@@ -98,3 +98,46 @@ export async function abortWithin(player: Player, reason: string, limitMs: numbe
   }, limitMs);
   return found;
 }
+
+/** A credited wait for construction ends at this many times the limit in wall time; past it the grader stalled. */
+export const CREDIT_STRETCH = 10;
+
+export interface CreditedAsk extends Asked {
+  /** Of wallMs, the time the player spent waiting, runnable, for a CPU (0 where it cannot be measured). */
+  waitedMs: number;
+  /**
+   * The player had not had its time when the wait ended: the grader's machine, not the player, used it (its CPU
+   * waits stretched the deadline past CREDIT_STRETCH times the limit, or the player's own host said so).
+   */
+  stalled: boolean;
+}
+
+/**
+ * Like askWithin, but the time the player waited for a CPU does not count: the deadline moves out by that wait
+ * (up to CREDIT_STRETCH times the limit), so the player gets `limitMs` of its own time however busy the machine
+ * is. For building the AIPlayer only; moves keep the platform's wall-clock rule.
+ */
+export async function askCrediting(call: () => Promise<PlayerAnswer>, limitMs: number, cpuWaitMs: () => number | null): Promise<CreditedAsk> {
+  const started = performance.now();
+  const before = cpuWaitMs();
+  const answering = invoke(call);
+  const waited = (): number => (before === null ? 0 : Math.max(0, (cpuWaitMs() ?? before) - before));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let deadline = limitMs;
+  try {
+    for (;;) {
+      const wait = Math.max(0, deadline - (performance.now() - started));
+      const answer = await Promise.race([answering, new Promise<null>((resolve) => (timer = setTimeout(resolve, wait, null)))]);
+      clearTimeout(timer);
+      const wallMs = performance.now() - started;
+      const waitedMs = waited();
+      if (answer !== null) return { answer, wallMs, waitedMs, stalled: answer.kind === 'timeout' && typeof answer.stall === 'string' };
+      const left = limitMs - (wallMs - waitedMs);
+      if (before === null || left <= Math.max(5, limitMs / 50)) return { answer: null, wallMs, waitedMs, stalled: false };
+      if (wallMs + left > CREDIT_STRETCH * limitMs) return { answer: null, wallMs, waitedMs, stalled: true };
+      deadline = wallMs + left;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -20,6 +20,7 @@ import { PlayerCgroup } from './cgroup.js';
 import { studentStack } from './student-stack.js';
 import { hostBundlePath } from './host-bundle.js';
 import { GraderError } from '../referee/grader-error.js';
+import { CREDIT_STRETCH } from '../referee/ask.js';
 import { bwrapFix, detectLayers, isHardened, isolationRecord, isolationRefusal, warnNotIsolatedOnce, type IsolationRecord, type Layers } from './layers.js';
 import { cppHostPath } from './cpp-runtime.js';
 import { launchPlan, type CppProgram, type PythonProgram } from './launch.js';
@@ -85,8 +86,6 @@ const ACCEPTS: Record<Expect, readonly Answer['t'][]> = {
 type Failure = Extract<PlayerAnswer, { kind: 'timeout' | 'crash' | 'memory' | 'protocol' }>;
 type Outcome = { answer: Answer } | { failure: Failure };
 
-/** A deadline stretched by CPU waits ends at this many times the limit; the rest is the grader's stall. */
-const CREDIT_STRETCH = 10;
 
 interface Pending {
   id: number;
@@ -235,6 +234,16 @@ export class SandboxPlayer implements Player {
   /** What the submission exported, once it has been loaded (for the interface check's hints). */
   get exports(): { exports: string[]; entry: string | null; getMoveParams?: number } | null {
     return this.loaded;
+  }
+
+  /** The time the player's process has waited runnable for a CPU, in all (null without a process or schedstat). */
+  cpuWaitMs(): number | null {
+    return this.child ? runQueueWaitMs(this.child.node) : null;
+  }
+
+  /** The process the submission runs in (for diagnostics and tests that load the machine around it). */
+  get pid(): number | null {
+    return this.child?.node ?? null;
   }
 
   async startGame(start: GameStart): Promise<PlayerAnswer> {
@@ -510,7 +519,7 @@ export class SandboxPlayer implements Player {
           this.kill();
           return { kind: 'crash', message: `an error was raised between turns: ${answer.message}`, stack, output };
         }
-        return { kind: 'error', message: answer.message, stack, output };
+        return { kind: 'error', message: answer.message, stack, ...(answer.where ? { where: answer.where } : {}), output };
       }
       case 'memory':
         this.kill();
@@ -559,7 +568,8 @@ export class SandboxPlayer implements Player {
     return new Promise<Outcome>((resolve) => {
       const id = request ? this.nextId++ : 0;
       const asked = performance.now();
-      const waitedBefore = this.options.creditCpuWaits ? runQueueWaitMs(child.node) : null;
+      // Building the AIPlayer is always credited (the referee's askCrediting moves its deadline the same way).
+      const waitedBefore = this.options.creditCpuWaits || expect === 'ready' ? runQueueWaitMs(child.node) : null;
       let stall: string | undefined;
       const expire = (): void => {
         const pending = this.pending;

@@ -36,19 +36,21 @@ describe('diagnosis', () => {
     const lines = diagnose(timingOut('TypeScript'), 0, new Map(), ['Black', 'White']).lines;
     expect(lines.some((line) => line.startsWith('Losses decided'))).toBe(false);
     expect(lines).toContainEqual(expect.stringMatching(/^Losses: all \d+ by rule \(at plies 18–19\), none on the board/));
-    expect(lines).toContainEqual(expect.stringMatching(/^Time: \d+ game\(s\) lost on time/));
+    // The cause comes first, with the fix that fits it.
+    expect(lines[0]).toMatch(/^Time: \d+ games lost at plies 18–19 \(the first: no answer within the limit\)\. Fix: stop the search by the clock/);
   });
 
   test('a load past its allowance is a Loading line naming the __main__ guard, not "lost on time"', () => {
     const result = timingOut('Python');
     for (const entry of result.games.filter((game) => game.item === 0)) {
       entry.record.turns = [];
+      entry.record.config = { ...entry.record.config, loadTimeoutMs: 500 };
       entry.record.end.loser = { side: entry.studentSide, verdict: 'timeout', phase: 'start', attempts: [], wallMs: 1000, message: 'loading the submission took over 500 ms', rule: 'loadTimeoutMs: loading the submission (imports, module-level code, static initialisers) must take at most 500 ms' } as never;
     }
     result.assignment.config.referee = { ...result.assignment.config.referee, loadTimeoutMs: 500 };
     const lines = diagnose(result, 0, new Map(), ['Black', 'White']).lines;
-    expect(lines).toContainEqual(expect.stringMatching(/^Loading: \d+ game\(s\) lost because loading the submission took longer than its 500 ms allowance: .*if __name__ == '__main__':/));
-    expect(lines.some((line) => /lost on time/.test(line))).toBe(false);
+    expect(lines[0]).toMatch(/^Loading: \d+ games lost while the submission was loading: loading the submission took 1 s, over the 500 ms allowed\. Fix: .*if __name__ == '__main__':/);
+    expect(lines.some((line) => /clock/.test(line))).toBe(false);
   });
 
   test('the time-limit API in the submission\'s language, with the starter\'s import', () => {
