@@ -87,10 +87,10 @@ export function causeAdvice(cause: LossCause, language: string, losses: readonly
   switch (cause) {
     case 'construct':
       return python
-        ? 'keep __init__ light: store the colour and set up tables lazily, at the first get_move (the move clock starts there); load nothing large and start no search when the AIPlayer is built'
+        ? 'keep __init__ light: store the colour and set up tables lazily, at the first get_move; load nothing large and start no search when the AIPlayer is built'
         : cpp
           ? 'keep the constructor light: fill large tables lazily, at the first getMove, or make them static data the compiler lays out'
-          : 'keep the constructor light: build tables lazily, at the first getMove (the move clock starts there)';
+          : 'keep the constructor light: build tables lazily, at the first getMove';
     case 'load':
       return python
         ? "code at the top level of a module runs on import (a demo game, training): put it under if __name__ == '__main__':"
@@ -123,6 +123,17 @@ export function causeAdvice(cause: LossCause, language: string, losses: readonly
       return 'the player host broke its protocol: print nothing to the protocol pipes; if you did not, tell the instructor (this may be the grader)';
   }
 }
+
+/** A verdict counted in a summary (no record at hand), in words: 'illegal answers × 2, exception × 1'. */
+export const VERDICT_WORDS: Record<ForfeitRecord['verdict'], string> = {
+  timeout: 'out of time',
+  illegal: 'illegal answers',
+  tamper: 'changed board',
+  error: 'exception',
+  crash: 'crash',
+  memory: 'memory',
+  protocol: 'protocol',
+};
 
 /** The cause's name at the start of an advice line. */
 export const CAUSE_TITLES: Record<LossCause, string> = {

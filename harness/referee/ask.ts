@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { isGraderError } from './grader-error.js';
-import type { Player, PlayerAnswer } from './player.js';
+import type { Player, PlayerAnswer, PlayerScheduling } from './player.js';
 
 export interface Asked {
   /** null when the referee's timer fired first. */
@@ -117,24 +117,31 @@ export interface CreditedAsk extends Asked {
  * (up to CREDIT_STRETCH times the limit), so the player gets `limitMs` of its own time however busy the machine
  * is. For building the AIPlayer only; moves keep the platform's wall-clock rule.
  */
-export async function askCrediting(call: () => Promise<PlayerAnswer>, limitMs: number, cpuWaitMs: () => number | null): Promise<CreditedAsk> {
+export async function askCrediting(call: () => Promise<PlayerAnswer>, limitMs: number, probe: () => PlayerScheduling | null): Promise<CreditedAsk> {
   const started = performance.now();
-  const before = cpuWaitMs();
+  const first = probe();
   const answering = invoke(call);
-  const waited = (): number => (before === null ? 0 : Math.max(0, (cpuWaitMs() ?? before) - before));
   let timer: ReturnType<typeof setTimeout> | undefined;
   let deadline = limitMs;
+  let previous = { wallMs: 0, ranMs: first?.ranMs ?? 0 };
+  const margin = Math.max(5, limitMs / 50);
   try {
     for (;;) {
       const wait = Math.max(0, deadline - (performance.now() - started));
       const answer = await Promise.race([answering, new Promise<null>((resolve) => (timer = setTimeout(resolve, wait, null)))]);
       clearTimeout(timer);
       const wallMs = performance.now() - started;
-      const waitedMs = waited();
+      const now = first === null ? null : probe();
+      const waitedMs = first === null || now === null ? 0 : Math.max(0, now.waitedMs - first.waitedMs);
       if (answer !== null) return { answer, wallMs, waitedMs, stalled: answer.kind === 'timeout' && typeof answer.stall === 'string' };
-      const left = limitMs - (wallMs - waitedMs);
-      if (before === null || left <= Math.max(5, limitMs / 50)) return { answer: null, wallMs, waitedMs, stalled: false };
+      if (now === null) return { answer: null, wallMs, waitedMs, stalled: false };
+      let left = limitMs - (wallMs - waitedMs);
+      // The kernel counts a wait only once the thread gets the CPU: runnable yet hardly run since the last look
+      // is a wait still going on, not the player's own time. Look again a little later.
+      if (left <= margin && now.runnable && now.ranMs - previous.ranMs < 0.5 * (wallMs - previous.wallMs)) left = Math.max(margin * 2, limitMs / 4);
+      if (left <= margin) return { answer: null, wallMs, waitedMs, stalled: false };
       if (wallMs + left > CREDIT_STRETCH * limitMs) return { answer: null, wallMs, waitedMs, stalled: true };
+      previous = { wallMs, ranMs: now.ranMs };
       deadline = wallMs + left;
     }
   } finally {

@@ -293,7 +293,7 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
     }
     // The time it waited for a CPU is not counted (askCrediting): a busy grader is not a slow constructor. A
     // construction the machine kept from running at all is started again, and after STALL_ATTEMPTS a grader error.
-    let asked = await askCrediting(() => player.startGame(startInfo), limitMs, () => player.cpuWaitMs?.() ?? null);
+    let asked = await askCrediting(() => player.startGame(startInfo), limitMs, () => player.scheduling?.() ?? null);
     for (let stalls = 1; asked.stalled; stalls++) {
       if (asked.answer === null) await abortWithin(player, 'the grader stalled construction', limitMs);
       entry.stalls = stalls;
@@ -304,7 +304,7 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       }
       const unloadedAgain = await loadPlayer(side, startInfo, entry);
       if (unloadedAgain) return unloadedAgain;
-      asked = await askCrediting(() => player.startGame(startInfo), limitMs, () => player.cpuWaitMs?.() ?? null);
+      asked = await askCrediting(() => player.startGame(startInfo), limitMs, () => player.scheduling?.() ?? null);
     }
     entry.wallMs = roundMs(asked.wallMs);
     if (asked.waitedMs >= 1) entry.cpuWaitMs = roundMs(asked.waitedMs);

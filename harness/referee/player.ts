@@ -123,6 +123,14 @@ export interface PlayerIsolation {
   memory?: string;
 }
 
+/** See Player.scheduling. */
+export interface PlayerScheduling {
+  ranMs: number;
+  waitedMs: number;
+  /** A thread is runnable (waiting for a CPU, or on one) or stopped by the grader between turns. */
+  runnable: boolean;
+}
+
 export interface Player {
   /** Shown in records and reports. */
   readonly name: string;
@@ -147,11 +155,11 @@ export interface Player {
    */
   load?(start: GameStart): Promise<PlayerAnswer>;
   /**
-   * How long, in all, this player's process has waited runnable for a CPU, in ms (Linux schedstat), or null where
-   * that cannot be measured. The referee does not count that wait against building the AIPlayer: a busy grader is
-   * not the student's slow constructor.
+   * What the scheduler says of this player's process (Linux schedstat): time run and time waited runnable for a
+   * CPU, in ms in all, and whether it is runnable now; null where that cannot be measured. The referee does not
+   * count the wait against building the AIPlayer: a busy grader is not the student's slow constructor.
    */
-  cpuWaitMs?(): number | null;
+  scheduling?(): PlayerScheduling | null;
   /** Begin a game: a fresh AIPlayer for this colour. Resolves 'ready' or a failure. */
   startGame(start: GameStart): Promise<PlayerAnswer>;
   /** Ask for a move. Must resolve; the referee races it against its own deadline. */

@@ -14,7 +14,7 @@ import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { basename, dirname, join } from 'node:path';
 import { getGame } from '../games/registry.js';
-import type { CapturedOutput, GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
+import type { CapturedOutput, GameStart, MoveRequest, Player, PlayerAnswer, PlayerScheduling } from '../referee/player.js';
 import { parseAnswer } from './answer-schema.js';
 import { PlayerCgroup } from './cgroup.js';
 import { studentStack } from './student-stack.js';
@@ -28,7 +28,7 @@ import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-fail
 import { memoryWall, ResidentSampler, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
-import { processGroup, processTree, runQueueWaitMs, signalGroups, signalPids } from './process-tree.js';
+import { processGroup, processTree, runQueueWaitMs, scheduling, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, NO_PYTHON, pythonRuntimeDir } from './python-runtime.js';
@@ -236,9 +236,9 @@ export class SandboxPlayer implements Player {
     return this.loaded;
   }
 
-  /** The time the player's process has waited runnable for a CPU, in all (null without a process or schedstat). */
-  cpuWaitMs(): number | null {
-    return this.child ? runQueueWaitMs(this.child.node) : null;
+  /** What the scheduler says of the player's process (null without a process or schedstat): see Player. */
+  scheduling(): PlayerScheduling | null {
+    return this.child ? scheduling(this.child.node) : null;
   }
 
   /** The process the submission runs in (for diagnostics and tests that load the machine around it). */
@@ -568,8 +568,7 @@ export class SandboxPlayer implements Player {
     return new Promise<Outcome>((resolve) => {
       const id = request ? this.nextId++ : 0;
       const asked = performance.now();
-      // Building the AIPlayer is always credited (the referee's askCrediting moves its deadline the same way).
-      const waitedBefore = this.options.creditCpuWaits || expect === 'ready' ? runQueueWaitMs(child.node) : null;
+      const waitedBefore = this.options.creditCpuWaits ? runQueueWaitMs(child.node) : null;
       let stall: string | undefined;
       const expire = (): void => {
         const pending = this.pending;
@@ -592,7 +591,11 @@ export class SandboxPlayer implements Player {
         this.settlePending({ failure: failure.kind === 'timeout' && stall ? { ...failure, stall } : failure });
       };
       // The verdict waits one loop turn: an answer already in the pipe (a grader's event loop that was late) wins.
-      const timer = setTimeout(() => setImmediate(expire), limitMs);
+      // Building the AIPlayer in a game is timed by the referee, less the player's CPU waits (askCrediting): this
+      // timer is only the backstop at the longest wait that allows.
+      const backstop = expect === 'ready' && waitedBefore === null;
+      if (backstop) stall = `building the AIPlayer was kept waiting past ${CREDIT_STRETCH} times its ${limitMs} ms (the grader's machine was busy)`;
+      const timer = setTimeout(() => setImmediate(expire), backstop ? CREDIT_STRETCH * limitMs + 1000 : limitMs);
       this.pending = { id, expect, limitMs, timer, settle: resolve };
       if (request) {
         request.id = id;

@@ -61,4 +61,16 @@ describe('diagnosis', () => {
     expect(python).toContain('info.time_limit_ms, with get_move(self, board, info=None)');
     expect(python).not.toContain('moveInfo');
   });
+
+  test('a constructor over its own time is "Building the AIPlayer", with the fix for a constructor, never the clock', () => {
+    const result = timingOut('Python');
+    for (const entry of result.games.filter((game) => game.item === 0)) {
+      entry.record.turns = [];
+      entry.record.config = { ...entry.record.config, constructTimeoutMs: 1000 };
+      entry.record.end.loser = { side: entry.studentSide, verdict: 'timeout', phase: 'start', attempts: [], wallMs: 1234, message: 'answered after 1234 ms, over the 1000 ms limit', rule: 'constructTimeoutMs: building the AIPlayer must take at most 1000 ms (loading not included)' } as never;
+    }
+    const lines = diagnose(result, 0, new Map(), ['Black', 'White']).lines;
+    expect(lines[0]).toMatch(/^Building the AIPlayer: \d+ games lost while the AIPlayer was being built, before its first move: building the AIPlayer took 1\.2 s, over the 1 s allowed\. Fix: keep __init__ light/);
+    expect(lines.some((line) => /clock/.test(line))).toBe(false);
+  });
 });

@@ -85,7 +85,7 @@ describe('referee serve --watch', () => {
       expect(await page.locator('#watch-students tbody tr').count()).toBeGreaterThan(0);
       expect(await batchDone).toBe(0);
       await page.waitForFunction(() => document.body.dataset.watchRun === 'done', undefined, { timeout: 30_000 });
-      expect(await page.textContent('#watch-summary')).toMatch(/batch finished: 4 students \(4 graded\), 0 games in play, 16 games finished/);
+      expect(await page.textContent('#watch-summary')).toMatch(/batch finished: 4 students \(4 graded\), no game in play, 16 games finished/);
       expect(await page.textContent('#watch-workers tbody')).toMatch(/local \d+\s*idle\s*\d+/);
       // Asking for games that are not there, or with a hostile key, is a one-line refusal; the dashboard goes on.
       const replies = await socketErrors(page, [
