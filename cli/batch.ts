@@ -28,6 +28,9 @@ import { closeLine, openQueuePool, queueResumeWords, workerHint } from './queue-
 import { positiveInt, UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
 
+/** '1 game', '3 games' (the summary's counts in words). */
+const counted = (count: number, one: string): string => `${count} ${count === 1 ? one : `${one}s`}`;
+
 interface BatchFlags {
   quiet?: boolean;
   config?: string;
@@ -82,7 +85,7 @@ function studentLine(summary: StudentSummary, cached: boolean): string {
   if (summary.status === 'error') return `${summary.id}: not graded — ${summary.error}`;
   const score = `${summary.score} / ${summary.maxScore}`;
   if (!summary.interfaceCheck.passed) return `${summary.id}: ${score} — interface check failed: ${summary.interfaceCheck.reason}`;
-  return `${summary.id}: ${score} ${cached ? '(unchanged, from the journal)' : `(${summary.gamesPlayed} games played, ${summary.gamesReused} reused)`}`;
+  return `${summary.id}: ${score} ${cached ? '(unchanged, from the journal)' : `(${counted(summary.gamesPlayed, 'game')} played, ${summary.gamesReused} reused)`}`;
 }
 
 /** A live bar on a terminal (games done/total, ETA, failures so far); one line per student otherwise. */
@@ -258,7 +261,7 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     `Graded ${outcome.students.length} student(s) in ${seconds} s: ${outcome.graded} graded now, ${outcome.cached} unchanged from the journal, ` +
-      `${outcome.errors} not graded; ${outcome.gamesPlayed} games played, ${outcome.gamesReused} reused.`,
+      `${outcome.errors} not graded; ${counted(outcome.gamesPlayed, 'game')} played, ${outcome.gamesReused} reused.`,
   );
   console.log(files.join('\n'));
   const graderErrors = outcome.students.filter((student) => student.error?.startsWith('not graded: grader error'));

@@ -253,7 +253,7 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
       signal: controller.signal,
       onEvent: (event) => {
         if (event.type === 'round') {
-          console.log(`round ${event.round}/${event.rounds}: ${event.games} game(s)${event.resumed > 0 ? `, ${event.resumed} from the journal` : ''}`);
+          console.log(`round ${event.round}/${event.rounds}: ${event.games} game${event.games === 1 ? '' : 's'}${event.resumed > 0 ? `, ${event.resumed} from the journal` : ''}`);
         } else if (tty) {
           process.stderr.write(`\r${event.finished}/${event.total} games`);
         }

@@ -307,7 +307,8 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       asked = await askCrediting(() => player.startGame(startInfo), limitMs, () => player.scheduling?.() ?? null);
     }
     entry.wallMs = roundMs(asked.wallMs);
-    if (asked.waitedMs >= 1) entry.cpuWaitMs = roundMs(asked.waitedMs);
+    // Kept only where the credit decided (over the limit by the wall clock): records of the same games stay equal.
+    if (asked.wallMs > limitMs && asked.waitedMs >= 1) entry.cpuWaitMs = roundMs(asked.waitedMs);
     const output = cleanOutput(asked.answer?.output);
     if (output) entry.output = entry.output ? { text: entry.output.text + output.text, droppedBytes: entry.output.droppedBytes + output.droppedBytes } : output;
     if (asked.answer === null) {

@@ -92,7 +92,10 @@ export interface StartRecord {
    * past the limit): not charged to the player.
    */
   stalls?: number;
-  /** Of wallMs, the time the player waited runnable for a CPU (not counted against constructTimeoutMs). */
+  /**
+   * Of wallMs, the time the player waited runnable for a CPU, not counted against constructTimeoutMs; present only
+   * where wallMs is over that limit (the wait is why it did not lose).
+   */
   cpuWaitMs?: number;
 }
 

@@ -87,7 +87,7 @@
   // headroom is the lesson; a red tick marks a move's own limit where it differs (first turn, language factor).
   function msText(value) {
     if (value >= 1000) return (value / 1000 >= 10 ? Math.round(value / 1000) : Number((value / 1000).toFixed(1))) + ' s';
-    return (value >= 1 ? Math.round(value) : Number(value.toFixed(1))) + ' ms';
+    return (value >= 1 ? Math.round(value) : Number(value.toPrecision(1))) + ' ms';
   }
   function drawChart(game, frame) {
     while (chart.firstChild) chart.removeChild(chart.firstChild);
