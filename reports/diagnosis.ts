@@ -82,7 +82,8 @@ export function diagnose(
   for (const cause of causes) {
     const lost = byCause.get(cause)!;
     const first = lost[0].record;
-    const when = cause === 'construct' || cause === 'load' ? whenLost(first) : `at ${listPlies(lost)}`;
+    // Before the first move (building or loading the player, whatever failed there) says so; else the plies.
+    const when = lost.every((entry) => entry.record.end.loser!.phase === 'start') ? whenLost(first) : `at ${listPlies(lost)}`;
     const detail = lossDetail(first);
     const others = lost.length > 1 && cause !== 'construct' && cause !== 'load' ? ` (the first: ${detail})` : `: ${detail}`;
     const figure = cause === 'memory' && !first.end.loser!.message ? '' : others;
@@ -139,9 +140,7 @@ export function diagnose(
   const lost = entries.filter((entry) => entry.result === 'loss' && !entry.record.end.loser);
   const byRule = entries.filter((entry) => entry.result === 'loss' && entry.record.end.loser);
   if (lost.length === 0 && byRule.length > 0) {
-    const plies = byRule.map((entry) => entry.record.turns.length + 1).sort((a, b) => a - b);
-    const span = plies[0] === plies[plies.length - 1] ? `ply ${plies[0]}` : `plies ${plies[0]}–${plies[plies.length - 1]}`;
-    lines.push(`Losses: all ${byRule.length} by rule (at ${span}), none on the board: fix the rule first; the position did not decide them.`);
+    lines.push(`Losses: all ${byRule.length} by rule (at ${listPlies(byRule)}), none on the board: fix the rule first; the position did not decide them.`);
   }
   if (lost.length > 0) {
     // Phases are thirds of a full game: the longest game of the grade that ended on the board (a forced loss

@@ -233,6 +233,7 @@ export function showLiveGame(live: WatchLive): void {
   const all = positionsFrom(game, progress.seed, turns, progress.initialState);
   watchPly = all.length - 1;
   document.body.dataset.watchLive = live.key;
+  delete document.body.dataset.watchResult; // the last followed game's, not this one's
   drawWatch(game, progress.players, all, turns, watchPly, ` — in play on ${live.worker} (${live.student})`);
   syncControls(watchPly, true);
 }

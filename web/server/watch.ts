@@ -299,7 +299,8 @@ export class WatchSource {
       for (const entry of byStudent.values()) {
         entry.score ??= 0;
         entry.maxScore ??= entry.games;
-        entry.status = entry.playing > 0 ? 'playing' : run.state === 'running' ? 'waiting for its next game' : run.state === 'done' ? 'finished' : 'stopped';
+        // An always-on ladder has no 'done': between games its players wait, like a running tournament's.
+        entry.status = entry.playing > 0 ? 'playing' : run.state === 'done' ? 'finished' : run.state === 'stopped' || run.state === 'interrupted' ? 'stopped' : 'waiting for its next game';
       }
     } else {
       for (const game of live) Object.assign(student(game.student), { status: 'grading' }).playing += 1;
