@@ -142,7 +142,7 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
   const outDir = resolve(flags.out);
   let input: SubmissionInput;
   try {
-    input = await openSubmissions(resolve(submissions));
+    input = await openSubmissions(resolve(submissions), { exclude: [outDir] });
   } catch (error) {
     if (error instanceof InputError) throw new UsageError(error.message);
     throw error;

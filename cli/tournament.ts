@@ -117,7 +117,7 @@ async function gatherParticipants(args: string[], game: string, outDir: string, 
     }
     let input;
     try {
-      input = await openSubmissions(resolve(arg));
+      input = await openSubmissions(resolve(arg), { exclude: [outDir] });
     } catch (error) {
       if (error instanceof InputError) throw new UsageError(error.message);
       throw error;
