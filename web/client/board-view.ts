@@ -221,7 +221,7 @@ export function drawBoard(): void {
     ? legal.size === empty.length
       ? `Legal moves: every empty point (${legal.size}).`
       : `Legal moves: every empty point but the ${plural(empty.length - legal.size, 'one', 'ones')} crossed (${legal.size} legal).`
-    : `Legal moves: the ${plural(legal.size, 'marked point', 'marked points')}.`;
+    : `Legal moves: ${plural(legal.size, 'move', 'moves')}, marked on the board.`;
 
   const side = pitch(cells);
   const box = svg.viewBox.baseVal;

@@ -48,6 +48,17 @@ function pieces(game: AnyGame, count: number): string {
   return plural(count, one, many);
 }
 
+/** A forced loss's verdict as the words after "lost by". */
+const LOSS_WORDS: Readonly<Record<string, string>> = {
+  timeout: 'timeout',
+  illegal: 'illegal answers',
+  tamper: 'changing the board',
+  error: 'an error',
+  crash: 'a crash',
+  memory: 'memory',
+  protocol: 'a protocol break',
+};
+
 /** The result in words: who won, the score where the game has one, and why. */
 export function endText(game: AnyGame, snap: SessionSnapshot): string {
   const end = snap.end!;
@@ -65,7 +76,8 @@ export function endText(game: AnyGame, snap: SessionSnapshot): string {
   if (end.reason === 'quit') return `${end.winner === null ? 'Draw' : `${name(end.winner)} wins`}: a player quit and the count decided.`;
   const loser = (1 - (end.winner ?? 0)) as Side;
   const why = VERDICT_DESCRIPTIONS[end.reason as LossVerdict] ?? end.reason;
-  return `${name(end.winner as Side)} wins: ${snap.players[loser]} lost by ${end.reason} (${why})${end.message ? `: ${end.message}` : ''}.`;
+  const by = LOSS_WORDS[end.reason] ?? end.reason;
+  return `${name(end.winner as Side)} wins: ${game.sideNames[loser]} (${snap.players[loser]}) lost by ${by} — it ${why}${end.message ? `: ${end.message}` : ''}.`;
 }
 
 /** Why the page cannot act on its game now (down, restoring, lost), as the status line says it, or null. */
