@@ -16,6 +16,7 @@ import { benchFreeze, benchSandbox } from './bench-sandbox.js';
 import { benchLandlock } from './bench-landlock.js';
 import { benchWatch, benchWeb } from './bench-web.js';
 import { benchBoard } from './bench-board.js';
+import { benchBoards } from './bench-boards.js';
 import { benchTable } from './bench-table.js';
 import { benchRatings, benchSprt } from './bench-sprt.js';
 import { benchInstall } from './bench-install.js';
@@ -135,6 +136,10 @@ async function main(): Promise<void> {
   if (want('board')) {
     console.log('');
     benchBoard();
+  }
+  if (want('boards')) {
+    console.log('');
+    benchBoards();
   }
   if (want('watch')) {
     console.log('');
