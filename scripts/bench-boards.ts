@@ -145,3 +145,34 @@ export function benchBoards(rounds = 3, seconds = 0.6): void {
     console.log(`  ${game.id.padEnd(9)} TS ${k(ts).padStart(8)}/s   ${cppText}   load ${loads.map((one) => one.toFixed(1)).join(' ')}`);
   }
 }
+
+/** perft(11) from the start position (Aart Bik's table): what an Edax run must print for its time to count. */
+export const PERFT_11 = 212258800;
+
+/**
+ * The perft anchor, measured in this run: the Edax command the user names (`npm run bench -- perft --edax '<command>'`
+ * or REFEREE_EDAX), run through sh with `times` after it, so its CPU time is its own. Edax is GPL and ships in no
+ * registry: the bench never builds or bundles it. A run counts only when its output holds perft(11)'s leaf count.
+ */
+export function edaxLeavesPerCpuSecond(): { rate: number } | { why: string } {
+  const flag = process.argv.indexOf('--edax');
+  const command = flag >= 0 ? process.argv[flag + 1] : process.env.REFEREE_EDAX;
+  if (!command) {
+    return {
+      why: "not measured: name an Edax perft(11) run, e.g. --edax \"printf 'count games 11\\nq\\n' | /path/to/edax -n 1\" " +
+        '(Edax built from its own source with gcc -O2, one thread)',
+    };
+  }
+  let output: string;
+  try {
+    output = execFileSync('sh', ['-c', `${command}\ntimes`], { encoding: 'utf8', maxBuffer: 1 << 24, timeout: 600_000 });
+  } catch (error) {
+    return { why: `not measured: the Edax command failed (${(error as Error).message.split('\n')[0]})` };
+  }
+  if (!output.replace(/[,\s]/g, '').includes(String(PERFT_11))) return { why: `not measured: the Edax output holds no ${PERFT_11} (perft(11))` };
+  // `times` prints the shell's own user/system time, then its children's: "0m1.230s 0m0.010s".
+  const children = output.trimEnd().split('\n').pop()!.match(/(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/);
+  if (!children) return { why: 'not measured: sh printed no `times` line' };
+  const seconds = Number(children[1]) * 60 + Number(children[2]) + Number(children[3]) * 60 + Number(children[4]);
+  return seconds > 0 ? { rate: PERFT_11 / seconds } : { why: 'not measured: Edax took no measurable CPU time' };
+}
