@@ -132,7 +132,9 @@ export async function askCrediting(call: () => Promise<PlayerAnswer>, limitMs: n
       clearTimeout(timer);
       const wallMs = performance.now() - started;
       const now = first === null ? null : probe();
-      const waitedMs = first === null || now === null ? 0 : Math.max(0, now.waitedMs - first.waitedMs);
+      // Summed over threads, waits can exceed the wall time (a constructor's own threads queue for each other's
+      // CPU): the credit never makes the player's own time less than the CPU time it used.
+      const waitedMs = first === null || now === null ? 0 : Math.max(0, Math.min(now.waitedMs - first.waitedMs, wallMs - (now.ranMs - first.ranMs)));
       if (answer !== null) return { answer, wallMs, waitedMs, stalled: answer.kind === 'timeout' && typeof answer.stall === 'string' };
       if (now === null) return { answer: null, wallMs, waitedMs, stalled: false };
       let left = limitMs - (wallMs - waitedMs);

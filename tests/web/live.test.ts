@@ -67,9 +67,9 @@ describe('referee serve --watch', () => {
       expect(batch.exitCode).toBeNull();
       expect(await page.textContent('#watch-summary')).toMatch(/batch running: .*[1-9]\d* games? in play/);
       expect(await page.locator('#watch-board [data-disc]').count()).toBeGreaterThan(0);
-      // Unless the followed game ended in the meantime (then the board shows its result).
+      // Unless the followed game ended in the meantime: then its record replays on to its result.
       const ended = await page.evaluate((k) => document.body.dataset.watchLive !== k || document.body.dataset.watchResult !== undefined, key);
-      expect(await page.textContent('#watch-ply')).toMatch(ended ? /— (draw|\S+ wins)/ : /in play on local \d+/);
+      expect(await page.textContent('#watch-ply')).toMatch(ended ? /^ply \d+ of \d+/ : /in play on local \d+/);
       // Every student of the run from the start, each student's games as done / planned.
       expect(await page.locator('#watch-students tbody tr').count()).toBe(4);
       expect(await page.textContent('#watch-students tbody')).toMatch(/grading\d \/ 4 \(\+1 playing\)/);
