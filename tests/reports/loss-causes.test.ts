@@ -10,10 +10,13 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { resolveAssignment, type Assignment } from '../../grading/assignment.js';
-import { submissionContestant, type Contestant } from '../../grading/contestant.js';
+import { referenceContestant, submissionContestant, type Contestant } from '../../grading/contestant.js';
 import { grade } from '../../grading/grade.js';
 import type { GradeResult } from '../../grading/grade-result.js';
+import { getGame } from '../../harness/games/registry.js';
+import { playGame } from '../../harness/referee/match.js';
 import type { GameStart, Player } from '../../harness/referee/player.js';
+import { createSubmissionPlayer } from '../../harness/submission/player.js';
 import type { SandboxPlayer } from '../../harness/sandbox/sandbox-player.js';
 import { renderReport } from '../../reports/render.js';
 
@@ -150,5 +153,19 @@ describe('a lost game explained by its cause, fix first (real grades)', () => {
     expect(starts[0].stalls === 1 || starts[0].wallMs > 300).toBe(true);
     expect(lines.filter((line) => /clock|Building the AIPlayer/.test(line))).toEqual([]);
     if (starts[0].stalls === 1) expect(lines).toContainEqual(expect.stringMatching(/^Not charged: building the AIPlayer was started again 1 time because the grader's machine, not the submission, used the time/));
+  }, 120_000);
+
+  test('a constructor that keeps four of its own threads busy is charged (its threads queue for each other: no credit)', async () => {
+    const black = await createSubmissionPlayer(join(FIXTURES, 'cpp-busy-threads'), { game: 'reversi' });
+    const white = await referenceContestant('reversi', 'random').createPlayer();
+    try {
+      const record = await playGame({ game: getGame('reversi'), black, white, seed: 1, config: { constructTimeoutMs: 300 } });
+      expect({ loser: record.end.loser && { side: record.end.loser.side, phase: record.end.loser.phase, verdict: record.end.loser.verdict }, stalls: record.start[0].stalls }).toEqual({
+        loser: { side: 0, phase: 'start', verdict: 'timeout' },
+        stalls: undefined,
+      });
+    } finally {
+      await Promise.all([black.close(), white.close()]);
+    }
   }, 120_000);
 });
