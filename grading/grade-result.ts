@@ -2,7 +2,7 @@
  * GradeResult: one graded submission as JSON, validated against grading/grade-result.schema.json (and every game
  * record against validateRecordShape) before it is written. The single source of report.html and every export.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { schemaValidator, type SchemaSpec } from '../harness/schema/validator.js';
 import type { Side } from '../harness/games/game.js';
 import type { PlayerIsolation } from '../harness/referee/player.js';
