@@ -52,7 +52,7 @@ describe('referee batch', () => {
   test('an LMS zip grades end to end: the layout line, a line per student, index.html, grades.csv, --anonymize', async () => {
     const out = join(dir, 'out');
     const printed = await run([zip, '--config', config, '--out', out, '--jobs', '2', '--anonymize']);
-    expect(printed.out).toContain('Found 7 student(s) in the zip');
+    expect(printed.out).toContain('Found 7 students in the zip');
     expect(printed.out).toContain('Canvas-style files (name_id_submissionid_file)');
     expect(printed.out).toContain('ignored 1 other entry (/tmp/evil.ts (has an absolute path');
     // Progress without a terminal: one line per finished student, on stderr.
