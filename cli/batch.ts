@@ -13,6 +13,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { Assignment } from '../grading/assignment.js';
 import { compareBatches, formatComparison } from '../grading/batch/compare.js';
 import { DiskFullError } from '../grading/batch/disk-full.js';
+import { prepareOutDir, rethrowDiskFull } from './out-dir.js';
 import { InputError, openSubmissions, type SubmissionInput } from '../grading/batch/input.js';
 import { JournalFormatError } from '../grading/batch/journal-db.js';
 import { LAYOUT_NAMES } from '../grading/batch/layout.js';
@@ -140,10 +141,10 @@ function progressReporter(tty: boolean, quiet: boolean): { onEvent: (event: Batc
 
 async function gradeClass(submissions: string, flags: BatchFlags): Promise<BatchOutcome | null> {
   const assignment = assignmentArg(flags.config, flags.game);
-  const outDir = resolve(flags.out);
+  const outDir = prepareOutDir(flags.out);
   let input: SubmissionInput;
   try {
-    input = await openSubmissions(resolve(submissions));
+    input = await openSubmissions(resolve(submissions), { exclude: [outDir] });
   } catch (error) {
     if (error instanceof InputError) throw new UsageError(error.message);
     throw error;
@@ -248,12 +249,16 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
     process.exitCode = stoppedBy === 'SIGTERM' ? 143 : 130;
     return null;
   }
-  writeClassIndex(index, { title: assignment.title, students: outcome.students });
   const files = [`index: ${index}`];
-  if (outcome.pseudonyms) {
-    const anonymous = join(outDir, 'index-anonymous.html');
-    writeClassIndex(anonymous, { title: assignment.title, students: outcome.students, pseudonyms: outcome.pseudonyms });
-    files.push(`anonymised: ${anonymous}`);
+  try {
+    writeClassIndex(index, { title: assignment.title, students: outcome.students });
+    if (outcome.pseudonyms) {
+      const anonymous = join(outDir, 'index-anonymous.html');
+      writeClassIndex(anonymous, { title: assignment.title, students: outcome.students, pseudonyms: outcome.pseudonyms });
+      files.push(`anonymised: ${anonymous}`);
+    }
+  } catch (error) {
+    rethrowDiskFull(error, outDir);
   }
   files.push(`grades: ${join(outDir, GRADES_CSV)}`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -3,7 +3,7 @@
  * access) rendered with handlebars, which escapes every value a student controls; the only unescaped inserts are
  * our own CSS and JS and the data block, which scriptSafeJson makes inert inside <script>.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import type { AnyGame } from '../harness/games/game.js';
 import { getGame } from '../harness/games/registry.js';
@@ -15,6 +15,7 @@ import { diagnose } from './diagnosis.js';
 import { gameView, SvgTokens } from './replay-data.js';
 import { scriptSafeJson } from './safe-json.js';
 import { studentOutput } from './student-output.js';
+import { writeFileAtomic } from '../grading/write-atomic.js';
 
 const template = (name: string): string => readFileSync(packageFile('reports', 'templates', name), 'utf8');
 
@@ -177,7 +178,5 @@ export function renderReport(result: GradeResult): string {
 
 /** Render and write atomically. */
 export function writeReport(path: string, result: GradeResult): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, renderReport(result));
-  renameSync(temporary, path);
+  writeFileAtomic(path, renderReport(result));
 }

@@ -301,10 +301,18 @@ export class QueuePool implements GamePool {
     }
     if (state === 'active') return;
     const stored = (await Job.fromId(this.queue, jobId)) as Job<QueuedJob> | undefined;
-    // Not exactly what we signed (another coordinator's, a failed one, or rewritten in Redis): replaced.
-    if (stored && (state === 'failed' || stored.data?.signature !== data.signature || canonicalJson(stored.data) !== canonicalJson(data))) {
+    if (!stored) return; // gone meanwhile: the poll finds it 'unknown' and enqueues it again
+    if (state === 'failed') {
+      // Failed is final: no worker can take it between these two steps.
       await stored.remove().catch(() => undefined);
       await add();
+      return;
+    }
+    // Waiting under other data (an earlier coordinator's — a killed run being resumed — or rewritten in Redis): its
+    // data is replaced in place, never the job removed. A worker may take it at any moment, and removing a job
+    // that a worker has just finished deletes its result, so the game would be played again.
+    if (stored.data?.signature !== data.signature || canonicalJson(stored.data) !== canonicalJson(data)) {
+      await stored.updateData(data).catch(() => undefined);
     }
   }
 

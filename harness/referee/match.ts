@@ -79,7 +79,7 @@ function illegalMessage(attempts: readonly IllegalAttempt[]): string {
     const shown = returned.type === 'string' ? JSON.stringify(returned.text) : returned.text;
     return `${shown} (${REASON_WORDS[reason]})`;
   });
-  return capText(`${attempts.length} illegal answers in one turn: ${listed.join(', ')}`, 1000);
+  return capText(`${attempts.length} illegal ${attempts.length === 1 ? 'answer' : 'answers'} in one turn: ${listed.join(', ')}`, 1000);
 }
 
 interface Failure {

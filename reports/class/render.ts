@@ -3,11 +3,11 @@
  * to each report), a score histogram as inline SVG, the win rate against each opponent, and who failed the
  * interface check and why. Handlebars escapes every student-controlled value (ids, failure reasons).
  */
-import { renameSync, writeFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { LOSS_VERDICTS } from '../../harness/referee/verdict.js';
 import { classStatus, type StudentSummary } from '../../grading/batch/summary.js';
 import { CLASS_CSS, CLASS_SCRIPT, CLASS_TEMPLATE } from './template.js';
+import { writeFileAtomic } from '../../grading/write-atomic.js';
 
 export interface ClassIndexOptions {
   title: string;
@@ -152,7 +152,5 @@ export function renderClassIndex(options: ClassIndexOptions): string {
 
 /** Render and write atomically. */
 export function writeClassIndex(path: string, options: ClassIndexOptions): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, renderClassIndex(options));
-  renameSync(temporary, path);
+  writeFileAtomic(path, renderClassIndex(options));
 }

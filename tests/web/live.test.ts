@@ -138,7 +138,7 @@ describe("a game's rule switches reach the page", () => {
     await settle(page);
     await page.locator('#board [data-move="E5"]').click();
     await settle(page, 0);
-    expect(await page.textContent('#move-list')).toMatch(/^X E5/);
+    expect(await page.textContent('#move-list tbody')).toMatch(/^1E5/);
     // Saved unfinished and loaded again: the record carries its rules, so it loads and plays on.
     await settle(page, 1);
     const download = page.waitForEvent('download');
@@ -151,7 +151,7 @@ describe("a game's rule switches reach the page", () => {
     await page.click('#play-on');
     await page.waitForFunction(() => Number(document.body.dataset.ply) === 2 && document.body.dataset.over === '0');
     expect(await page.textContent('#message')).toBe('');
-    expect(await page.textContent('#move-list')).toMatch(/^X E5/);
+    expect(await page.textContent('#move-list tbody')).toMatch(/^1E5/);
     await page.close();
     // With the default rules the centre is no first move, on the page as in the referee.
     const plain = await startCli(['serve', '--port', '0', '--game', 'nogo']);
