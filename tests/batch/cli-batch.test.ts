@@ -136,9 +136,9 @@ describe('referee batch', () => {
     writeFileSync(join(classDir, 'cara.zip'), makeZip([{ name: 'cara/AIPlayer.ts', content: SOURCES.weak(), deflate: true }]));
     const out = join(classDir, 'graded');
     const first = await run([classDir, '--config', config, '--out', out, '--jobs', '2']);
-    expect(first.out).toContain('Found 3 student(s) in the folder');
+    expect(first.out).toContain('Found 3 students in the folder');
     const again = await run([classDir, '--config', config, '--out', out, '--resume']);
-    expect(again.out).toContain('Found 3 student(s) in the folder');
+    expect(again.out).toContain('Found 3 students in the folder');
     expect(again.out).toContain("graded/ (Referee's own output folder, left out)");
     const rows = readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
     expect(rows.map((row) => [row[0], row.at(-2)])).toEqual([['anna', 'interface check failed'], ['bob', 'not graded'], ['cara', 'graded']]);
