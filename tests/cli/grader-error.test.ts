@@ -78,6 +78,17 @@ test('a sandbox that cannot start is exit 3 and a grader-error grade, never a 0'
   expect(grade.status).toBe('grader-error');
   expect(grade.graderError).toMatch(/sandbox did not start/);
   expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('Not graded: grader error.');
+  // The summary charges nothing to the student: no ✗ and no FAILED 0/10 for a check the grader could not run.
+  expect(run.stdout).toMatch(/Interface check\s+not finished: the grader failed, not the submission/);
+  expect(run.stdout).not.toMatch(/✗|FAILED/);
+});
+
+test('REFEREE_PYTHON naming no interpreter is one line that names it, a grader error, never a fallback or a compile failure', () => {
+  const submission = resolve('tests/fixtures/python/random/AIPlayer.py');
+  const run = referee(['check', submission], { REFEREE_PYTHON: '/nonexistent/python3' });
+  expect(run.code).toBe(3);
+  expect(run.stderr + run.stdout).toContain('REFEREE_PYTHON=/nonexistent/python3 does not exist: point it at a python3 >= 3.8, or unset it');
+  expect(run.stdout).not.toMatch(/compile|syntax/i);
 });
 
 test('REFEREE_REQUIRE_ISOLATION=1 with a broken bubblewrap refuses: exit 3 with the fix', () => {
