@@ -80,7 +80,7 @@ export function findPython(): PythonInterpreter | null {
   const chosen = process.env.REFEREE_PYTHON;
   if (chosen) {
     // The user named an interpreter: use it or say why not (falling back would grade with another Python unseen).
-    found = existsSync(chosen) ? probe(chosen, 'REFEREE_PYTHON') : null;
+    found = existsSync(chosen) ? cachedProbe(chosen, 'REFEREE_PYTHON') : null;
     if (!found) {
       chosenProblem = existsSync(chosen)
         ? `REFEREE_PYTHON=${chosen} is not a working python3 >= ${MINIMUM.join('.')}: point it at one, or unset it to use the system's python3`
