@@ -30,6 +30,8 @@ interface Outcome {
   left: string[];
   isolation: { hardened: boolean; layers: string[]; problem?: string };
   uid: number;
+  /** A Botzone bot's attacks on the spawner that started it (restart per turn), and that parent's name. */
+  spawner: { seen: Record<string, string>; spawned: boolean } | null;
 }
 
 type Mode = 'bwrap' | 'no-bwrap-root' | 'no-bwrap-user' | 'landlock-refused-user';
@@ -94,7 +96,7 @@ function workFor(mode: Mode): { work: string; cache: string; neighbour: string; 
 
 let runs = 0;
 
-function runGrader(mode: Mode, runtime: 'node' | 'python' | 'botzone', bare: boolean): Outcome {
+function runGrader(mode: Mode, runtime: 'node' | 'python' | 'botzone', bare: boolean, extraEnv: Record<string, string> = {}): Outcome {
   const { work, cache, neighbour, uid } = workFor(mode);
   const runTag = `${tag}-${mode}-${(runs += 1)}`;
   const spec = {
@@ -111,6 +113,7 @@ function runGrader(mode: Mode, runtime: 'node' | 'python' | 'botzone', bare: boo
   const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, REFEREE_CACHE_DIR: cache };
   if (mode !== 'bwrap') env.REFEREE_SANDBOX_NO_BWRAP = '1';
   if (mode === 'landlock-refused-user') env.REFEREE_SANDBOX_NO_LANDLOCK = '1';
+  Object.assign(env, extraEnv);
   const user = uid === 0 ? [] : ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups'];
   const command = [...user, process.execPath, DRIVER, JSON.stringify(spec)];
   const run = spawnSync(command[0], command.slice(1), { cwd: work, env, encoding: 'utf8', timeout: 120_000 });
@@ -148,6 +151,12 @@ describe.each(MODES)('%s', (mode) => {
     ['Botzone bot (Python, a whole program: OS layers only)', 'botzone', true],
   ] as const)('%s: every attack of the issue is contained, and the record says what held', (_, runtime, bare) => {
     const outcome = runGrader(mode, runtime, bare);
+    if (runtime === 'botzone') {
+      // Started by the spawner kept in its sandbox, which the bot cannot signal, read, write or hold a pipe of (its
+      // own filter and the spawner's non-dumpable state hold with Landlock refused too).
+      expect(outcome.spawner?.spawned).toBe(true);
+      expect(Object.entries(outcome.spawner?.seen ?? { none: 'no report' }).filter(([, result]) => result !== 'blocked')).toEqual([]);
+    }
     if (mode === 'landlock-refused-user') {
       // Refused by the kernel (simulated): recorded as missing, never fatal, never called hardened.
       expect(outcome.kind).toBe('move');
@@ -172,4 +181,15 @@ describe.each(MODES)('%s', (mode) => {
     expect(outcome.isolation.hardened).toBe(true);
     if (mode !== 'bwrap') expect(outcome.isolation.layers).toEqual(expect.arrayContaining(['landlock', 'seccomp']));
   });
+});
+
+// The control for the spawner's row: with seccomp off the bot's own filter is gone, and the same bot does signal the
+// spawner that started it, so the rows above owe 'blocked' to the filter. Its memory stays shut (non-dumpable).
+(root ? test : test.skip)('control: a Botzone bot with seccomp off can signal its spawner', () => {
+  const outcome = runGrader('no-bwrap-user', 'botzone', true, { REFEREE_SANDBOX_NO_SECCOMP: '1' });
+  expect(outcome.kind).toBe('move');
+  expect(outcome.spawner?.spawned).toBe(true);
+  expect(outcome.spawner?.seen['signal the spawner']).toMatch(/^ALLOWED/);
+  expect(outcome.spawner?.seen["open the spawner's memory"]).toBe('blocked');
+  received.splice(0);
 });
