@@ -13,6 +13,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { Assignment } from '../grading/assignment.js';
 import { compareBatches, formatComparison } from '../grading/batch/compare.js';
 import { DiskFullError } from '../grading/batch/disk-full.js';
+import { prepareOutDir, rethrowDiskFull } from './out-dir.js';
 import { InputError, openSubmissions, type SubmissionInput } from '../grading/batch/input.js';
 import { JournalFormatError } from '../grading/batch/journal-db.js';
 import { LAYOUT_NAMES } from '../grading/batch/layout.js';
@@ -27,6 +28,9 @@ import { PASSWORD_ENV, queueEndpoint, redactUrl, urlWithoutPassword } from '../g
 import { closeLine, openQueuePool, queueResumeWords, workerHint } from './queue-flags.js';
 import { positiveInt, UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
+
+/** '1 game', '3 games' (the summary's counts in words). */
+const counted = (count: number, one: string): string => `${count} ${count === 1 ? one : `${one}s`}`;
 
 interface BatchFlags {
   quiet?: boolean;
@@ -82,7 +86,7 @@ function studentLine(summary: StudentSummary, cached: boolean): string {
   if (summary.status === 'error') return `${summary.id}: not graded — ${summary.error}`;
   const score = `${summary.score} / ${summary.maxScore}`;
   if (!summary.interfaceCheck.passed) return `${summary.id}: ${score} — interface check failed: ${summary.interfaceCheck.reason}`;
-  return `${summary.id}: ${score} ${cached ? '(unchanged, from the journal)' : `(${summary.gamesPlayed} games played, ${summary.gamesReused} reused)`}`;
+  return `${summary.id}: ${score} ${cached ? '(unchanged, from the journal)' : `(${counted(summary.gamesPlayed, 'game')} played, ${summary.gamesReused} reused)`}`;
 }
 
 /** A live bar on a terminal (games done/total, ETA, failures so far); one line per student otherwise. */
@@ -139,10 +143,10 @@ function progressReporter(tty: boolean, quiet: boolean): { onEvent: (event: Batc
 
 async function gradeClass(submissions: string, flags: BatchFlags): Promise<BatchOutcome | null> {
   const assignment = assignmentArg(flags.config, flags.game);
-  const outDir = resolve(flags.out);
+  const outDir = prepareOutDir(flags.out);
   let input: SubmissionInput;
   try {
-    input = await openSubmissions(resolve(submissions));
+    input = await openSubmissions(resolve(submissions), { exclude: [outDir] });
   } catch (error) {
     if (error instanceof InputError) throw new UsageError(error.message);
     throw error;
@@ -247,18 +251,22 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
     process.exitCode = stoppedBy === 'SIGTERM' ? 143 : 130;
     return null;
   }
-  writeClassIndex(index, { title: assignment.title, students: outcome.students });
   const files = [`index: ${index}`];
-  if (outcome.pseudonyms) {
-    const anonymous = join(outDir, 'index-anonymous.html');
-    writeClassIndex(anonymous, { title: assignment.title, students: outcome.students, pseudonyms: outcome.pseudonyms });
-    files.push(`anonymised: ${anonymous}`);
+  try {
+    writeClassIndex(index, { title: assignment.title, students: outcome.students });
+    if (outcome.pseudonyms) {
+      const anonymous = join(outDir, 'index-anonymous.html');
+      writeClassIndex(anonymous, { title: assignment.title, students: outcome.students, pseudonyms: outcome.pseudonyms });
+      files.push(`anonymised: ${anonymous}`);
+    }
+  } catch (error) {
+    rethrowDiskFull(error, outDir);
   }
   files.push(`grades: ${join(outDir, GRADES_CSV)}`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     `Graded ${outcome.students.length} student(s) in ${seconds} s: ${outcome.graded} graded now, ${outcome.cached} unchanged from the journal, ` +
-      `${outcome.errors} not graded; ${outcome.gamesPlayed} games played, ${outcome.gamesReused} reused.`,
+      `${outcome.errors} not graded; ${counted(outcome.gamesPlayed, 'game')} played, ${outcome.gamesReused} reused.`,
   );
   console.log(files.join('\n'));
   const graderErrors = outcome.students.filter((student) => student.error?.startsWith('not graded: grader error'));

@@ -20,6 +20,7 @@ import { artefactSpec, buildArtefact } from '../grading/pool/artefact.js';
 import { withdrawController, type GamePool, type PlayerSpec } from '../grading/pool/job.js';
 import { importFor, MissingDependencyError } from '../grading/optional-dependency.js';
 import { writeReport } from '../reports/render.js';
+import { prepareOutDir, rethrowDiskFull } from './out-dir.js';
 import { UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
 import { didYouMean } from './players.js';
@@ -141,11 +142,12 @@ export function register(program: Command): void {
       if (flags.only && (flags.only.item >= assignment.opponents.length || flags.only.index >= assignment.opponents[flags.only.item].games)) {
         throw new UsageError(`--only ${flags.only.item}:${flags.only.index} names no game: items are 0..${assignment.opponents.length - 1}`);
       }
+      // Before any work: an --out that cannot hold the results is one line now, not a stack after the games.
+      const outDir = prepareOutDir(flags.out);
       // A zip is graded as the folder it holds; reports and the rerun command keep the name the user gave.
       const path = await submissionArg(submission);
       const found = await contestantFor(path, assignment, !flags.config);
       const contestant = path === submission || found.submission.kind !== 'submission' ? found : { ...found, submission: { ...found.submission, name: submission } };
-      const outDir = resolve(flags.out);
       const progress = flags.quiet ? null : progressWriter((line) => process.stderr.write(line), process.stderr.isTTY === true);
       const game = getGame(assignment.game);
       let pool: GamePool | undefined;
@@ -219,7 +221,7 @@ export function register(program: Command): void {
           return;
         }
         if ((error as Error).name === 'SubmissionError' || (error as Error).name === 'CompileError') throw new UsageError((error as Error).message);
-        throw error;
+        rethrowDiskFull(error, outDir);
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
@@ -227,8 +229,12 @@ export function register(program: Command): void {
       }
       const gradePath = join(outDir, 'grade.json');
       const reportPath = join(outDir, 'report.html');
-      writeGradeResult(gradePath, result);
-      writeReport(reportPath, result);
+      try {
+        writeGradeResult(gradePath, result);
+        writeReport(reportPath, result);
+      } catch (error) {
+        rethrowDiskFull(error, outDir);
+      }
       console.log(flags.json ? JSON.stringify(summaryJson(result, { gradePath, reportPath })) : formatSummary(result, reportPath));
       if (result.status === 'grader-error') {
         // Not the student's failure: no verdict, exit 3 (the grade.json and report say what to fix).

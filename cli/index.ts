@@ -74,6 +74,10 @@ try {
   } else if (err instanceof UsageError) {
     console.error(`referee: ${err.message}`);
     process.exitCode = 2;
+  } else if (err instanceof Error && err.name === 'DiskFullError') {
+    // The output folder's disk filled up: what was finished is journaled, and the message says how to resume.
+    console.error(`referee: ${err.message}`);
+    process.exitCode = 1;
   } else if (isGraderError(err)) {
     // The grading machine failed before any student code ran: one line with the fix, never a verdict.
     console.error(`referee: grader error, nothing was graded: ${err.message}`);

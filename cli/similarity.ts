@@ -63,10 +63,10 @@ function folderArg(path: string, flag: '--base' | '--corpus'): string {
 }
 
 /** Every student of a class folder or zip, copied into `root` (each its own folder); problems become notes. */
-async function snapshotClass(path: string, root: string, prefix: string): Promise<{ entrants: Entrant[]; problems: string[] }> {
+async function snapshotClass(path: string, root: string, prefix: string, exclude: string[] = []): Promise<{ entrants: Entrant[]; problems: string[] }> {
   let input;
   try {
-    input = await openSubmissions(path);
+    input = await openSubmissions(path, { exclude });
   } catch (error) {
     if (error instanceof InputError) throw new UsageError(error.message);
     throw error;
@@ -177,7 +177,7 @@ async function similarity(classPath: string, flags: SimilarityFlags): Promise<vo
   const corpusDirs = flags.corpus.map((dir) => folderArg(dir, '--corpus'));
   const scratch = mkdtempSync(join(tmpdir(), 'referee-similarity-'));
   try {
-    const { entrants: students, problems } = await snapshotClass(resolve(classPath), join(scratch, 'class'), '');
+    const { entrants: students, problems } = await snapshotClass(resolve(classPath), join(scratch, 'class'), '', [outDir]);
     const corpus: Entrant[] = [];
     for (const [index, dir] of corpusDirs.entries()) {
       const found = await snapshotClass(dir, join(scratch, `corpus-${index}`), `${basename(dir).replace(/\.zip$/i, '')}/`);

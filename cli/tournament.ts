@@ -29,6 +29,8 @@ import { writeRankingCsv, writeTournamentResult, type TournamentFormat, type Tou
 import { GraderError, runTournament, TournamentInterrupted, TournamentUsageError, type TournamentOptions } from '../grading/tournament/runner.js';
 import { writeTournamentReport } from '../reports/tournament/render.js';
 import { boundedInt, nonNegativeInt, positiveInt, UsageError } from './args.js';
+import { prepareOutDir, rethrowDiskFull } from './out-dir.js';
+import { DiskFullError, isDiskFull } from '../grading/batch/disk-full.js';
 import { assignmentArg } from './assignment-arg.js';
 
 interface TournamentFlags {
@@ -117,7 +119,7 @@ async function gatherParticipants(args: string[], game: string, outDir: string, 
     }
     let input;
     try {
-      input = await openSubmissions(resolve(arg));
+      input = await openSubmissions(resolve(arg), { exclude: [outDir] });
     } catch (error) {
       if (error instanceof InputError) throw new UsageError(error.message);
       throw error;
@@ -170,8 +172,7 @@ function printRanking(result: TournamentResult): void {
 async function runCommand(args: string[], flags: TournamentFlags): Promise<void> {
   const assignment = assignmentArg(flags.config, flags.game);
   const game = getGame(assignment.game);
-  const outDir = resolve(flags.out);
-  mkdirSync(outDir, { recursive: true });
+  const outDir = prepareOutDir(flags.out);
   let openings: TournamentOptions['openings'];
   if (/^\d+$/.test(flags.openings)) {
     openings = { kind: 'random', plies: Number(flags.openings) };
@@ -191,7 +192,7 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
     journal = TournamentJournal.open(join(outDir, TOURNAMENT_JOURNAL_FILE));
   } catch (error) {
     if (error instanceof TournamentJournalError) throw new UsageError(error.message);
-    throw error;
+    rethrowDiskFull(error, outDir);
   }
   let pool: GamePool;
   let queuePool: QueuePool | undefined;
@@ -253,16 +254,20 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
       signal: controller.signal,
       onEvent: (event) => {
         if (event.type === 'round') {
-          console.log(`round ${event.round}/${event.rounds}: ${event.games} game(s)${event.resumed > 0 ? `, ${event.resumed} from the journal` : ''}`);
+          console.log(`round ${event.round}/${event.rounds}: ${event.games} game${event.games === 1 ? '' : 's'}${event.resumed > 0 ? `, ${event.resumed} from the journal` : ''}`);
         } else if (tty) {
           process.stderr.write(`\r${event.finished}/${event.total} games`);
         }
       },
     });
     if (tty) process.stderr.write('\n');
-    writeTournamentResult(join(outDir, 'tournament.json'), result);
-    writeRankingCsv(join(outDir, 'ranking.csv'), result);
-    writeTournamentReport(join(outDir, 'tournament.html'), result);
+    try {
+      writeTournamentResult(join(outDir, 'tournament.json'), result);
+      writeRankingCsv(join(outDir, 'ranking.csv'), result);
+      writeTournamentReport(join(outDir, 'tournament.html'), result);
+    } catch (error) {
+      rethrowDiskFull(error, outDir);
+    }
     printRanking(result);
     for (const warning of result.warnings) console.error(`warning: ${warning}`);
     console.log(`\n${result.games.length} games (${result.timings.gamesPlayed} played, ${result.timings.gamesResumed} from the journal) in ${(result.timings.totalMs / 1000).toFixed(1)} s.`);
@@ -277,6 +282,12 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
       return;
     }
     if (error instanceof TournamentUsageError) throw new UsageError(error.message);
+    // A full disk mid-tournament: the games journaled so far are kept, and the resume line says how to go on.
+    if (isDiskFull(error) || error instanceof DiskFullError) {
+      console.error(`referee: ${error instanceof DiskFullError ? error.message : new DiskFullError(outDir, (error as NodeJS.ErrnoException).code ?? (error as Error).message).message}\nResume with: ${resumeCommand(args, flags)}`);
+      process.exitCode = 1;
+      return;
+    }
     if (error instanceof GraderError || error instanceof WorkerStartError) {
       console.error(`referee: grader error: ${error.message}; finished games are journaled — fix the cause and resume with: ${resumeCommand(args, flags)}`);
       process.exitCode = 3;

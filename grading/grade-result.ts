@@ -2,7 +2,7 @@
  * GradeResult: one graded submission as JSON, validated against grading/grade-result.schema.json (and every game
  * record against validateRecordShape) before it is written. The single source of report.html and every export.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import type { Side } from '../harness/games/game.js';
 import type { PlayerIsolation } from '../harness/referee/player.js';
@@ -12,6 +12,7 @@ import type { LossVerdict } from '../harness/referee/verdict.js';
 import type { Assignment, ScoringRule, Visibility } from './assignment.js';
 import { packageFile } from './package-root.js';
 import type { SprtResult } from './scoring.js';
+import { writeFileAtomic } from './write-atomic.js';
 
 export const GRADE_FORMAT = 'referee.grade/1';
 
@@ -156,9 +157,7 @@ export function validateGradeResult(value: unknown): GradeResult {
 /** Validate, then write atomically (a reader never sees half a grade.json). */
 export function writeGradeResult(path: string, result: GradeResult): void {
   validateGradeResult(result);
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(result, null, 1)}\n`);
-  renameSync(temporary, path);
+  writeFileAtomic(path, `${JSON.stringify(result, null, 1)}\n`);
 }
 
 /** Read and validate a grade.json written earlier. */

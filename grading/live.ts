@@ -6,8 +6,9 @@
  * so a watcher can tell a running grader from one that was killed.
  */
 import type Database from 'better-sqlite3';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { GameProgress } from './pool/job.js';
+import { writeFileAtomic } from './write-atomic.js';
 
 export interface LiveGame {
   /** The game's key (the pool job's). */
@@ -155,9 +156,7 @@ export class LiveFile implements LiveSink {
 
   private save(state: LiveState, heartbeat: string): void {
     const snapshot: LiveSnapshot = { format: LIVE_FORMAT, state, heartbeat, games: [...this.games.values()] };
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(snapshot));
-    renameSync(temporary, this.path);
+    writeFileAtomic(this.path, JSON.stringify(snapshot));
   }
 }
 

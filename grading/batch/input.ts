@@ -3,10 +3,10 @@
  * readable entries for layout.ts to group. Nothing here follows a symlink inside a submission or reads anything
  * but regular files: a student's symlink to /etc/shadow must not end up in the snapshot we grade.
  */
-import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { join, resolve } from 'node:path';
 import yauzl from 'yauzl';
-import { groupStudents, type Grouping, type InputEntry } from './layout.js';
+import { groupStudents, isOutputMarker, OUTPUT_FOLDER_NOTE, type Grouping, type InputEntry } from './layout.js';
 
 /** An entry whose bytes can be read, at most `maxBytes` of them (more is an error naming the cap). */
 export interface ReadableEntry extends InputEntry {
@@ -90,8 +90,28 @@ function walk(root: string, name: string, out: ReadableEntry[]): void {
   }
 }
 
-function openDirectory(path: string): SubmissionInput {
+/** The real path of `path`, or the path itself when it does not exist (yet). */
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** Whether a folder is Referee's own output: one of the commands' journals or results sits at its top. */
+function isOutputFolder(dir: string): boolean {
+  try {
+    return readdirSync(dir).some(isOutputMarker);
+  } catch {
+    return false;
+  }
+}
+
+function openDirectory(path: string, exclude: string[]): SubmissionInput {
   const entries: ReadableEntry[] = [];
+  const skipped: string[] = [];
+  const excluded = new Set(exclude.map(realOrSelf));
   for (const name of readdirSync(path).sort()) {
     if (name.startsWith('.')) continue;
     // The top level is the instructor's own folder: a symlink there (to a student's repo, say) is followed.
@@ -102,10 +122,21 @@ function openDirectory(path: string): SubmissionInput {
       entries.push(fileEntry(name, join(path, name), null, `cannot be read (${errorCode(error)}): fix or remove it`));
       continue;
     }
-    if (stats.isDirectory()) walk(path, name, entries);
-    else entries.push(fileEntry(name, join(path, name), stats, stats.isFile() ? null : kindProblem(stats)));
+    if (stats.isDirectory()) {
+      // This command's own --out (or an earlier run's) inside the class folder is output, not a student.
+      if (excluded.has(realOrSelf(join(path, name))) || isOutputFolder(join(path, name))) {
+        skipped.push(`${name}/ (${OUTPUT_FOLDER_NOTE})`);
+        continue;
+      }
+      // A folder entry too, so a student folder with no files is listed as not graded rather than dropped.
+      entries.push({ ...fileEntry(`${name}/`, join(path, name), null, null), folder: true });
+      walk(path, name, entries);
+    } else {
+      entries.push(fileEntry(name, join(path, name), stats, stats.isFile() ? null : kindProblem(stats)));
+    }
   }
-  return { kind: 'directory', path, ...groupStudents(entries), close: () => undefined };
+  const grouping = groupStudents(entries);
+  return { kind: 'directory', path, ...grouping, ignored: [...skipped, ...grouping.ignored], close: () => undefined };
 }
 
 const S_IFMT = 0o170000;
@@ -117,11 +148,13 @@ async function openZip(path: string): Promise<SubmissionInput> {
 }
 
 /** Every file entry of a zip (folders skipped), readable until close(); symlinks and encrypted entries carry a problem. */
-export async function listZip(path: string): Promise<{ entries: ReadableEntry[]; close(): void }> {
+export async function listZip(source: string | Buffer, label: string = typeof source === 'string' ? source : 'the zip'): Promise<{ entries: ReadableEntry[]; close(): void }> {
+  const path = label;
   let zip: yauzl.ZipFile;
   try {
     // decodeStrings off: yauzl would fail the whole zip on one `..` entry; we refuse such entries one by one.
-    zip = await yauzl.openPromise(path, { lazyEntries: true, decodeStrings: false, autoClose: false });
+    const options = { lazyEntries: true, decodeStrings: false, autoClose: false } as const;
+    zip = typeof source === 'string' ? await yauzl.openPromise(source, options) : await yauzl.fromBufferPromise(source, options);
   } catch (error) {
     throw new InputError(`${path} is not a readable zip (${(error as Error).message}): download it again from the LMS`);
   }
@@ -142,7 +175,11 @@ export async function listZip(path: string): Promise<{ entries: ReadableEntry[];
   for (const entry of raw) {
     const nameBytes = entry.fileName as unknown as Buffer;
     const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, nameBytes, entry.extraFields, false);
-    if (name.endsWith('/')) continue;
+    if (name.endsWith('/')) {
+      // Kept as a marker only (an empty student folder must still be listed); never extracted.
+      entries.push({ name, size: 0, folder: true, read: () => Promise.resolve(Buffer.alloc(0)) });
+      continue;
+    }
     const mode = (entry.externalFileAttributes >>> 16) & S_IFMT;
     const problem = mode === S_IFLNK ? 'is a symbolic link: submit the file itself' : entry.isEncrypted() ? 'is encrypted: submit it unencrypted' : null;
     entries.push({
@@ -178,15 +215,18 @@ function readZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, maxB
   });
 }
 
-/** Open a class directory or zip and group it into students (nothing is extracted yet). */
-export async function openSubmissions(path: string): Promise<SubmissionInput> {
+/**
+ * Open a class directory or zip and group it into students (nothing is extracted yet). `exclude`: folders that
+ * are not students whatever they hold (the command's own --out when it lies inside the class folder).
+ */
+export async function openSubmissions(path: string, options: { exclude?: string[] } = {}): Promise<SubmissionInput> {
   let stats: Stats;
   try {
     stats = statSync(path);
   } catch (error) {
     throw new InputError(`cannot read ${path} (${errorCode(error)}): pass a folder of submissions or an LMS zip`);
   }
-  const input = stats.isDirectory() ? openDirectory(path) : await openZip(path);
+  const input = stats.isDirectory() ? openDirectory(path, options.exclude ?? []) : await openZip(path);
   if (input.students.length === 0) {
     input.close();
     const stray = input.ignored.length > 0 ? ` (ignored: ${input.ignored.slice(0, 3).join(', ')}${input.ignored.length > 3 ? ', …' : ''})` : '';

@@ -10,7 +10,7 @@
  * report: grading/ never imports reports/); out/grades.csv is written once the class is done.
  */
 import { availableParallelism } from 'node:os';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assignmentHash, type Assignment } from '../assignment.js';
@@ -31,6 +31,7 @@ import { ForkPool, WorkerStartError } from './pool.js';
 import { pseudonyms } from './pseudonym.js';
 import { DEFAULT_LIMITS, snapshotStudent, type SnapshotLimits } from './snapshot.js';
 import { errorSummary, summarizeGrade, withClassFacts, type StudentSummary } from './summary.js';
+import { writeFileAtomic } from '../write-atomic.js';
 
 export interface GradedStudent {
   summary: StudentSummary;
@@ -106,11 +107,7 @@ export const GRADES_CSV = 'grades.csv';
 
 const defaultWorker = (): string => fileURLToPath(new URL('./worker.js', import.meta.url));
 
-function writeAtomic(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, path);
-}
+const writeAtomic = writeFileAtomic;
 
 function selectedStudents(input: SubmissionInput, only: string[] | undefined): Set<string> {
   const ids = input.students.map((student) => student.id);

@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { ReadableEntry } from './input.js';
-import { TooLargeError } from './input.js';
-import type { StudentFiles } from './layout.js';
+import { listZip, TooLargeError } from './input.js';
+import { isZipName, submissionZipFiles, type StudentFiles } from './layout.js';
 
 export interface SnapshotLimits {
   /** Most bytes one submission may hold (all its files together). */
@@ -35,10 +35,15 @@ function treeHash(files: { path: string; bytes: Buffer }[]): string {
   return hash.digest('hex');
 }
 
-/** Copy one student's files into `root`/<id>/ (replacing what was there) and hash them. */
-export async function snapshotStudent(student: StudentFiles<ReadableEntry>, root: string, limits: SnapshotLimits): Promise<Snapshot> {
+/**
+ * Copy one student's files into `root`/<id>/ (replacing what was there) and hash them. A submission that is one
+ * zip is unpacked first, as `referee grade x.zip` would (the hash is of what it holds, so a re-zipped copy of the
+ * same files is the same submission); a zip inside that zip is not unpacked again.
+ */
+export async function snapshotStudent(student: StudentFiles<ReadableEntry>, root: string, limits: SnapshotLimits, unpackZip = true): Promise<Snapshot> {
   const { id } = student;
   if (student.problem) return { id, problem: student.problem };
+  if (unpackZip && student.files.length === 1 && isZipName(student.files[0].path)) return snapshotZip(student, root, limits);
   if (student.files.length > limits.maxFiles) {
     return { id, problem: `the submission holds ${student.files.length} files, over the cap of ${limits.maxFiles}: remove build output and node_modules (or raise --max-files)` };
   }
@@ -79,6 +84,32 @@ export async function snapshotStudent(student: StudentFiles<ReadableEntry>, root
     return { id, problem: `the files could not be copied for grading (${code}): rename odd file names and submit again` };
   }
   return { id, path: join(dir, submissionEntry(files.map((file) => file.path))), hash: treeHash(files) };
+}
+
+async function snapshotZip(student: StudentFiles<ReadableEntry>, root: string, limits: SnapshotLimits): Promise<Snapshot> {
+  const { id } = student;
+  const zip = student.files[0];
+  let bytes: Buffer;
+  try {
+    bytes = await zip.entry.read(limits.maxBytes);
+  } catch (error) {
+    if (error instanceof TooLargeError) return { id, problem: `${zip.path} is over the cap of ${megabytes(limits.maxBytes)}: remove build output and node_modules (or raise --max-submission-mb)` };
+    return { id, problem: `${zip.path} ${(error as Error).message}` };
+  }
+  let listed: Awaited<ReturnType<typeof listZip>>;
+  try {
+    listed = await listZip(bytes, zip.path);
+  } catch (error) {
+    return { id, problem: `${(error as Error).message.replace(/download it again from the LMS/, 'zip the submission again')}` };
+  }
+  try {
+    const files = submissionZipFiles(listed.entries);
+    if ('refused' in files) return { id, problem: `${zip.path}: ${files.refused}` };
+    if (files.files.length === 0) return { id, problem: `${zip.path} holds no files: zip the folder with the AIPlayer (or Strategy.cpp) in it` };
+    return await snapshotStudent({ ...student, files: files.files }, root, limits, false);
+  } finally {
+    listed.close();
+  }
 }
 
 /**

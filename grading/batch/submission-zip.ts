@@ -5,11 +5,11 @@
  */
 import { basename } from 'node:path';
 import { InputError, listZip } from './input.js';
-import { JUNK_SEGMENT, safeStudentId, unsafeName, unsafeSegment } from './layout.js';
+import { safeStudentId, submissionZipFiles } from './layout.js';
 import { DEFAULT_LIMITS, snapshotStudent, type SnapshotLimits } from './snapshot.js';
 
 /** Whether a command-line argument names a zip to unpack rather than a source file or folder. */
-export const isZipName = (arg: string): boolean => /\.zip$/i.test(arg);
+export { isZipName } from './layout.js';
 
 /**
  * Extract `zipPath` into a folder named after the zip under `root` and return what to grade there: the folder
@@ -23,14 +23,9 @@ export async function extractSubmissionZip(zipPath: string, root: string, limits
 export async function extractSubmissionZipHashed(zipPath: string, root: string, limits: SnapshotLimits = DEFAULT_LIMITS): Promise<{ path: string; hash: string }> {
   const { entries, close } = await listZip(zipPath);
   try {
-    const files = [];
-    for (const entry of entries) {
-      const segments = entry.name.split('/').filter((segment) => segment !== '' && segment !== '.');
-      if (segments.some((segment) => JUNK_SEGMENT.test(segment))) continue;
-      const refused = unsafeName(entry.name) ?? entry.problem ?? segments.map(unsafeSegment).find((why) => why !== null);
-      if (refused) throw new InputError(`${zipPath}: the entry ${JSON.stringify(entry.name)} ${refused}: refused; zip the submission again without it`);
-      files.push({ path: segments.join('/'), entry });
-    }
+    const listed = submissionZipFiles(entries);
+    if ('refused' in listed) throw new InputError(`${zipPath}: ${listed.refused}`);
+    const { files } = listed;
     if (files.length === 0) throw new InputError(`${zipPath} holds no files: zip the folder with Strategy.cpp (or AIPlayer.ts / AIPlayer.py) in it`);
     const id = safeStudentId(basename(zipPath).replace(/\.zip$/i, ''));
     const snapshot = await snapshotStudent({ id, origins: [zipPath], files }, root, limits);

@@ -1,6 +1,7 @@
 /**
  * grades.csv for an LMS gradebook import: student id, total, max, one column per rubric item (the interface
- * check first), then the status and a note. A row whose status is `error` (not graded) leaves its points blank.
+ * check first), then the status and a note. A row whose summary status is `error` says "not graded" (an empty
+ * folder, a refused zip, a grader error: the note says which) and leaves its points blank.
  * Written with csv-stringify, which quotes what needs quoting; a cell that a spreadsheet would run as a formula
  * (a student-chosen folder name like `=HYPERLINK(…)`) is defused.
  */
@@ -51,7 +52,7 @@ export function gradesCsv(students: StudentSummary[], options: { pseudonyms?: Ma
       student.maxScore,
       points(student.interfaceCheck.points),
       ...student.items.map((item) => points(item.points)),
-      student.status === 'error' ? 'error' : student.interfaceCheck.passed ? 'graded' : 'interface check failed',
+      student.status === 'error' ? 'not graded' : student.interfaceCheck.passed ? 'graded' : 'interface check failed',
       defuse([student.error ?? student.interfaceCheck.reason ?? '', student.identicalTo?.length ? `identical to ${student.identicalTo.join(', ')}` : ''].filter(Boolean).join('; ')),
     ];
   });

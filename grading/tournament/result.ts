@@ -2,12 +2,13 @@
  * TournamentResult: a whole tournament as JSON, validated against grading/tournament/tournament.schema.json
  * (ajv) before it is written — the single source of tournament.html and ranking.csv.
  */
-import { renameSync, writeFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { stringify } from 'csv-stringify/sync';
 import { validateRecordShape, type GameRecord } from '../../harness/referee/record.js';
 import type { RefereeConfig } from '../../harness/referee/config.js';
 import { packageFile } from '../package-root.js';
+import { writeFileAtomic } from '../write-atomic.js';
 
 export const TOURNAMENT_FORMAT = 'referee.tournament/1';
 export type TournamentFormat = 'round-robin' | 'gauntlet' | 'swiss';
@@ -109,11 +110,7 @@ export function validateTournamentResult(json: unknown): TournamentResult {
   return json as TournamentResult;
 }
 
-function writeAtomic(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, path);
-}
+const writeAtomic = writeFileAtomic;
 
 export function writeTournamentResult(path: string, result: TournamentResult): void {
   writeAtomic(path, `${JSON.stringify(validateTournamentResult(result))}\n`);

@@ -14,6 +14,13 @@ const standIn = {
 };
 /** Threads a Python submission left running after a timed-out func_timeout call (the host counts them). */
 const leftoverThreads = { type: 'integer', minimum: 0, maximum: 100000 };
+/** The last line of the submission's own code in a traceback (file as the student named it, line, function). */
+const where = {
+  type: 'object',
+  properties: { file: { type: 'string', maxLength: 300 }, line: { type: 'integer', minimum: 1, maximum: 10000000 }, function: { type: 'string', maxLength: 200 } },
+  required: ['file', 'line', 'function'],
+  additionalProperties: false,
+};
 const value = {}; // any JSON; the host caps its size and the line length is capped before parsing
 
 function variant(t: string, properties: Record<string, unknown>, required: string[]): object {
@@ -49,7 +56,7 @@ const schema = {
       'id',
       'detail',
     ]),
-    variant('error', { id, message: { type: 'string', maxLength: 2000 }, stack: { type: 'string', maxLength: 8000 }, between: { type: 'boolean' } }, [
+    variant('error', { id, message: { type: 'string', maxLength: 2000 }, stack: { type: 'string', maxLength: 8000 }, where, between: { type: 'boolean' } }, [
       'id',
       'message',
     ]),

@@ -11,7 +11,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, statSync 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, cacheFolder, touchCacheEntry } from './cache-dir.js';
-import { gameFile, gamesWithBoard } from './game-files.js';
+import { commonGameFile, gameFile, gamesWithBoard } from './game-files.js';
 
 export interface Compiler {
   /** The g++ binary (under /usr, so the sandbox's read-only /usr bind holds it). */
@@ -73,7 +73,7 @@ let headers: string | null = null;
 
 /**
  * The cached copy of the headers a C++ submission may include (sdk/: Point.h, Strategy.h, Judge.h, Judge.cpp;
- * referee/<folder>.h: each game's AIPlayer Board from its folder), named by their content hash.
+ * referee/<folder>.h: each game's AIPlayer Board from its folder; referee/actions.h: their move list), named by their content hash.
  */
 export function cppHeadersDir(): string {
   if (headers && existsSync(headers)) return headers;
@@ -81,6 +81,7 @@ export function cppHeadersDir(): string {
   const files: (string | [string, string])[] = existsSync(join(source, 'sdk')) ? filesUnder(join(source, 'sdk')) : [];
   const boards = new Map(gamesWithBoard('cpp').map((game) => [game.files.folder, gameFile(game, 'board.h')]));
   for (const [folder, path] of boards) files.push([`referee/${folder}.h`, path]);
+  files.push(['referee/actions.h', commonGameFile('actions.h')]);
   const dir = cacheFolder('cpp', source, files);
   headers = dir;
   return dir;

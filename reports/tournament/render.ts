@@ -4,13 +4,14 @@
  * interval drawn as a bar, the crosstable (W-D-L and score per pair; a cell opens the pair's first game), every
  * game in a table, and report.html's own replay viewer.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { getGame } from '../../harness/games/registry.js';
 import { packageFile } from '../../grading/package-root.js';
 import type { TournamentResult } from '../../grading/tournament/result.js';
 import { gameView, SvgTokens } from '../replay-data.js';
 import { scriptSafeJson } from '../safe-json.js';
+import { writeFileAtomic } from '../../grading/write-atomic.js';
 
 const template = (...path: string[]): string => readFileSync(packageFile('reports', ...path), 'utf8');
 
@@ -113,7 +114,5 @@ export function renderTournamentReport(result: TournamentResult): string {
 }
 
 export function writeTournamentReport(path: string, result: TournamentResult): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, renderTournamentReport(result));
-  renameSync(temporary, path);
+  writeFileAtomic(path, renderTournamentReport(result));
 }

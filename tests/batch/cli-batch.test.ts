@@ -83,7 +83,7 @@ describe('referee batch', () => {
     expect(csv[2]).toMatch(/^doejane_102,doejane,102,late,TypeScript,/);
     expect(csv[7]).toMatch(/^smithjohn_101,smithjohn,101,,TypeScript,/);
     // A student not graded (a refused entry name): blank points, not a 0 an LMS would import.
-    expect(csv[3]).toMatch(/^dot_106,dot,106,,,anon-[0-9a-f]{6},,60,,,,error,/);
+    expect(csv[3]).toMatch(/^dot_106,dot,106,,,anon-[0-9a-f]{6},,60,,,,not graded,/);
     const pseudonym = csv[7].split(',')[5];
     expect(anonymous).toContain(pseudonym);
 
@@ -128,5 +128,21 @@ describe('referee batch', () => {
     }
     expect(titles.some((title) => /\(\d of 3 so far\)/.test(title))).toBe(true);
     expect(/<h1>([^<]*)<\/h1>/.exec(readFileSync(join(out, 'index.html'), 'utf8'))?.[1]).toBe('Tiny batch assignment');
+  });
+
+  test('an --out inside the class folder is not a student on --resume; an empty folder is "not graded"; a zip is graded as grade takes it', async () => {
+    const classDir = makeClass({ anna: 'broken' });
+    mkdirSync(join(classDir, 'bob'));
+    writeFileSync(join(classDir, 'cara.zip'), makeZip([{ name: 'cara/AIPlayer.ts', content: SOURCES.weak(), deflate: true }]));
+    const out = join(classDir, 'graded');
+    const first = await run([classDir, '--config', config, '--out', out, '--jobs', '2']);
+    expect(first.out).toContain('Found 3 student(s) in the folder');
+    const again = await run([classDir, '--config', config, '--out', out, '--resume']);
+    expect(again.out).toContain('Found 3 student(s) in the folder');
+    expect(again.out).toContain("graded/ (Referee's own output folder, left out)");
+    const rows = readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
+    expect(rows.map((row) => [row[0], row.at(-2)])).toEqual([['anna', 'interface check failed'], ['bob', 'not graded'], ['cara', 'graded']]);
+    expect(rows[1].at(-1)).toMatch(/the submission is empty \(its folder holds no files\): ask the student to submit again/);
+    expect(rows[1][5]).toBe('');
   });
 });
