@@ -30,6 +30,8 @@ import { positiveInt, UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
 import { count } from '../grading/words.js';
 
+/** '1 game', '3 games' (the summary's counts in words). */
+
 interface BatchFlags {
   quiet?: boolean;
   config?: string;
@@ -84,7 +86,7 @@ function studentLine(summary: StudentSummary, cached: boolean): string {
   if (summary.status === 'error') return `${summary.id}: not graded — ${summary.error}`;
   const score = `${summary.score} / ${summary.maxScore}`;
   if (!summary.interfaceCheck.passed) return `${summary.id}: ${score} — interface check failed: ${summary.interfaceCheck.reason}`;
-  return `${summary.id}: ${score} ${cached ? '(unchanged, from the journal)' : `(${summary.gamesPlayed} games played, ${summary.gamesReused} reused)`}`;
+  return `${summary.id}: ${score} ${cached ? '(unchanged, from the journal)' : `(${count(summary.gamesPlayed, 'game')} played, ${summary.gamesReused} reused)`}`;
 }
 
 /** A live bar on a terminal (games done/total, ETA, failures so far); one line per student otherwise. */
@@ -264,7 +266,7 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     `Graded ${count(outcome.students.length, 'student')} in ${seconds} s: ${outcome.graded} graded now, ${outcome.cached} unchanged from the journal, ` +
-      `${outcome.errors} not graded; ${outcome.gamesPlayed} games played, ${outcome.gamesReused} reused.`,
+      `${outcome.errors} not graded; ${count(outcome.gamesPlayed, 'game')} played, ${outcome.gamesReused} reused.`,
   );
   console.log(files.join('\n'));
   const graderErrors = outcome.students.filter((student) => student.error?.startsWith('not graded: grader error'));

@@ -1,4 +1,5 @@
 /** The short summary `referee grade` prints: the score, then one line per rubric item. */
+import { isLossVerdict, VERDICT_DESCRIPTIONS } from '../harness/referee/verdict.js';
 import { firstForcedLosses } from './evidence.js';
 import type { GradeResult, InterfaceCheckItem } from './grade-result.js';
 import { displayWidth, padColumns } from './text-width.js';
@@ -43,7 +44,10 @@ export function formatSummary(result: GradeResult, reportPath: string): string {
   }
   for (const loss of firstForcedLosses(result)) {
     const title = result.items[loss.item]?.title ?? `item ${loss.item}`;
-    lines.push(`First forced loss ${title}, game ${loss.index + 1}${loss.ply > 0 ? ` at ply ${loss.ply}` : ' (building the AIPlayer)'}: ${loss.verdict}: ${loss.message}`);
+    // In words, not the verdict's internal name: 'it threw an error: KeyError … (AIPlayer.py, line 23, in evaluate)'.
+    const what = isLossVerdict(loss.verdict) ? `it ${VERDICT_DESCRIPTIONS[loss.verdict]}` : loss.verdict;
+    const where = loss.where ? ` (${loss.where.file}, line ${loss.where.line}, in ${loss.where.function})` : '';
+    lines.push(`First game lost by a rule ${title}, game ${loss.index + 1}${loss.ply > 0 ? ` at ply ${loss.ply}` : ' (before its first move)'}: ${what}: ${loss.message}${where}`);
     lines.push(...stackLines(loss.stack, '  │ '));
     if (loss.output.length > 0) lines.push('  last output before it:', ...loss.output.map((line) => `  > ${line}`));
     lines.push(`  replay it: ${reportPath}#game=${gameNumber(result, loss.item, loss.index)}&ply=${loss.ply}`);

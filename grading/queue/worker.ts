@@ -94,11 +94,11 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
   const inPlay = new Map<string, string>();
   // BullMQ gave the game to another worker because this one did not renew its lock in time (its event loop or Redis
   // stalled past the lock): said once, so a replay elsewhere is never unexplained; this play's result is refused.
-  const lost = (jobId: string): void => {
+  const lost = (jobId: string, why = `this worker's lock on it lapsed (it did not renew it within ${lockMs} ms); another worker plays it from its start`): void => {
     const label = inPlay.get(jobId);
     if (label === undefined) return;
     inPlay.delete(jobId);
-    log(`lost ${label}: this worker's lock on it lapsed (it did not renew it within ${lockMs} ms); another worker plays it from its start`);
+    log(`lost ${label}: ${why}`);
   };
   const heartbeat = (): Promise<void> => beat(connection, options.key, { name, harness, concurrency: options.concurrency }).catch(() => undefined);
   if (unsignedJobsAllowed()) log(`WARNING: ${TEST_UNSIGNED_JOBS_ENV}=1: jobs are played without checking their signature (a test's control only)`);
@@ -175,10 +175,11 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
     },
   );
   worker.on('error', (error: Error) => {
-    const taken = /^(?:Missing lock|Lock mismatch) for job (\S+?)\.? /.exec(error.message);
-    if (taken) lost(taken[1]);
+    const taken = /^(Missing lock|Lock mismatch|Missing key) for job (\S+?)\.? /.exec(error.message);
+    if (taken?.[1] === 'Missing key') lost(taken[2], 'its job vanished from Redis (flushed, or restarted without persistence); its coordinator enqueues it again');
+    else if (taken) lost(taken[2]);
   });
-  worker.on('lockRenewalFailed', (jobIds: string[]) => jobIds.forEach(lost));
+  worker.on('lockRenewalFailed', (jobIds: string[]) => jobIds.forEach((jobId) => lost(jobId)));
   worker.on('completed', (job) => inPlay.delete(String(job.id)));
   worker.on('failed', (job, error) => {
     if (job) inPlay.delete(String(job.id));

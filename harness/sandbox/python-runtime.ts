@@ -13,6 +13,7 @@ import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheFolder } from './cache-dir.js';
+import { keptProbe } from './probe-cache.js';
 import { gameFile, gamesWithBoard } from './game-files.js';
 
 export interface PythonInterpreter {
@@ -58,6 +59,21 @@ function probe(candidate: string, source: string): PythonInterpreter | null {
   return { path, version: version.join('.'), source, binds };
 }
 
+/** probe(), kept in the cache (probe-cache.ts) when the candidate is the interpreter's binary or a symlink to it. */
+function cachedProbe(candidate: string, source: string): PythonInterpreter | null {
+  const kept = keptProbe(
+    'python',
+    candidate,
+    () => probe(candidate, source),
+    (value): value is PythonInterpreter => {
+      const answer = value as Partial<PythonInterpreter> | null;
+      return typeof answer?.path === 'string' && typeof answer.version === 'string' && Array.isArray(answer.binds) && answer.binds.every((bind) => typeof bind === 'string');
+    },
+    (answer, real) => answer.path === real,
+  );
+  return kept && { path: kept.path, version: kept.version, binds: kept.binds, source };
+}
+
 /** The interpreter Python submissions run with, found once per process; null when there is none (>= 3.8). */
 export function findPython(): PythonInterpreter | null {
   if (found !== undefined) return found;
@@ -80,7 +96,7 @@ export function findPython(): PythonInterpreter | null {
   found = null;
   for (const [candidate, source] of candidates) {
     if (!candidate || !existsSync(candidate)) continue;
-    found = probe(candidate, source);
+    found = cachedProbe(candidate, source);
     if (found) break;
   }
   return found;

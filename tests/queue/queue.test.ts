@@ -293,7 +293,7 @@ describe('referee batch --queue with two referee workers', () => {
       expect(lines[0]).toMatch(/^referee: (cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/0 \((ECONNREFUSED\): start redis-server|WRONGPASS[^)]*\): Redis refused the password: set REFEREE_REDIS_PASSWORD)|--queue must be a redis:\/\/ or rediss:\/\/ URL)/);
       expect(run.stderr).not.toContain('secret');
     }
-  }, 60_000);
+  }, 120_000); // five CLIs starting at once: 44 s at load 50, over 60 s at load 51
 });
 
 test('SIGTERM stops a worker cleanly (exit 0); no worker process outlives the tests', async () => {

@@ -67,7 +67,9 @@ describe('referee serve --watch', () => {
       expect(batch.exitCode).toBeNull();
       expect(await page.textContent('#watch-summary')).toMatch(/batch running: .*[1-9]\d* games? in play/);
       expect(await page.locator('#watch-board [data-disc]').count()).toBeGreaterThan(0);
-      expect(await page.textContent('#watch-ply')).toMatch(/in play on local \d+/);
+      // Unless the followed game ended in the meantime: then its record replays on to its result.
+      const ended = await page.evaluate((k) => document.body.dataset.watchLive !== k || document.body.dataset.watchResult !== undefined, key);
+      expect(await page.textContent('#watch-ply')).toMatch(ended ? /^ply \d+ of \d+/ : /in play on local \d+/);
       // Every student of the run from the start, each student's games as done / planned.
       expect(await page.locator('#watch-students tbody tr').count()).toBe(4);
       expect(await page.textContent('#watch-students tbody')).toMatch(/grading\d \/ 4 \(\+1 playing\)/);
@@ -85,7 +87,7 @@ describe('referee serve --watch', () => {
       expect(await page.locator('#watch-students tbody tr').count()).toBeGreaterThan(0);
       expect(await batchDone).toBe(0);
       await page.waitForFunction(() => document.body.dataset.watchRun === 'done', undefined, { timeout: 30_000 });
-      expect(await page.textContent('#watch-summary')).toMatch(/batch finished: 4 students \(4 graded\), 0 games in play, 16 games finished/);
+      expect(await page.textContent('#watch-summary')).toMatch(/batch finished: 4 students \(4 graded\), no game in play, 16 games finished/);
       expect(await page.textContent('#watch-workers tbody')).toMatch(/local \d+\s*idle\s*\d+/);
       // Asking for games that are not there, or with a hostile key, is a one-line refusal; the dashboard goes on.
       const replies = await socketErrors(page, [

@@ -292,6 +292,34 @@ describe('load', () => {
     expect(refusal).toMatch(/^the record does not load: its result was edited \(the file says/);
     await page.click('#load-cancel');
 
+    // Hostile restore and hello messages: one-line refusals, nothing created.
+    const human = { kind: 'human' };
+    const hostile = await page.evaluate(async (frames) => {
+      const socket = new WebSocket(`ws://${location.host}/ws`);
+      const errors: string[] = [];
+      socket.onmessage = (event) => {
+        const message = JSON.parse(String(event.data)) as { type: string; message?: string };
+        if (message.type === 'error') errors.push(message.message!);
+      };
+      await new Promise((r) => (socket.onopen = r));
+      for (const frame of frames) socket.send(JSON.stringify(frame));
+      while (errors.length < frames.length) await new Promise((r) => setTimeout(r, 20));
+      socket.close();
+      return errors;
+    }, [
+      { type: 'restore', record: { format: 'referee.game/1', game: 'chess', turns: [] }, black: human, white: human },
+      { type: 'restore', record: { ...saved, turns: [{ ply: 1, side: 0, kind: 'move', move: '9' }] }, black: human, white: human },
+      { type: 'restore', record: saved, black: human, white: human, resignedBy: 2 },
+      { type: 'restore', record: saved, black: { kind: 'submission', index: 7 }, white: human },
+      { type: 'hello', session: 'abc', control: 'x'.repeat(40) },
+    ]);
+    // Schema refusals come at once, the rest in order after them.
+    const has = (pattern: RegExp): number => hostile.filter((error) => pattern.test(error)).length;
+    expect(has(/^the game could not be resumed: unknown game 'chess'/)).toBe(1);
+    expect(has(/^the game could not be resumed: the record does not load: ply 1 \(Red's 9\): /)).toBe(1);
+    expect(has(/^message refused: /)).toBe(2);
+    expect(has(/^no submission #7/)).toBe(1);
+
     // A save without initialState (and without ply numbers): the start position is implied; it loads and plays on.
     const bare = copy();
     delete (bare as Record<string, unknown>).initialState;

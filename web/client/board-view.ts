@@ -253,9 +253,14 @@ export function drawBoard(): void {
     focusable.push(button);
   }
   board.append(layer);
-  board.dataset.cellRatio = String(side / width);
-  board.dataset.aspect = String(height / width);
-  fitBoard();
+  // Sizing reads the layout: only a board of another shape needs it here (the lines above it and the window are
+  // watched), so a fast AI-vs-AI game does not force a layout per move.
+  const [ratio, aspect] = [String(side / width), String(height / width)];
+  if (board.dataset.cellRatio !== ratio || board.dataset.aspect !== aspect) {
+    board.dataset.cellRatio = ratio;
+    board.dataset.aspect = aspect;
+    fitBoard();
+  }
 
   // One tab stop into the board (roving tabindex): the cell the keyboard was on, else a legal one, else the first.
   const first = focusable.find((el) => el.dataset.cell === page.focusedCell) ?? focusable.find((el) => el.hasAttribute('data-move')) ?? focusable[0];
