@@ -26,7 +26,8 @@ import { writeReport } from '../reports/render.js';
 import { writeClassIndex } from '../reports/class/render.js';
 import { PASSWORD_ENV, queueEndpoint, redactUrl, urlWithoutPassword } from '../grading/queue/connection.js';
 import { closeLine, openQueuePool, queueResumeWords, workerHint } from './queue-flags.js';
-import { positiveInt, UsageError } from './args.js';
+import { positiveInt, protocolName, UsageError } from './args.js';
+import type { SubmissionProtocol } from '../harness/submission/resolve.js';
 import { assignmentArg } from './assignment-arg.js';
 import { count } from '../grading/words.js';
 
@@ -34,6 +35,7 @@ import { count } from '../grading/words.js';
 
 interface BatchFlags {
   quiet?: boolean;
+  protocol?: SubmissionProtocol;
   config?: string;
   game?: string;
   out: string;
@@ -74,6 +76,7 @@ const shellWord = (word: string): string => (/^[\w./:=@%+,-]+$/.test(word) ? wor
 function resumeCommand(submissions: string, flags: BatchFlags): string {
   const words = ['referee', 'batch', submissions, '--out', flags.out];
   if (flags.config) words.push('--config', flags.config);
+  if (flags.protocol) words.push('--protocol', flags.protocol);
   if (flags.only) words.push('--only', flags.only.join(','));
   if (flags.anonymize) words.push('--anonymize');
   if (flags.jobs !== undefined && flags.jobs !== (flags.queue ? QUEUE_DEFAULT_JOBS : availableParallelism())) words.push('--jobs', String(flags.jobs));
@@ -142,7 +145,8 @@ function progressReporter(tty: boolean, quiet: boolean): { onEvent: (event: Batc
 }
 
 async function gradeClass(submissions: string, flags: BatchFlags): Promise<BatchOutcome | null> {
-  const assignment = assignmentArg(flags.config, flags.game);
+  const configured = assignmentArg(flags.config, flags.game);
+  const assignment = flags.protocol !== undefined ? { ...configured, protocol: flags.protocol } : configured;
   const outDir = prepareOutDir(flags.out);
   let input: SubmissionInput;
   try {
@@ -285,6 +289,7 @@ export function register(program: Command): void {
     .argument('[submissions]', 'folder of submissions (one folder or file per student) or an LMS zip (Canvas-style or one folder per student)')
     .option('--config <file>', 'assignment JSON (see grading/assignment.schema.json); default: the built-in ladder')
     .option('--game <id>', 'without --config: the game whose built-in assignment to use (default: reversi)')
+    .option('--protocol <name>', "botzone: take every submission for a Botzone bot (a whole program on stdin/stdout) even without Botzone's signs in its source; course: never (over the assignment's protocol)", protocolName)
     .option('--out <dir>', 'output folder (journal, reports, index.html, grades.csv)', 'referee-batch')
     .option('--jobs <n>', `games at once, one worker process each (default: the number of cores, ${availableParallelism()} here); with --queue, the games all workers play at once (default 64)`, positiveInt)
     .option('--quiet', 'no progress on stderr (no bar, no line per student)')

@@ -3,6 +3,7 @@
  * Assignment (every default filled in). Omitted fields reproduce the course platform (60 s per move, three asks,
  * touching the board loses); DEFAULT_ASSIGNMENT is the built-in ladder used when no config is given.
  */
+import type { SubmissionProtocol } from '../harness/submission/resolve.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
@@ -81,6 +82,8 @@ export interface Assignment {
   maxFiles?: number;
   /** The entry file inside every submission folder (relative), over the name conventions. */
   entry?: string;
+  /** 'botzone': every submission is a Botzone bot whatever its source shows; 'course': never one (default: detected). */
+  protocol?: SubmissionProtocol;
   interfaceCheck: { points: number; visibility: Visibility };
   opponents: OpponentItem[];
   tournament?: TournamentItem;
@@ -386,6 +389,7 @@ function fillAssignment(json: unknown, source: string, baseDir: string): Assignm
     ...(raw.maxSubmissionMb !== undefined ? { maxSubmissionMb: raw.maxSubmissionMb as number } : {}),
     ...(raw.maxFiles !== undefined ? { maxFiles: raw.maxFiles as number } : {}),
     ...(raw.entry !== undefined ? { entry: raw.entry as string } : {}),
+    ...(raw.protocol !== undefined ? { protocol: raw.protocol as SubmissionProtocol } : {}),
     interfaceCheck: {
       points: interfaceCheck.points ?? PLATFORM.interfacePoints,
       visibility: interfaceCheck.visibility ?? PLATFORM.visibility,

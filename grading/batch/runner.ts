@@ -248,7 +248,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
         const contestant = { ...base, submission: { ...base.submission, name: task.student }, check: () => checkSlots.run(() => base.check()) };
         let contestantSpec: PlayerSpec | undefined;
         try {
-          const artefact = await buildArtefact(task.path, assignment.entry);
+          const artefact = await buildArtefact(task.path, assignment.entry, assignment.protocol);
           await pool.publish(artefact);
           contestantSpec = artefactSpec(artefact, task.student);
         } catch (error) {

@@ -121,8 +121,8 @@ test('batch: the class index says "not graded: grader error" and the run exits 3
   expect(index).toContain('not graded: grader error');
   const csv = readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n');
   expect(csv[0]).toBe('student,name,lms_id,late,language,total,max,Interface check,vs random,vs greedy,status,note');
-  // Not graded: total and item cells blank (an LMS import would record a 0), max kept, status error, the reason.
-  expect(csv[1]).toMatch(/^alice,alice,,,TypeScript,,60,,,,error,"?not graded: grader error: .*sandbox did not start/);
+  // Not graded: total and item cells blank (an LMS import would record a 0), max kept, status 'not graded', the reason.
+  expect(csv[1]).toMatch(/^alice,alice,,,TypeScript,,60,,,,not graded,"?not graded: grader error: .*sandbox did not start/);
 
   // `referee export` of that grade in every format: nothing charged to the student.
   const gradeJson = join(out, 'students', 'alice', 'grade.json');
@@ -131,7 +131,7 @@ test('batch: the class index says "not graded: grader error" and the run exits 3
     expect({ format, code: result.code, stderr: result.stderr }).toEqual({ format, code: 0, stderr: '' });
     return result.stdout;
   };
-  expect(exported('csv').trim().split('\n')[1]).toMatch(/^alice,alice,,,TypeScript,,60,,,,error,"?not graded: grader error/);
+  expect(exported('csv').trim().split('\n')[1]).toMatch(/^alice,alice,,,TypeScript,,60,,,,not graded,"?not graded: grader error/);
   const junit = exported('junit');
   expect(junit).toMatch(/<testsuite name="alice" tests="1" failures="0" errors="1" skipped="0"/);
   expect(junit).toMatch(/<error message="not graded: grader error: .*sandbox did not start/);

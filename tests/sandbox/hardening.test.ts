@@ -16,7 +16,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { seedCache } from '../setup/suite-cache.js';
-import { canRun, graderCommand, modeEnv, ownedBy, sandboxModes, type SandboxMode } from '../setup/sandbox-modes.js';
+import { canRun, graderCommand, modeEnv, ownedBy, SANDBOX_MODES, sandboxModes, type SandboxMode } from '../setup/sandbox-modes.js';
 
 const DRIVER = resolve('tests/fixtures/hardening/grader-driver.mjs');
 const DIST = resolve('dist');
@@ -31,6 +31,8 @@ interface Outcome {
   left: string[];
   isolation: { hardened: boolean; layers: string[]; problem?: string };
   uid: number;
+  /** A Botzone bot's attacks on the spawner that started it (restart per turn), and that parent's name. */
+  spawner: { seen: Record<string, string>; spawned: boolean } | null;
 }
 
 const MODES = sandboxModes('bwrap', 'no-bwrap-root', 'no-bwrap-user', 'landlock-refused-user', 'broken-bwrap');
@@ -107,7 +109,7 @@ function workFor(mode: SandboxMode): { work: string; cache: string; neighbour: s
 
 let runs = 0;
 
-function runGrader(mode: SandboxMode, runtime: 'node' | 'python' | 'botzone', bare: boolean): Outcome {
+function runGrader(mode: SandboxMode, runtime: 'node' | 'python' | 'botzone', bare: boolean, extraEnv: Record<string, string> = {}): Outcome {
   const { work, cache, neighbour, uid } = workFor(mode);
   const runTag = `${tag}-${mode.id}-${(runs += 1)}`;
   const spec = {
@@ -121,7 +123,7 @@ function runGrader(mode: SandboxMode, runtime: 'node' | 'python' | 'botzone', ba
       __UNIX__: unixPath, __ABSTRACT__: abstractName,
     },
   };
-  const env = modeEnv(mode, { HOME: work, REFEREE_CACHE_DIR: cache });
+  const env = modeEnv(mode, { HOME: work, REFEREE_CACHE_DIR: cache, ...extraEnv });
   const command = graderCommand(mode, [DRIVER, JSON.stringify(spec)]);
   const run = spawnSync(command[0], command.slice(1), { cwd: work, env, encoding: 'utf8', timeout: 120_000 });
   const line = run.stdout.trim().split('\n').pop() ?? '';
@@ -161,6 +163,12 @@ describe.each(MODES)('$label', (mode) => {
   // one case with nothing above the OS layers shows the fallback holds.
   (skip ? test.skip : test).each(mode.id === 'broken-bwrap' ? cases.filter(([, runtime, bare]) => runtime === 'node' && bare) : cases)('%s: every attack of the issue is contained, and the record says what held', (_, runtime, bare) => {
     const outcome = runGrader(mode, runtime, bare);
+    if (runtime === 'botzone') {
+      // Started by the spawner kept in its sandbox, which the bot cannot signal, read, write or hold a pipe of (its
+      // own filter and the spawner's non-dumpable state hold with Landlock refused too).
+      expect(outcome.spawner?.spawned).toBe(true);
+      expect(Object.entries(outcome.spawner?.seen ?? { none: 'no report' }).filter(([, result]) => result !== 'blocked')).toEqual([]);
+    }
     if (mode.id === 'landlock-refused-user') {
       // Refused by the kernel (simulated): recorded as missing, never fatal, never called hardened.
       expect(outcome.kind).toBe('move');
@@ -185,4 +193,15 @@ describe.each(MODES)('$label', (mode) => {
     expect(outcome.isolation.hardened).toBe(true);
     if (mode.id !== 'bwrap') expect(outcome.isolation.layers).toEqual(expect.arrayContaining(['landlock', 'seccomp']));
   });
+});
+
+// The control for the spawner's row: with seccomp off the bot's own filter is gone, and the same bot does signal the
+// spawner that started it, so the rows above owe 'blocked' to the filter. Its memory stays shut (non-dumpable).
+(canRun(SANDBOX_MODES['no-bwrap-user']) ? test : test.skip)('control: a Botzone bot with seccomp off can signal its spawner', () => {
+  const outcome = runGrader(SANDBOX_MODES['no-bwrap-user'], 'botzone', true, { REFEREE_SANDBOX_NO_SECCOMP: '1' });
+  expect(outcome.kind).toBe('move');
+  expect(outcome.spawner?.spawned).toBe(true);
+  expect(outcome.spawner?.seen['signal the spawner']).toMatch(/^ALLOWED/);
+  expect(outcome.spawner?.seen["open the spawner's memory"]).toBe('blocked');
+  received.splice(0);
 });
