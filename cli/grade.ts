@@ -27,6 +27,7 @@ import { assignmentArg } from './assignment-arg.js';
 import { didYouMean } from './players.js';
 import { submissionArg } from './zip-arg.js';
 import { isSubmissionPath } from '../harness/submission/player.js';
+import { count } from '../grading/words.js';
 
 interface GradeFlags {
   config?: string;
@@ -221,7 +222,7 @@ export function register(program: Command): void {
           const closed = queueFlags?.closeLine(pool as QueuePool);
           if (closed) console.error(closed);
           const resume = [rerunCommand(submission, flags), ...['--out', flags.out, ...(queueFlags?.queueResumeWords(flags) ?? []), '--resume'].map(shellWord)].join(' ');
-          console.error(`referee: interrupted after ${error.gamesFinished} game(s); every finished game is journaled in ${join(outDir, JOURNAL_FILE)}.\nResume with: ${resume}`);
+          console.error(`referee: interrupted after ${count(error.gamesFinished, 'game')}; every finished game is journaled in ${join(outDir, JOURNAL_FILE)}.\nResume with: ${resume}`);
           process.exitCode = stoppedBy === 'SIGTERM' ? 143 : 130;
           return;
         }

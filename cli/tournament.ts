@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { getGame } from '../harness/games/registry.js';
+import { displayWidth, padColumns } from '../grading/text-width.js';
 import { resolveSubmission, type SubmissionProtocol } from '../harness/submission/resolve.js';
 import { referenceNames } from '../reference-ai/index.js';
 import { InputError, openSubmissions } from '../grading/batch/input.js';
@@ -32,6 +33,7 @@ import { boundedInt, nonNegativeInt, positiveInt, protocolName, UsageError } fro
 import { prepareOutDir, rethrowDiskFull } from './out-dir.js';
 import { DiskFullError, isDiskFull } from '../grading/batch/disk-full.js';
 import { assignmentArg } from './assignment-arg.js';
+import { count } from '../grading/words.js';
 
 interface TournamentFlags {
   format: TournamentFormat;
@@ -126,7 +128,7 @@ async function gatherParticipants(args: string[], game: string, outDir: string, 
       throw error;
     }
     try {
-      console.log(`Found ${input.students.length} student(s) in ${arg}: ${LAYOUT_NAMES[input.layout]}.`);
+      console.log(`Found ${count(input.students.length, 'student')} in ${arg}: ${LAYOUT_NAMES[input.layout]}.`);
       for (const student of input.students) {
         const snapshot = await snapshotStudent(student, join(outDir, 'submissions'), DEFAULT_LIMITS);
         if (snapshot.problem !== undefined) {
@@ -159,7 +161,7 @@ function resumeCommand(args: string[], flags: TournamentFlags): string {
 }
 
 function printRanking(result: TournamentResult): void {
-  const width = Math.max(4, ...result.ranking.map((row) => row.id.length));
+  const width = Math.max(4, ...result.ranking.map((row) => displayWidth(row.id)));
   console.log(`\n${'rank'.padStart(4)}  ${'player'.padEnd(width)}  ${'Elo'.padStart(6)}  95% interval       W-D-L        score   LOS(next)`);
   for (const row of result.ranking) {
     const whole = (x: number): string => String(Math.round(x) || 0);
@@ -167,7 +169,7 @@ function printRanking(result: TournamentResult): void {
     const wdl = `${row.wins}-${row.draws}-${row.losses}`.padEnd(11);
     const score = row.games > 0 ? `${((100 * row.points) / row.games).toFixed(1)}%` : '—';
     const los = row.losNext === null ? '' : `${(100 * row.losNext).toFixed(1)}%`;
-    console.log(`${String(row.rank).padStart(4)}  ${row.id.padEnd(width)}  ${whole(row.elo).padStart(6)}  ${interval}  ${wdl}  ${score.padStart(6)}   ${los}`);
+    console.log(`${String(row.rank).padStart(4)}  ${padColumns(row.id, width)}  ${whole(row.elo).padStart(6)}  ${interval}  ${wdl}  ${score.padStart(6)}   ${los}`);
   }
 }
 
@@ -234,7 +236,7 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
     const references = players.filter((spec) => spec.kind === 'reference').map((spec) => spec.id);
     const anchor = flags.anchor ?? (players.some((spec) => spec.id === 'random') ? 'random' : references[0] ?? players[0]?.id ?? '');
     const tty = process.stderr.isTTY === true;
-    console.log(`${players.length} player(s)${excluded.length > 0 ? `, ${excluded.length} excluded` : ''}; ${flags.format}, ${flags.gamesPerPair} game(s) a meeting, ${game.title}; ratings anchored to ${anchor} = 0.`);
+    console.log(`${count(players.length, 'player')}${excluded.length > 0 ? `, ${excluded.length} excluded` : ''}; ${flags.format}, ${count(flags.gamesPerPair, 'game')} a meeting, ${game.title}; ratings anchored to ${anchor} = 0.`);
     const result = await runTournament({
       title: `${assignment.title} — ${flags.format} tournament`,
       game: game.id,
@@ -256,7 +258,7 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
       signal: controller.signal,
       onEvent: (event) => {
         if (event.type === 'round') {
-          console.log(`round ${event.round}/${event.rounds}: ${event.games} game${event.games === 1 ? '' : 's'}${event.resumed > 0 ? `, ${event.resumed} from the journal` : ''}`);
+          console.log(`round ${event.round}/${event.rounds}: ${count(event.games, 'game')}${event.resumed > 0 ? `, ${event.resumed} from the journal` : ''}`);
         } else if (tty) {
           process.stderr.write(`\r${event.finished}/${event.total} games`);
         }

@@ -21,9 +21,10 @@ import { benchTable } from './bench-table.js';
 import { benchRatings, benchSprt } from './bench-sprt.js';
 import { benchInstall } from './bench-install.js';
 import { benchSimilarity } from './bench-similarity.js';
+import { benchStartup } from './bench-startup.js';
+import { platformGamesPerSecond } from './bench-support.js';
 
 const FIRST_CUT_JS_LEAVES_PER_S = 15e6; // a first-cut JS bitboard with 32-bit halves
-const PLATFORM_GAMES_PER_S = 10; // the course platform's game.py, random vs random, one core
 
 function fmt(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : n.toFixed(1);
@@ -75,7 +76,7 @@ export function benchRulesGames(seconds: number): number {
   }
   const rate = games / seconds;
   console.log(`rules only, random vs random: ${fmt(rate)} games/s on one core ` +
-    `(${(rate / PLATFORM_GAMES_PER_S).toFixed(0)}x the platform's game.py)`);
+    `(${(rate / platformGamesPerSecond()).toFixed(0)}x the platform's game.py: ${platformGamesPerSecond().toFixed(1)} games/s in this run, one core)`);
   return rate;
 }
 
@@ -93,7 +94,7 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
   }
   const rate = games / seconds;
   console.log(`referee in-process, random vs random: ${fmt(rate)} games/s on one core, ` +
-    `${((seconds * 1e6) / plies).toFixed(1)} µs/ply (${(rate / PLATFORM_GAMES_PER_S).toFixed(0)}x the platform's ` +
+    `${((seconds * 1e6) / plies).toFixed(1)} µs/ply (${(rate / platformGamesPerSecond()).toFixed(0)}x the platform's ` +
     `game.py; ${(rulesRate / rate).toFixed(1)}x slower than the bare rules)`);
 }
 
@@ -169,6 +170,10 @@ async function main(): Promise<void> {
   if (want('install')) {
     console.log('');
     benchInstall();
+  }
+  if (want('startup')) {
+    console.log('');
+    benchStartup();
   }
 }
 

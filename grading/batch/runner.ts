@@ -323,7 +323,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     if (options.anonymize) outcome.pseudonyms = pseudonyms(outcome.students.map((student) => student.id), journal.pseudonymKey());
     if (!outcome.interrupted) {
       try {
-        writeAtomic(join(outDir, GRADES_CSV), gradesCsv(outcome.students, { pseudonyms: outcome.pseudonyms ?? undefined }));
+        // A UTF-8 byte-order mark first: Excel opens a BOM-less CSV in the machine's legacy code page and garbles
+        // non-ASCII names; Canvas and Moodle imports and csv parsers skip the mark.
+        writeAtomic(join(outDir, GRADES_CSV), `\ufeff${gradesCsv(outcome.students, { pseudonyms: outcome.pseudonyms ?? undefined })}`);
       } catch (error) {
         if (isDiskFull(error)) throw new DiskFullError(outDir, (error as Error).message);
         throw error;

@@ -1,8 +1,8 @@
 /**
- * The parent's check of every line the child host sends: JSON Schema, compiled once with ajv. Anything that
- * does not match is a protocol violation, whatever the child meant by it.
+ * The parent's check of every line the child host sends: JSON Schema, compiled at build time (harness/schema).
+ * Anything that does not match is a protocol violation, whatever the child meant by it.
  */
-import { Ajv } from 'ajv';
+import { schemaValidator, type SchemaSpec } from '../schema/validator.js';
 import type { Answer } from './protocol.js';
 
 const id = { type: 'integer', minimum: 1 };
@@ -64,8 +64,7 @@ const schema = {
   ],
 };
 
-const ajv = new Ajv({ discriminator: true, allErrors: false, strict: true });
-const validate = ajv.compile<Answer>(schema);
+export const ANSWER_SCHEMA: SchemaSpec = { name: 'sandbox-answer', schema: () => schema, options: { discriminator: true, allErrors: false, strict: true } };
 
 /** The answer in a line, or a one-line reason it is not one. */
 export function parseAnswer(line: string): { answer: Answer } | { problem: string } {
@@ -75,6 +74,7 @@ export function parseAnswer(line: string): { answer: Answer } | { problem: strin
   } catch {
     return { problem: `the player host sent a line that is not JSON: ${JSON.stringify(line.slice(0, 80))}` };
   }
+  const validate = schemaValidator<Answer>(ANSWER_SCHEMA);
   if (!validate(json)) {
     const first = validate.errors?.[0];
     return {

@@ -32,7 +32,7 @@ import { nativeTools, protectGrader } from './native-tools.js';
 import { seccompProgram } from './seccomp.js';
 import { OutputCapture } from './output.js';
 import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
-import { findPython, NO_PYTHON } from './python-runtime.js';
+import { findPython, noPython } from './python-runtime.js';
 import { stageProgram, stageShared, type StagedProgram } from './staging.js';
 
 export const KEEP_RUNNING_MARKER = '>>>BOTZONE_REQUEST_KEEP_RUNNING<<<';
@@ -575,7 +575,7 @@ export class BotzonePlayer implements Player {
     if (this.options.language === 'C++') return { argv: [staged.entry], binds: [] };
     if (this.options.language === 'Python') {
       const python = findPython();
-      if (!python) throw new GraderError(NO_PYTHON);
+      if (!python) throw new GraderError(noPython());
       // -E -s: no environment or user site (-I would also drop the script's folder from sys.path: its modules).
       return { argv: [python.path, '-E', '-s', '-B', staged.entry], binds: [python.path, ...python.binds] };
     }

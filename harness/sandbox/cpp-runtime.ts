@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, cacheFolder, touchCacheEntry } from './cache-dir.js';
 import { commonGameFile, gameFile, gamesWithBoard } from './game-files.js';
+import { keptProbe } from './probe-cache.js';
 
 export interface Compiler {
   /** The g++ binary (under /usr, so the sandbox's read-only /usr bind holds it). */
@@ -22,20 +23,26 @@ export interface Compiler {
 
 let found: Compiler | null | undefined;
 
-/** The system g++ (>= 7, for C++17), found once per process; null when there is none. */
+/** What `g++ -dumpfullversion` says, or null when it does not run. */
+function compilerVersion(candidate: string): string | null {
+  try {
+    const version = execFileSync(candidate, ['-dumpfullversion'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return /^\d+(\.\d+)*$/.test(version) ? version : null;
+  } catch {
+    return null; // not a working compiler
+  }
+}
+
+/** The system g++ (>= 7, for C++17), found once per process (its version kept in the cache); null when there is none. */
 export function findCompiler(): Compiler | null {
   if (found !== undefined) return found;
   found = null;
   for (const candidate of [process.env.REFEREE_CXX, '/usr/bin/g++', '/usr/local/bin/g++']) {
     if (!candidate || !existsSync(candidate)) continue;
-    try {
-      const version = execFileSync(candidate, ['-dumpfullversion'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-      if (Number(version.split('.')[0]) >= 7) {
-        found = { path: candidate, version };
-        break;
-      }
-    } catch {
-      // not a working compiler
+    const version = keptProbe('gxx', candidate, () => compilerVersion(candidate), (kept): kept is string => typeof kept === 'string' && /^\d+(\.\d+)*$/.test(kept));
+    if (version !== null && Number(version.split('.')[0]) >= 7) {
+      found = { path: candidate, version };
+      break;
     }
   }
   return found;

@@ -31,7 +31,7 @@ import { OutputCapture } from './output.js';
 import { processGroup, processTree, runQueueWaitMs, scheduling, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
-import { findPython, NO_PYTHON, pythonRuntimeDir } from './python-runtime.js';
+import { findPython, noPython, pythonRuntimeDir } from './python-runtime.js';
 import { sandboxNode } from './node-runtime.js';
 import { portable } from './portable.js';
 import { stageProgram, stageShared, type StagedProgram } from './staging.js';
@@ -353,7 +353,7 @@ export class SandboxPlayer implements Player {
     try {
       if (this.options.runtime === 'python') {
         const interpreter = findPython();
-        if (!interpreter) throw new GraderError(NO_PYTHON);
+        if (!interpreter) throw new GraderError(noPython());
         python = { interpreter: interpreter.path, binds: interpreter.binds, symbols: getGame(this.options.game).symbols };
         hostPath = join(stageShared(pythonRuntimeDir()), 'host.py');
         const root = this.options.submissionRoot;

@@ -239,6 +239,11 @@ describe('load', () => {
     const file = join(dir, name);
     writeFileSync(file, JSON.stringify(record));
     await page.setInputFiles('#load-file', file);
+    // The file is read asynchronously: wait until the page refused it by name or shows its preview.
+    await page.waitForFunction(
+      (named) => (document.getElementById('message')!.textContent ?? '').startsWith(`${named} `) || !document.getElementById('load-panel')!.hidden,
+      name,
+    );
   }
 
   test('tampered saves are refused before any preview, in the game\'s words; an edited result is dropped, never shown as fact', async () => {
