@@ -336,15 +336,19 @@ export class BotzonePlayer implements Player {
     setImmediate(() => waiting(outcome));
   }
 
+  /** Keep a turn's output; past the cap the turn is a protocol loss and the bot is stopped (false). */
+  private collect(holder: { stdout: Buffer[]; stdoutBytes: number }, chunk: Buffer): boolean {
+    holder.stdout.push(chunk);
+    holder.stdoutBytes += chunk.length;
+    if (holder.stdoutBytes <= STDOUT_CAP_BYTES) return true;
+    this.settle({ kind: 'failure', answer: { kind: 'protocol', message: `the bot printed over ${STDOUT_CAP_BYTES / 1024} KB in one turn (Botzone wants one response line)`, output: this.output.take() } });
+    this.kill();
+    return false;
+  }
+
   private onStdout(bot: Bot, chunk: Buffer): void {
     if (this.bot !== bot) return;
-    bot.stdout.push(chunk);
-    bot.stdoutBytes += chunk.length;
-    if (bot.stdoutBytes > STDOUT_CAP_BYTES) {
-      this.settle({ kind: 'failure', answer: { kind: 'protocol', message: `the bot printed over ${STDOUT_CAP_BYTES / 1024} KB in one turn (Botzone wants one response line)`, output: this.output.take() } });
-      this.kill();
-      return;
-    }
+    if (!this.collect(bot, chunk)) return;
     if (!bot.waiting) return;
     const text = Buffer.concat(bot.stdout).toString('utf8');
     const marker = text.indexOf(KEEP_RUNNING_MARKER);
@@ -510,13 +514,7 @@ export class BotzonePlayer implements Player {
 
   private onSpawnedStdout(session: SpawnerSession, run: SpawnedRun, chunk: Buffer): void {
     if (this.run !== run || !run.waiting) return;
-    run.stdout.push(chunk);
-    run.stdoutBytes += chunk.length;
-    if (run.stdoutBytes > STDOUT_CAP_BYTES) {
-      this.settle({ kind: 'failure', answer: { kind: 'protocol', message: `the bot printed over ${STDOUT_CAP_BYTES / 1024} KB in one turn (Botzone wants one response line)`, output: this.output.take() } });
-      this.kill();
-      return;
-    }
+    if (!this.collect(run, chunk)) return;
     const text = Buffer.concat(run.stdout).toString('utf8');
     const marker = text.indexOf(KEEP_RUNNING_MARKER);
     if (marker < 0) return;

@@ -155,5 +155,6 @@ describe('grade and tournament', () => {
     for (const name of ['reversi-jsoncpp', 'greedy', 'fair', 'aiplayer-reversi']) expect(ranking).toContain(name);
     const summary = JSON.parse(readFileSync(join(tournament, 'tournament.json'), 'utf8')) as { games?: unknown };
     expect(JSON.stringify(summary)).not.toMatch(/"verdict":"(protocol|crash)"/);
-  });
+    // A grade and a 12-game tournament in one case: 28 s idle, over the default minute at load 20-50.
+  }, 240_000);
 });
