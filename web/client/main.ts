@@ -37,6 +37,11 @@ function onMessage(message: ServerMessage): void {
     case 'welcome':
       return welcomed(message);
     case 'gone':
+      if (message.reason) {
+        // Removed on purpose (finished long ago, or the server's cap): say so plainly and leave the choice to the person.
+        history.replaceState(null, '', location.pathname + location.search);
+        return say(message.reason);
+      }
       // The game in the URL no longer exists (server restarted): start a fresh one with the settings shown.
       return newGame();
     case 'session': {

@@ -230,7 +230,7 @@ export type ServerMessage =
     }
   | { type: 'session'; snapshot: SessionSnapshot }
   | { type: 'error'; message: string }
-  | { type: 'gone' }
+  | { type: 'gone'; /** Why the game is no longer on the server (removed by age or cap …), when it is known. */ reason?: string }
   | { type: 'watch'; data: unknown }
   | { type: 'watch-game'; key: string; record: unknown }
   /** A game in play, its moves so far (sent again as it advances, while the page follows it). */

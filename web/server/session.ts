@@ -110,6 +110,13 @@ export interface SessionOptions {
   /** Turns to start from (a loaded record), and turns to offer for redo after them. */
   history?: TurnRecord[];
   future?: TurnRecord[];
+  /**
+   * Makes the AI sides again (same specs) for a finished game whose players were released: undo, redo or restart
+   * after the end brings them back. Without it such a change is refused.
+   */
+  remakePlayers?: () => Promise<[Player | null, Player | null]>;
+  /** Called when the game ends (the server applies its cap on finished games then). */
+  onFinished?: () => void;
 }
 
 export class GameSession {
@@ -118,8 +125,18 @@ export class GameSession {
   readonly seed: number;
   readonly specs: [SideSpec, SideSpec];
   readonly config: RefereeConfig;
-  private readonly players: [Player, Player];
+  private players: [Player, Player];
   private readonly humans: [HumanPlayer | null, HumanPlayer | null];
+  private readonly playerNames: [string, string];
+  private readonly remakePlayers: SessionOptions['remakePlayers'];
+  private readonly onFinished: SessionOptions['onFinished'];
+  /**
+   * A finished game keeps its record, not its players: the AI workers and sandboxes (tens of MB each) are closed
+   * when the game ends, and made again only if someone takes a move back or restarts.
+   */
+  private released = false;
+  /** When the game ended (ms since the epoch), null while it is on; the server's cap and age for finished games. */
+  finishedAt: number | null = null;
   private turns: TurnRecord[] = [];
   /** Undone groups of turns, the latest last. */
   private redoStack: TurnRecord[][] = [];
@@ -150,6 +167,9 @@ export class GameSession {
     const human = (): HumanPlayer => new HumanPlayer('human', () => this.broadcast());
     this.humans = [options.players[0] ? null : human(), options.players[1] ? null : human()];
     this.players = [options.players[0] ?? this.humans[0]!, options.players[1] ?? this.humans[1]!];
+    this.playerNames = [this.players[0].name, this.players[1].name];
+    this.remakePlayers = options.remakePlayers;
+    this.onFinished = options.onFinished;
     this.state = this.startPosition();
     if (options.future && options.future.length > 0) {
       // Redo walks forward one ply at a time through a loaded game.
@@ -233,6 +253,8 @@ export class GameSession {
 
   private async runFrom(history: TurnRecord[]): Promise<void> {
     await this.stopRun();
+    if (this.released) await this.revive();
+    this.finishedAt = null;
     const generation = this.generation;
     this.turns = history.slice();
     this.end = null;
@@ -276,6 +298,7 @@ export class GameSession {
         this.end = record.end;
         this.clockSide = null;
         this.broadcast();
+        this.finished();
       },
       (error: unknown) => {
         if (generation !== this.generation) return;
@@ -283,6 +306,26 @@ export class GameSession {
         this.broadcast();
       },
     );
+  }
+
+  /** The game is over: note when, and let its AI players go (in the queue of changes, so a restart waits for it). */
+  private finished(): void {
+    this.finishedAt = Date.now();
+    void this.enqueue(() => this.releasePlayers());
+    this.onFinished?.();
+  }
+
+  private async releasePlayers(): Promise<void> {
+    if (this.released || this.end === null || this.closed) return;
+    this.released = true;
+    await Promise.all(([0, 1] as const).map((side) => (this.humans[side] ? Promise.resolve() : this.players[side].close().catch(() => {}))));
+  }
+
+  private async revive(): Promise<void> {
+    if (!this.remakePlayers) throw new Error('this finished game can no longer be continued: start a new game');
+    const made = await this.remakePlayers();
+    this.players = [made[0] ?? this.humans[0]!, made[1] ?? this.humans[1]!];
+    this.released = false;
   }
 
   private positionAfter(turns: readonly TurnRecord[]): unknown {
@@ -374,6 +417,7 @@ export class GameSession {
       this.end = end;
       this.redoStack = [];
       this.broadcast();
+      this.finished();
     });
     return null;
   }
@@ -407,7 +451,7 @@ export class GameSession {
     return {
       format: 'referee.game/1',
       game: this.game.id,
-      players: [this.players[0].name, this.players[1].name],
+      players: [...this.playerNames],
       seed: this.seed,
       config: this.config,
       initialState: this.game.encode(this.startPosition()),
@@ -427,7 +471,7 @@ export class GameSession {
       game: this.game.id,
       seed: this.seed,
       initialState: this.game.encode(this.startPosition()),
-      players: [this.players[0].name, this.players[1].name],
+      players: [...this.playerNames],
       specs: this.specs,
       turns: this.turns.map((t) => ({ side: t.side, kind: t.kind, move: t.move, wallMs: t.wallMs })),
       end: end && {
@@ -458,6 +502,7 @@ export class GameSession {
     this.broadcast();
     this.listeners.clear();
     await this.stopRun().catch(() => {});
-    await Promise.all(this.players.map((player) => player.close().catch(() => {})));
+    if (!this.released) await Promise.all(this.players.map((player) => player.close().catch(() => {})));
+    this.released = true;
   }
 }
