@@ -280,25 +280,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     history: TurnRecord[] = [],
     future: TurnRecord[] = [],
   ): Promise<GameSession> {
-    const made: (Player | null)[] = [];
-    try {
-      for (const spec of specs) made.push(await makePlayer(spec, game));
-    } catch (error) {
-      await Promise.all(made.map((player) => player?.close()));
-      throw error;
-    }
-    // A finished game's players are closed; undo or restart after the end makes them again from the same specs.
-    const remakePlayers = async (): Promise<[Player | null, Player | null]> => {
-      const again: (Player | null)[] = [];
+    // Both sides, or none (a side that cannot be made closes the other); a finished game's players are closed, and
+    // undo or restart after the end makes them again from the same specs.
+    const makePlayers = async (): Promise<[Player | null, Player | null]> => {
+      const made: (Player | null)[] = [];
       try {
-        for (const spec of specs) again.push(await makePlayer(spec, game));
+        for (const spec of specs) made.push(await makePlayer(spec, game));
       } catch (error) {
-        await Promise.all(again.map((player) => player?.close()));
+        await Promise.all(made.map((player) => player?.close()));
         throw error;
       }
-      return [again[0], again[1]];
+      return [made[0], made[1]];
     };
-    const session = new GameSession({ game, seed, players: [made[0], made[1]], specs, config, history, future, remakePlayers, onFinished: () => evictFinished(Date.now()) });
+    const made = await makePlayers();
+    const session = new GameSession({ game, seed, players: made, specs, config, history, future, remakePlayers: makePlayers, onFinished: () => evictFinished(Date.now()) });
     sessions.set(session.id, session);
     const inPlay = [...sessions.values()].filter((s) => s.finishedAt === null);
     if (inPlay.length > maxSessions) {
