@@ -26,11 +26,16 @@ import { writeReport } from '../reports/render.js';
 import { writeClassIndex } from '../reports/class/render.js';
 import { PASSWORD_ENV, queueEndpoint, redactUrl, urlWithoutPassword } from '../grading/queue/connection.js';
 import { closeLine, openQueuePool, queueResumeWords, workerHint } from './queue-flags.js';
-import { positiveInt, UsageError } from './args.js';
+import { positiveInt, protocolName, UsageError } from './args.js';
+import type { SubmissionProtocol } from '../harness/submission/resolve.js';
 import { assignmentArg } from './assignment-arg.js';
+import { count } from '../grading/words.js';
+
+/** '1 game', '3 games' (the summary's counts in words). */
 
 interface BatchFlags {
   quiet?: boolean;
+  protocol?: SubmissionProtocol;
   config?: string;
   game?: string;
   out: string;
@@ -71,6 +76,7 @@ const shellWord = (word: string): string => (/^[\w./:=@%+,-]+$/.test(word) ? wor
 function resumeCommand(submissions: string, flags: BatchFlags): string {
   const words = ['referee', 'batch', submissions, '--out', flags.out];
   if (flags.config) words.push('--config', flags.config);
+  if (flags.protocol) words.push('--protocol', flags.protocol);
   if (flags.only) words.push('--only', flags.only.join(','));
   if (flags.anonymize) words.push('--anonymize');
   if (flags.jobs !== undefined && flags.jobs !== (flags.queue ? QUEUE_DEFAULT_JOBS : availableParallelism())) words.push('--jobs', String(flags.jobs));
@@ -83,7 +89,7 @@ function studentLine(summary: StudentSummary, cached: boolean): string {
   if (summary.status === 'error') return `${summary.id}: not graded — ${summary.error}`;
   const score = `${summary.score} / ${summary.maxScore}`;
   if (!summary.interfaceCheck.passed) return `${summary.id}: ${score} — interface check failed: ${summary.interfaceCheck.reason}`;
-  return `${summary.id}: ${score} ${cached ? '(unchanged, from the journal)' : `(${summary.gamesPlayed} games played, ${summary.gamesReused} reused)`}`;
+  return `${summary.id}: ${score} ${cached ? '(unchanged, from the journal)' : `(${count(summary.gamesPlayed, 'game')} played, ${summary.gamesReused} reused)`}`;
 }
 
 /** A live bar on a terminal (games done/total, ETA, failures so far); one line per student otherwise. */
@@ -139,7 +145,8 @@ function progressReporter(tty: boolean, quiet: boolean): { onEvent: (event: Batc
 }
 
 async function gradeClass(submissions: string, flags: BatchFlags): Promise<BatchOutcome | null> {
-  const assignment = assignmentArg(flags.config, flags.game);
+  const configured = assignmentArg(flags.config, flags.game);
+  const assignment = flags.protocol !== undefined ? { ...configured, protocol: flags.protocol } : configured;
   const outDir = prepareOutDir(flags.out);
   let input: SubmissionInput;
   try {
@@ -149,7 +156,7 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
     throw error;
   }
   const ignored = input.ignored.length > 0 ? `; ignored ${input.ignored.length} other entr${input.ignored.length === 1 ? 'y' : 'ies'} (${input.ignored.slice(0, 3).join(', ')}${input.ignored.length > 3 ? ', …' : ''})` : '';
-  console.log(`Found ${input.students.length} student(s) in ${input.kind === 'zip' ? 'the zip' : 'the folder'} ${submissions}: ${LAYOUT_NAMES[input.layout]}${ignored}.`);
+  console.log(`Found ${count(input.students.length, 'student')} in ${input.kind === 'zip' ? 'the zip' : 'the folder'} ${submissions}: ${LAYOUT_NAMES[input.layout]}${ignored}.`);
 
   const tty = process.stderr.isTTY === true;
   const progress = progressReporter(tty, flags.quiet === true);
@@ -242,7 +249,7 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
   for (const warning of progress.warnings) console.error(`warning: ${warning}`);
   if (outcome.interrupted) {
     const done = outcome.graded + outcome.cached + outcome.errors;
-    console.error(`referee: interrupted after ${done} student(s); every finished game and grade is journaled in ${outcome.journalPath}.`);
+    console.error(`referee: interrupted after ${count(done, 'student')}; every finished game and grade is journaled in ${outcome.journalPath}.`);
     console.error(`Resume with: ${resumeCommand(submissions, flags)}`);
     if (flags.queue && queueEndpoint(flags.queue).passwordInUrl) console.error(`(the Redis password is not repeated: set ${PASSWORD_ENV} or pass --redis-password-file)`);
     process.exitCode = stoppedBy === 'SIGTERM' ? 143 : 130;
@@ -262,14 +269,14 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
   files.push(`grades: ${join(outDir, GRADES_CSV)}`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
-    `Graded ${outcome.students.length} student(s) in ${seconds} s: ${outcome.graded} graded now, ${outcome.cached} unchanged from the journal, ` +
-      `${outcome.errors} not graded; ${outcome.gamesPlayed} games played, ${outcome.gamesReused} reused.`,
+    `Graded ${count(outcome.students.length, 'student')} in ${seconds} s: ${outcome.graded} graded now, ${outcome.cached} unchanged from the journal, ` +
+      `${outcome.errors} not graded; ${count(outcome.gamesPlayed, 'game')} played, ${outcome.gamesReused} reused.`,
   );
   console.log(files.join('\n'));
   const graderErrors = outcome.students.filter((student) => student.error?.startsWith('not graded: grader error'));
   if (graderErrors.length > 0) {
     // The grading machine failed for these students: not their fault, and not a finished batch (exit 3).
-    console.error(`referee: ${graderErrors.length} student(s) not graded because of a grader error: ${graderErrors[0].error}; fix it and run again with --resume`);
+    console.error(`referee: ${count(graderErrors.length, 'student')} not graded because of a grader error: ${graderErrors[0].error}; fix it and run again with --resume`);
     process.exitCode = 3;
   }
   return outcome;
@@ -282,6 +289,7 @@ export function register(program: Command): void {
     .argument('[submissions]', 'folder of submissions (one folder or file per student) or an LMS zip (Canvas-style or one folder per student)')
     .option('--config <file>', 'assignment JSON (see grading/assignment.schema.json); default: the built-in ladder')
     .option('--game <id>', 'without --config: the game whose built-in assignment to use (default: reversi)')
+    .option('--protocol <name>', "botzone: take every submission for a Botzone bot (a whole program on stdin/stdout) even without Botzone's signs in its source; course: never (over the assignment's protocol)", protocolName)
     .option('--out <dir>', 'output folder (journal, reports, index.html, grades.csv)', 'referee-batch')
     .option('--jobs <n>', `games at once, one worker process each (default: the number of cores, ${availableParallelism()} here); with --queue, the games all workers play at once (default 64)`, positiveInt)
     .option('--quiet', 'no progress on stderr (no bar, no line per student)')

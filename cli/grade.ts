@@ -21,15 +21,18 @@ import { withdrawController, type GamePool, type PlayerSpec } from '../grading/p
 import { importFor, MissingDependencyError } from '../grading/optional-dependency.js';
 import { writeReport } from '../reports/render.js';
 import { prepareOutDir, rethrowDiskFull } from './out-dir.js';
-import { UsageError } from './args.js';
+import { protocolName, UsageError } from './args.js';
+import type { SubmissionProtocol } from '../harness/submission/resolve.js';
 import { assignmentArg } from './assignment-arg.js';
 import { didYouMean } from './players.js';
 import { submissionArg } from './zip-arg.js';
 import { isSubmissionPath } from '../harness/submission/player.js';
+import { count } from '../grading/words.js';
 
 interface GradeFlags {
   config?: string;
   entry?: string;
+  protocol?: SubmissionProtocol;
   game?: string;
   out: string;
   seed?: number;
@@ -81,6 +84,7 @@ function rerunCommand(submission: string, flags: GradeFlags): string {
   if (flags.config) words.push('--config', flags.config);
   if (flags.game) words.push('--game', flags.game);
   if (flags.entry) words.push('--entry', flags.entry);
+  if (flags.protocol) words.push('--protocol', flags.protocol);
   if (flags.seed !== undefined) words.push('--seed', String(flags.seed));
   return words.map(shellWord).join(' ');
 }
@@ -123,6 +127,7 @@ export function register(program: Command): void {
     .option('--config <file>', 'assignment JSON (see grading/assignment.schema.json); default: the built-in ladder')
     .option('--game <id>', 'without --config: the game whose built-in assignment to use (default: reversi)')
     .option('--entry <file>', "the entry file inside the submission folder, e.g. AIplayer.py (over the assignment's entry and the name conventions)")
+    .option('--protocol <name>', "botzone: grade it as a Botzone bot (a whole program on stdin/stdout) even without Botzone's signs in its source; course: never (over the assignment's protocol)", protocolName)
     .option('--out <dir>', 'folder for grade.json, report.html and games.jsonl', 'referee-report')
     .option('--seed <s>', "replace every rubric item's series seed", integer)
     .option('--min-score <x>', 'exit with code 1 when the score is below x', score)
@@ -139,6 +144,7 @@ export function register(program: Command): void {
       let assignment = assignmentArg(flags.config, flags.game);
       if (flags.checkOnly) assignment = { ...assignment, opponents: [] };
       if (flags.entry !== undefined) assignment = { ...assignment, entry: flags.entry };
+      if (flags.protocol !== undefined) assignment = { ...assignment, protocol: flags.protocol };
       if (flags.only && (flags.only.item >= assignment.opponents.length || flags.only.index >= assignment.opponents[flags.only.item].games)) {
         throw new UsageError(`--only ${flags.only.item}:${flags.only.index} names no game: items are 0..${assignment.opponents.length - 1}`);
       }
@@ -166,7 +172,7 @@ export function register(program: Command): void {
           contestantSpec = { kind: 'reference', name: graded.name, ai: graded.name, openingMoves: 0 };
         } else {
           // Code that does not compile fails the interface check and plays no game: no artefact needed.
-          const artefact = await buildArtefact(path, assignment.entry).catch(() => null);
+          const artefact = await buildArtefact(path, assignment.entry, assignment.protocol).catch(() => null);
           if (artefact) {
             await pool.publish(artefact);
             contestantSpec = artefactSpec(artefact, graded.name);
@@ -216,7 +222,7 @@ export function register(program: Command): void {
           const closed = queueFlags?.closeLine(pool as QueuePool);
           if (closed) console.error(closed);
           const resume = [rerunCommand(submission, flags), ...['--out', flags.out, ...(queueFlags?.queueResumeWords(flags) ?? []), '--resume'].map(shellWord)].join(' ');
-          console.error(`referee: interrupted after ${error.gamesFinished} game(s); every finished game is journaled in ${join(outDir, JOURNAL_FILE)}.\nResume with: ${resume}`);
+          console.error(`referee: interrupted after ${count(error.gamesFinished, 'game')}; every finished game is journaled in ${join(outDir, JOURNAL_FILE)}.\nResume with: ${resume}`);
           process.exitCode = stoppedBy === 'SIGTERM' ? 143 : 130;
           return;
         }

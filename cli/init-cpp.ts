@@ -57,7 +57,10 @@ export function scaffoldCpp(dir: string, refereeSpec: string, force: boolean, ga
   const sdkHeaders = packageFile('harness', 'sandbox', 'cpp', 'sdk');
   const copies = sdk
     ? ['Point.h', 'Strategy.h', 'Judge.h', 'Judge.cpp'].map((name) => [join(sdkHeaders, name), `src/${name}`])
-    : [[packageFile('harness', 'games', game.files.folder, 'board.h'), `src/referee/${game.files.folder}.h`]];
+    : [
+        [packageFile('harness', 'games', game.files.folder, 'board.h'), `src/referee/${game.files.folder}.h`],
+        [packageFile('harness', 'games', 'common', 'actions.h'), 'src/referee/actions.h'],
+      ];
   for (const [from, to] of copies) {
     mkdirSync(join(target, to, '..'), { recursive: true });
     cpSync(from, join(target, to));

@@ -19,6 +19,7 @@ import type { GamePool } from '../grading/pool/job.js';
 import { startLadderServer } from '../web/server/ladder-app.js';
 import { UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
+import { padColumns } from '../grading/text-width.js';
 
 export interface LadderStartFlags {
   config: string;
@@ -163,7 +164,7 @@ function printTable(table: Leaderboard, final: FinalResult | null): void {
     const who = row.student ?? row.pseudonym;
     const los = row.losNext === null ? '' : `${(100 * row.losNext).toFixed(1)}%`;
     const pts = row.version !== null && points.has(row.version) ? String(points.get(row.version) ?? '') : '';
-    console.log(`${String(row.rank).padStart(4)}  ${who.padEnd(16)}  ${String(Math.round(row.elo)).padStart(6)}  ${`[${Math.round(row.low)}, ${Math.round(row.high)}]`.padEnd(15)}  ${String(row.games).padStart(5)}  ${los.padStart(9)}${final ? `  ${pts.padStart(6)}` : ''}`);
+    console.log(`${String(row.rank).padStart(4)}  ${padColumns(who, 16)}  ${String(Math.round(row.elo)).padStart(6)}  ${`[${Math.round(row.low)}, ${Math.round(row.high)}]`.padEnd(15)}  ${String(row.games).padStart(5)}  ${los.padStart(9)}${final ? `  ${pts.padStart(6)}` : ''}`);
   }
 }
 

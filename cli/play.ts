@@ -11,8 +11,7 @@ import { formatSeriesReport, playSeries } from '../harness/referee/series.js';
 import { boundedInt, gameArg, nonNegativeInt, positiveInt, UsageError } from './args.js';
 import { referenceNamesByGame, resolvePlayer } from './players.js';
 import { addGameRuleOptions, addRuleOptions, presetRuleConfig, type RuleFlags } from './rule-options.js';
-import { startSeatServer } from './serve.js';
-import { SeatSession } from '../web/server/seat.js';
+import type { SeatSession } from '../web/server/seat.js';
 import type { RunningServer } from '../web/server/app.js';
 
 interface PlayFlags extends RuleFlags {
@@ -60,7 +59,8 @@ export function register(program: Command): void {
     }
     const players: Player[] = [];
     // A `human` side plays from the same page as `referee serve`; the series is refereed here as for any player.
-    const seat = flags.black === 'human' || flags.white === 'human' ? new SeatSession(game) : null;
+    // The web server (fastify and the page's protocol) is loaded only when a human plays: start-up of a plain series.
+    const seat: SeatSession | null = flags.black === 'human' || flags.white === 'human' ? new (await import('../web/server/seat.js')).SeatSession(game) : null;
     let page: RunningServer | null = null;
     try {
       const human = seat ? () => seat.createHuman() : undefined;
@@ -70,6 +70,7 @@ export function register(program: Command): void {
       players.push(await resolvePlayer(flags.white, game, { human, entry: flags.entry, memoryMb, protocol: flags.protocol }));
       if (seat) {
         seat.opponent = flags.black === 'human' ? players[1].name : players[0].name;
+        const { startSeatServer } = await import('./serve.js');
         page = await startSeatServer({ seat, port: flags.port, host: flags.host, open: flags.open === true });
       }
       if (flags.save) mkdirSync(flags.save, { recursive: true });

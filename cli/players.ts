@@ -9,7 +9,7 @@ import { createSubmissionPlayer, isSubmissionPath } from '../harness/submission/
 import { SubmissionError, type SubmissionProtocol } from '../harness/submission/resolve.js';
 import { referenceAgent, referenceNames } from '../reference-ai/index.js';
 import { UsageError } from './args.js';
-import { isZipName } from '../grading/batch/submission-zip.js';
+import { isZipName } from '../grading/batch/layout.js';
 import { submissionArg } from './zip-arg.js';
 
 /** The closest name within a few edits (case ignored), or null. */

@@ -10,7 +10,8 @@ import { availableParallelism } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { getGame } from '../harness/games/registry.js';
-import { resolveSubmission } from '../harness/submission/resolve.js';
+import { displayWidth, padColumns } from '../grading/text-width.js';
+import { resolveSubmission, type SubmissionProtocol } from '../harness/submission/resolve.js';
 import { referenceNames } from '../reference-ai/index.js';
 import { InputError, openSubmissions } from '../grading/batch/input.js';
 import { LAYOUT_NAMES } from '../grading/batch/layout.js';
@@ -28,10 +29,11 @@ import { isReferenceName } from '../reference-ai/budget.js';
 import { writeRankingCsv, writeTournamentResult, type TournamentFormat, type TournamentParticipant, type TournamentResult } from '../grading/tournament/result.js';
 import { GraderError, runTournament, TournamentInterrupted, TournamentUsageError, type TournamentOptions } from '../grading/tournament/runner.js';
 import { writeTournamentReport } from '../reports/tournament/render.js';
-import { boundedInt, nonNegativeInt, positiveInt, UsageError } from './args.js';
+import { boundedInt, nonNegativeInt, positiveInt, protocolName, UsageError } from './args.js';
 import { prepareOutDir, rethrowDiskFull } from './out-dir.js';
 import { DiskFullError, isDiskFull } from '../grading/batch/disk-full.js';
 import { assignmentArg } from './assignment-arg.js';
+import { count } from '../grading/words.js';
 
 interface TournamentFlags {
   format: TournamentFormat;
@@ -50,6 +52,7 @@ interface TournamentFlags {
   keyFile?: string;
   redisPasswordFile?: string;
   entry?: string;
+  protocol?: SubmissionProtocol;
 }
 
 /** With --queue and no --jobs: games kept queued for all workers at once (as batch). */
@@ -74,11 +77,11 @@ const idList = (value: string): string[] => {
 const shellWord = (word: string): string => (/^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /** Whether a path is one submission (a source file, or a folder with an entry file) rather than a class. */
-function isOneSubmission(path: string, entry?: string): boolean {
+function isOneSubmission(path: string, entry?: string, protocol?: SubmissionProtocol): boolean {
   if (extname(path).toLowerCase() === '.zip') return false;
   try {
     if (statSync(path).isFile()) return true;
-    resolveSubmission(path, undefined, entry);
+    resolveSubmission(path, undefined, entry, protocol);
     return true;
   } catch {
     return false;
@@ -86,7 +89,7 @@ function isOneSubmission(path: string, entry?: string): boolean {
 }
 
 /** Every participant named on the command line, snapshotting classes into out/submissions/. */
-async function gatherParticipants(args: string[], game: string, outDir: string, entry?: string): Promise<{ players: Participant[]; excluded: TournamentParticipant[] }> {
+async function gatherParticipants(args: string[], game: string, outDir: string, entry?: string, protocol?: SubmissionProtocol): Promise<{ players: Participant[]; excluded: TournamentParticipant[] }> {
   const players: Participant[] = [];
   const excluded: TournamentParticipant[] = [];
   const seen = new Set<string>();
@@ -111,9 +114,9 @@ async function gatherParticipants(args: string[], game: string, outDir: string, 
       const hint = /^[\w-]+(:\d+)?$/.test(arg) ? `a reference AI of ${game} (${referenceNames(game).join(', ')}; mcts:N for N playouts), or ` : '';
       throw new UsageError(`participant ${JSON.stringify(arg)} is neither ${hint}an existing submission, class folder or zip: check the name`);
     }
-    if (isOneSubmission(arg, entry)) {
+    if (isOneSubmission(arg, entry, protocol)) {
       const id = basename(resolve(arg)).replace(/\.(ts|js|mjs|cjs|py)$/, '');
-      const outcome = await submissionParticipant(id, arg, entry);
+      const outcome = await submissionParticipant(id, arg, entry, protocol);
       add(outcome.participant, outcome.problem);
       continue;
     }
@@ -125,15 +128,15 @@ async function gatherParticipants(args: string[], game: string, outDir: string, 
       throw error;
     }
     try {
-      console.log(`Found ${input.students.length} student(s) in ${arg}: ${LAYOUT_NAMES[input.layout]}.`);
+      console.log(`Found ${count(input.students.length, 'student')} in ${arg}: ${LAYOUT_NAMES[input.layout]}.`);
       for (const student of input.students) {
         const snapshot = await snapshotStudent(student, join(outDir, 'submissions'), DEFAULT_LIMITS);
         if (snapshot.problem !== undefined) {
-          const { participant } = await submissionParticipant(student.id, join(outDir, 'submissions', student.id), entry);
+          const { participant } = await submissionParticipant(student.id, join(outDir, 'submissions', student.id), entry, protocol);
           add({ ...participant, source: student.origins.join(', ') }, snapshot.problem);
           continue;
         }
-        const outcome = await submissionParticipant(student.id, snapshot.path, entry);
+        const outcome = await submissionParticipant(student.id, snapshot.path, entry, protocol);
         add(outcome.participant, outcome.problem);
       }
     } finally {
@@ -149,6 +152,7 @@ function resumeCommand(args: string[], flags: TournamentFlags): string {
   if (flags.config) words.push('--config', flags.config);
   if (flags.game) words.push('--game', flags.game);
   if (flags.entry) words.push('--entry', flags.entry);
+  if (flags.protocol) words.push('--protocol', flags.protocol);
   if (flags.anchor) words.push('--anchor', flags.anchor);
   if (flags.gauntlet) words.push('--gauntlet', flags.gauntlet.join(','));
   words.push(...queueResumeWords(flags));
@@ -157,7 +161,7 @@ function resumeCommand(args: string[], flags: TournamentFlags): string {
 }
 
 function printRanking(result: TournamentResult): void {
-  const width = Math.max(4, ...result.ranking.map((row) => row.id.length));
+  const width = Math.max(4, ...result.ranking.map((row) => displayWidth(row.id)));
   console.log(`\n${'rank'.padStart(4)}  ${'player'.padEnd(width)}  ${'Elo'.padStart(6)}  95% interval       W-D-L        score   LOS(next)`);
   for (const row of result.ranking) {
     const whole = (x: number): string => String(Math.round(x) || 0);
@@ -165,7 +169,7 @@ function printRanking(result: TournamentResult): void {
     const wdl = `${row.wins}-${row.draws}-${row.losses}`.padEnd(11);
     const score = row.games > 0 ? `${((100 * row.points) / row.games).toFixed(1)}%` : '—';
     const los = row.losNext === null ? '' : `${(100 * row.losNext).toFixed(1)}%`;
-    console.log(`${String(row.rank).padStart(4)}  ${row.id.padEnd(width)}  ${whole(row.elo).padStart(6)}  ${interval}  ${wdl}  ${score.padStart(6)}   ${los}`);
+    console.log(`${String(row.rank).padStart(4)}  ${padColumns(row.id, width)}  ${whole(row.elo).padStart(6)}  ${interval}  ${wdl}  ${score.padStart(6)}   ${los}`);
   }
 }
 
@@ -227,12 +231,12 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
     if (!flags.resume && !journal.isEmpty()) {
       throw new UsageError(`${outDir} already holds a tournament journal: add --resume to continue it (finished games are kept), or choose an empty --out`);
     }
-    const { players, excluded } = await gatherParticipants(args, game.id, outDir, flags.entry ?? assignment.entry);
+    const { players, excluded } = await gatherParticipants(args, game.id, outDir, flags.entry ?? assignment.entry, flags.protocol ?? assignment.protocol);
     for (const participant of players) if (participant.artefact) await pool.publish(participant.artefact);
     const references = players.filter((spec) => spec.kind === 'reference').map((spec) => spec.id);
     const anchor = flags.anchor ?? (players.some((spec) => spec.id === 'random') ? 'random' : references[0] ?? players[0]?.id ?? '');
     const tty = process.stderr.isTTY === true;
-    console.log(`${players.length} player(s)${excluded.length > 0 ? `, ${excluded.length} excluded` : ''}; ${flags.format}, ${flags.gamesPerPair} game(s) a meeting, ${game.title}; ratings anchored to ${anchor} = 0.`);
+    console.log(`${count(players.length, 'player')}${excluded.length > 0 ? `, ${excluded.length} excluded` : ''}; ${flags.format}, ${count(flags.gamesPerPair, 'game')} a meeting, ${game.title}; ratings anchored to ${anchor} = 0.`);
     const result = await runTournament({
       title: `${assignment.title} — ${flags.format} tournament`,
       game: game.id,
@@ -254,7 +258,7 @@ async function runCommand(args: string[], flags: TournamentFlags): Promise<void>
       signal: controller.signal,
       onEvent: (event) => {
         if (event.type === 'round') {
-          console.log(`round ${event.round}/${event.rounds}: ${event.games} game(s)${event.resumed > 0 ? `, ${event.resumed} from the journal` : ''}`);
+          console.log(`round ${event.round}/${event.rounds}: ${count(event.games, 'game')}${event.resumed > 0 ? `, ${event.resumed} from the journal` : ''}`);
         } else if (tty) {
           process.stderr.write(`\r${event.finished}/${event.total} games`);
         }
@@ -314,6 +318,7 @@ export function register(program: Command): void {
     .option('--config <file>', 'assignment JSON whose game and rules the games use (moveTimeoutMs …)')
     .option('--game <id>', 'without --config: the game (default reversi)')
     .option('--entry <file>', "the entry file inside every submission folder, e.g. bot_v2.py (over the --config's entry); one name for all, as the assignment's entry")
+    .option('--protocol <name>', "botzone: take every submission for a Botzone bot (a whole program on stdin/stdout) even without Botzone's signs in its source; course: never (over the --config's protocol); reference AIs are unaffected", protocolName)
     .option('--out <dir>', 'output folder (journal, tournament.json, ranking.csv, tournament.html)', 'referee-tournament')
     .option('--jobs <n>', 'games at once, one worker process each (default: the number of cores); with --queue, the games all workers play at once (default 64)', positiveInt, availableParallelism())
     .option('--queue <url>', 'play the games on `referee worker`s through Redis: redis://host:6379/0 (rediss:// for TLS; the password from --redis-password-file or $REFEREE_REDIS_PASSWORD)')

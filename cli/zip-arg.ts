@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { extractSubmissionZip, isZipName } from '../grading/batch/submission-zip.js';
+import { isZipName } from '../grading/batch/layout.js';
 import { UsageError } from './args.js';
 
 let scratch: string | null = null;
@@ -19,6 +19,8 @@ export async function submissionArg(arg: string): Promise<string> {
     process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
   try {
+    // The unpacker (yauzl and the batch's snapshot rules) only for a zip: start-up of every other check.
+    const { extractSubmissionZip } = await import('../grading/batch/submission-zip.js');
     return await extractSubmissionZip(arg, mkdtempSync(join(scratch, 'sub-')));
   } catch (error) {
     if ((error as Error).name === 'InputError') throw new UsageError((error as Error).message);

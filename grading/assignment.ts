@@ -3,11 +3,13 @@
  * Assignment (every default filled in). Omitted fields reproduce the course platform (60 s per move, three asks,
  * touching the board loses); DEFAULT_ASSIGNMENT is the built-in ladder used when no config is given.
  */
+import type { SubmissionProtocol } from '../harness/submission/resolve.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { distance } from 'fastest-levenshtein';
+import { schemaValidator, type SchemaSpec } from '../harness/schema/validator.js';
 import { gameIds, getGame } from '../harness/games/registry.js';
 import { configForGame, presetConfig, type RefereeConfig } from '../harness/referee/config.js';
 import { referenceLevels, referenceNames } from '../reference-ai/index.js';
@@ -80,6 +82,8 @@ export interface Assignment {
   maxFiles?: number;
   /** The entry file inside every submission folder (relative), over the name conventions. */
   entry?: string;
+  /** 'botzone': every submission is a Botzone bot whatever its source shows; 'course': never one (default: detected). */
+  protocol?: SubmissionProtocol;
   interfaceCheck: { points: number; visibility: Visibility };
   opponents: OpponentItem[];
   tournament?: TournamentItem;
@@ -135,16 +139,13 @@ export const DEFAULT_ASSIGNMENT_JSON = {
   ],
 } as const;
 
-let validator: ReturnType<Ajv['compile']> | null = null;
-
-function compiledSchema(): ReturnType<Ajv['compile']> {
-  if (validator) return validator;
-  const ajv = new Ajv({ allErrors: true, verbose: true, discriminator: true, strict: true, strictRequired: false });
-  // Our annotation: the fix to print when a value fails its schema.
-  ajv.addKeyword({ keyword: 'fixHint', schemaType: 'string' });
-  validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as object);
-  return validator;
-}
+/** The assignment schema's validator (compiled at build time); fixHint is our annotation: the fix to print. */
+export const ASSIGNMENT_SCHEMA: SchemaSpec = {
+  name: 'assignment',
+  schema: () => JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as object,
+  options: { allErrors: true, verbose: true, discriminator: true, strict: true, strictRequired: false },
+  annotations: ['fixHint'],
+};
 
 /** The candidate nearest to a misspelt word (Levenshtein), for "did you mean". */
 function closest(word: string, candidates: readonly string[]): string | null {
@@ -281,8 +282,17 @@ function resolveItem(raw: Record<string, unknown>): OpponentItem {
  * Throws an AssignmentError listing every problem with its JSON pointer.
  */
 export function resolveAssignment(json: unknown, source = 'the assignment', baseDir = process.cwd()): Assignment {
-  const validate = compiledSchema();
+  const validate = schemaValidator(ASSIGNMENT_SCHEMA);
   if (!validate(json)) throw new AssignmentError(issuesOf(validate.errors ?? []), source);
+  return fillAssignment(json, source, baseDir);
+}
+
+/**
+ * Defaults and the checks the schema cannot express, for JSON that meets the schema: untrusted JSON has passed
+ * resolveAssignment's check; the built-in assignments are ours (tests/grading/assignment.test.ts validates every
+ * game's against the schema), so reading their limits loads no validator.
+ */
+function fillAssignment(json: unknown, source: string, baseDir: string): Assignment {
   const raw = withCompiledPaths(json as Record<string, unknown>, baseDir);
   const issues: ConfigIssue[] = [];
   const game = (raw.game as string | undefined) ?? PLATFORM.game;
@@ -379,6 +389,7 @@ export function resolveAssignment(json: unknown, source = 'the assignment', base
     ...(raw.maxSubmissionMb !== undefined ? { maxSubmissionMb: raw.maxSubmissionMb as number } : {}),
     ...(raw.maxFiles !== undefined ? { maxFiles: raw.maxFiles as number } : {}),
     ...(raw.entry !== undefined ? { entry: raw.entry as string } : {}),
+    ...(raw.protocol !== undefined ? { protocol: raw.protocol as SubmissionProtocol } : {}),
     interfaceCheck: {
       points: interfaceCheck.points ?? PLATFORM.interfacePoints,
       visibility: interfaceCheck.visibility ?? PLATFORM.visibility,
@@ -478,9 +489,13 @@ function withCompiledPaths(raw: Record<string, unknown>, baseDir: string): Recor
  * here (levels marked heavy are left out). Move limit: the game's own default, else Reversi's 500 ms.
  */
 export function defaultAssignment(gameId = 'reversi'): Assignment {
-  if (gameId === DEFAULT_ASSIGNMENT_JSON.game) {
-    return resolveAssignment(JSON.parse(JSON.stringify(DEFAULT_ASSIGNMENT_JSON)), 'the built-in assignment');
-  }
+  const source = gameId === DEFAULT_ASSIGNMENT_JSON.game ? 'the built-in assignment' : `the built-in ${gameId} assignment`;
+  return fillAssignment(builtInAssignmentJson(gameId), source, process.cwd());
+}
+
+/** The built-in assignment's JSON for a game (a fresh copy), as a file would hold it. */
+export function builtInAssignmentJson(gameId = 'reversi'): Record<string, unknown> {
+  if (gameId === DEFAULT_ASSIGNMENT_JSON.game) return JSON.parse(JSON.stringify(DEFAULT_ASSIGNMENT_JSON)) as Record<string, unknown>;
   const game = getGame(gameId);
   const rungs = DEFAULT_ASSIGNMENT_JSON.opponents;
   const quick = referenceLevels(gameId).filter((level) => !level.heavy).map((level) => level.name);
@@ -497,7 +512,7 @@ export function defaultAssignment(gameId = 'reversi'): Assignment {
     illegalMoveLimit: game.defaultRules?.illegalMoveLimit ?? DEFAULT_ASSIGNMENT_JSON.illegalMoveLimit,
     opponents,
   };
-  return resolveAssignment(JSON.parse(JSON.stringify(json)), `the built-in ${gameId} assignment`);
+  return JSON.parse(JSON.stringify(json)) as Record<string, unknown>;
 }
 
 /** Canonical JSON (sorted keys) so equal configs hash equal whatever their key order. */

@@ -23,6 +23,7 @@ export function checkLimits(assignment: Assignment, source: string): CheckOption
     limitsSource: source,
     limits: submissionLimits(assignment),
     ...(assignment.entry !== undefined ? { entry: assignment.entry } : {}),
+    ...(assignment.protocol !== undefined ? { protocol: assignment.protocol } : {}),
   };
 }
 

@@ -82,7 +82,7 @@ export async function submissionContestant(path: string, assignment: Assignment,
   let language = LANGUAGES[extname(absolute)] ?? 'unknown';
   let botzone = false;
   try {
-    const resolved = resolveSubmission(absolute, sizeLimits, assignment.entry);
+    const resolved = resolveSubmission(absolute, sizeLimits, assignment.entry, assignment.protocol);
     language = LANGUAGES[extname(resolved.entry)] ?? language;
     botzone = resolved.botzone !== undefined;
     hash = existsSync(resolved.entry) ? sha256(readFileSync(resolved.entry, 'utf8')) : hash;
@@ -99,6 +99,6 @@ export async function submissionContestant(path: string, assignment: Assignment,
       // checkOverrides: `grade` without a config judges the platform's limits, with the assignment's as the pace.
       return checkItems(await checkSubmission(absolute, { ...checkLimits(assignment, assignment.title), ...checkOverrides }));
     },
-    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path, limits: sizeLimits, entry: assignment.entry, memoryMb: assignment.referee.memoryMb }),
+    createPlayer: () => createSubmissionPlayer(absolute, { game: assignment.game, name: path, limits: sizeLimits, entry: assignment.entry, memoryMb: assignment.referee.memoryMb, ...(assignment.protocol ? { protocol: assignment.protocol } : {}) }),
   };
 }

@@ -26,6 +26,8 @@ export interface LossEvidence {
   verdict: string;
   message: string;
   stack?: string;
+  /** Where an exception was raised in the submission's own files (Python), when the host said. */
+  where?: { file: string; line: number; function: string };
   output: string[];
 }
 
@@ -42,6 +44,7 @@ export function firstForcedLosses(result: GradeResult): LossEvidence[] {
       verdict: loser.verdict,
       message: loser.message,
       ...(loser.stack ? { stack: loser.stack } : {}),
+      ...(loser.where ? { where: loser.where } : {}),
       output: outputBefore(entry.record, entry.studentSide),
     });
   }

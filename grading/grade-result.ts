@@ -2,8 +2,8 @@
  * GradeResult: one graded submission as JSON, validated against grading/grade-result.schema.json (and every game
  * record against validateRecordShape) before it is written. The single source of report.html and every export.
  */
-import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { schemaValidator, type SchemaSpec } from '../harness/schema/validator.js';
 import type { Side } from '../harness/games/game.js';
 import type { PlayerIsolation } from '../harness/referee/player.js';
 import { validateRecordShape, type GameRecord } from '../harness/referee/record.js';
@@ -129,7 +129,11 @@ export interface GradeResult {
 
 export const GRADE_SCHEMA_PATH = packageFile('grading', 'grade-result.schema.json');
 
-let validator: ReturnType<Ajv['compile']> | null = null;
+export const GRADE_RESULT_SCHEMA: SchemaSpec = {
+  name: 'grade-result',
+  schema: () => JSON.parse(readFileSync(GRADE_SCHEMA_PATH, 'utf8')) as object,
+  options: { allErrors: false, strict: true, strictRequired: false },
+};
 
 /** A GradeResult that breaks its schema: a bug in the grader, reported with the JSON pointer. */
 export class GradeResultError extends Error {
@@ -138,7 +142,7 @@ export class GradeResultError extends Error {
 
 /** Throw a GradeResultError unless `value` is a valid GradeResult (schema plus every game record's shape). */
 export function validateGradeResult(value: unknown): GradeResult {
-  validator ??= new Ajv({ allErrors: false, strict: true, strictRequired: false }).compile(JSON.parse(readFileSync(GRADE_SCHEMA_PATH, 'utf8')) as object);
+  const validator = schemaValidator(GRADE_RESULT_SCHEMA);
   if (!validator(value)) {
     const error = validator.errors?.[0];
     throw new GradeResultError(`grade result ${error?.instancePath || '/'} ${error?.message ?? 'is invalid'}`);

@@ -27,11 +27,12 @@ import { describeRule, itemPoints, roundPoints, sprtPoints, sprtResult, type Spr
 import { randomOpening } from './tournament/openings.js';
 import type { GameScore } from './tournament/sprt.js';
 import { wilsonInterval } from './stats.js';
+import { count } from './words.js';
 
 /** The grade was stopped (SIGINT/SIGTERM through GradeOptions.signal): its finished games are journaled. */
 export class GradeInterrupted extends Error {
   constructor(readonly gamesFinished: number) {
-    super(`interrupted after ${gamesFinished} game(s)`);
+    super(`interrupted after ${count(gamesFinished, 'game')}`);
     this.name = 'GradeInterrupted';
   }
 }
@@ -233,7 +234,7 @@ function warningsFor(result: Omit<GradeResult, 'warnings'>, assignment: Assignme
   const dropped = result.games.reduce((sum, game) => sum + droppedBytes(game.record, game.studentSide), 0);
   if (dropped > 0) warnings.push(`The AI printed more than the capture limit: ${dropped} bytes of output were dropped.`);
   if (result.timings.resumedGames > 0) {
-    warnings.push(`${result.timings.resumedGames} game(s) were taken from the journal of an interrupted run (--resume).`);
+    warnings.push(`${count(result.timings.resumedGames, 'game')} ${result.timings.resumedGames === 1 ? 'was' : 'were'} taken from the journal of an interrupted run (--resume).`);
   }
   if (only) warnings.push('Only one game was played (--only): this is not a complete grade.');
   return warnings;

@@ -1,6 +1,8 @@
 /** The short summary `referee grade` prints: the score, then one line per rubric item. */
+import { isLossVerdict, VERDICT_DESCRIPTIONS } from '../harness/referee/verdict.js';
 import { firstForcedLosses } from './evidence.js';
 import type { GradeResult, InterfaceCheckItem } from './grade-result.js';
+import { displayWidth, padColumns } from './text-width.js';
 
 const STACK_LINES = 12;
 
@@ -24,22 +26,28 @@ const pct = (rate: number): string => `${(100 * rate).toFixed(1)}%`;
 
 export function formatSummary(result: GradeResult, reportPath: string): string {
   const check = result.interfaceCheck;
-  const width = Math.max(16, ...result.items.map((item) => item.title.length));
+  const width = Math.max(16, ...result.items.map((item) => displayWidth(item.title)));
   const lines = [
     `${result.assignment.title}: ${result.submission.path ?? result.submission.name}`,
     result.status === 'grader-error' ? `Not graded: grader error: ${result.graderError}` : `Score: ${result.score} / ${result.maxScore}`,
-    `  ${check.passed ? '✓' : '✗'} ${'Interface check'.padEnd(width)}  ${check.passed ? 'passed' : 'FAILED'.padEnd(6)}${' '.repeat(26)}${check.points} / ${check.maxPoints}`,
+    // A grader error stopped the check: that is no failure of the student's (no ✗, no FAILED, no points line).
+    result.status === 'grader-error' && !check.passed
+      ? `  · ${'Interface check'.padEnd(width)}  not finished: the grader failed, not the submission`
+      : `  ${check.passed ? '✓' : '✗'} ${'Interface check'.padEnd(width)}  ${check.passed ? 'passed' : 'FAILED'.padEnd(6)}${' '.repeat(26)}${check.points} / ${check.maxPoints}`,
   ];
   const failed = check.items.find((item) => item.status === 'fail');
-  if (!check.passed && failed) lines.push(...itemLines(failed, '      '));
+  if (!check.passed && failed && result.status !== 'grader-error') lines.push(...itemLines(failed, '      '));
   for (const warned of check.items.filter((item) => item.status === 'warn')) lines.push(...itemLines(warned, '      '));
   for (const item of result.items) {
     const record = item.status === 'skipped' ? 'not played' : `${item.wins}-${item.draws}-${item.losses}  ${pct(item.winRate).padStart(6)} [${pct(item.wilson.low)}, ${pct(item.wilson.high)}]`;
-    lines.push(`  · ${item.title.padEnd(width)}  ${record.padEnd(32)}${item.points} / ${item.maxPoints}`);
+    lines.push(`  · ${padColumns(item.title, width)}  ${record.padEnd(32)}${item.points} / ${item.maxPoints}`);
   }
   for (const loss of firstForcedLosses(result)) {
     const title = result.items[loss.item]?.title ?? `item ${loss.item}`;
-    lines.push(`First forced loss ${title}, game ${loss.index + 1}${loss.ply > 0 ? ` at ply ${loss.ply}` : ' (building the AIPlayer)'}: ${loss.verdict}: ${loss.message}`);
+    // In words, not the verdict's internal name: 'it threw an error: KeyError … (AIPlayer.py, line 23, in evaluate)'.
+    const what = isLossVerdict(loss.verdict) ? `it ${VERDICT_DESCRIPTIONS[loss.verdict]}` : loss.verdict;
+    const where = loss.where ? ` (${loss.where.file}, line ${loss.where.line}, in ${loss.where.function})` : '';
+    lines.push(`First game lost by a rule ${title}, game ${loss.index + 1}${loss.ply > 0 ? ` at ply ${loss.ply}` : ' (before its first move)'}: ${what}: ${loss.message}${where}`);
     lines.push(...stackLines(loss.stack, '  │ '));
     if (loss.output.length > 0) lines.push('  last output before it:', ...loss.output.map((line) => `  > ${line}`));
     lines.push(`  replay it: ${reportPath}#game=${gameNumber(result, loss.item, loss.index)}&ply=${loss.ply}`);

@@ -4,8 +4,8 @@
  * which phase of the game its losses were decided. Each line is a finding and what to do about it.
  */
 import type { AnyGame } from '../harness/games/game.js';
-import { LOSS_VERDICTS } from '../harness/referee/verdict.js';
 import type { GameEntry, GradeResult, ItemResult } from '../grading/grade-result.js';
+import { CAUSE_ORDER, CAUSE_TITLES, causeAdvice, causeOf, lossDetail, ms, plural, whenLost, type LossCause } from './loss-cause.js';
 
 export interface Diagnosis {
   /** One sentence each: a finding, then the advice. */
@@ -14,7 +14,11 @@ export interface Diagnosis {
 
 const { max, round } = Math;
 
-const ms = (value: number): string => (value >= 1000 ? `${Number((value / 1000).toFixed(1))} s` : `${value < 10 ? value.toFixed(1) : round(value)} ms`);
+/** The plies of a set of games lost by rule: 'ply 12', 'plies 9–14'. */
+function listPlies(entries: readonly GameEntry[]): string {
+  const plies = entries.map((entry) => entry.record.turns.length + 1).sort((a, b) => a - b);
+  return plies[0] === plies[plies.length - 1] ? `ply ${plies[0]}` : `plies ${plies[0]}–${plies[plies.length - 1]}`;
+}
 
 function percentile(sorted: number[], share: number): number {
   if (sorted.length === 0) return 0;
@@ -53,12 +57,6 @@ function decidedAt(entry: GameEntry, counts: [number, number][] | null): number 
   return record.turns.length;
 }
 
-/** Where a submission reads its time limit, in its own language (the starter's import and field names). */
-function clockApi(language: string): string {
-  if (/python/i.test(language)) return 'info.time_limit_ms, with get_move(self, board, info=None)';
-  return "moveInfo().timeLimitMs, import { moveInfo } from 'board-referee'";
-}
-
 export function diagnose(
   result: GradeResult,
   itemIndex: number,
@@ -71,47 +69,53 @@ export function diagnose(
   const limit = result.assignment.config.referee.moveTimeoutMs;
   const lines: string[] = [];
 
+  // The forced losses first, one line per cause, most frequent first: the fix that fits the cause is the first
+  // thing a student reads (a constructor that took too long is not a slow search).
+  const language = result.submission.language;
+  const forcedLosses = entries.filter((entry) => entry.record.end.loser?.side === entry.studentSide);
+  const byCause = new Map<LossCause, GameEntry[]>();
+  for (const entry of forcedLosses) {
+    const cause = causeOf(entry.record.end.loser!);
+    byCause.set(cause, [...(byCause.get(cause) ?? []), entry]);
+  }
+  const causes = [...byCause.keys()].sort((a, b) => byCause.get(b)!.length - byCause.get(a)!.length || CAUSE_ORDER.indexOf(a) - CAUSE_ORDER.indexOf(b));
+  for (const cause of causes) {
+    const lost = byCause.get(cause)!;
+    const first = lost[0].record;
+    // Before the first move (building or loading the player, whatever failed there) says so; else the plies.
+    const when = lost.every((entry) => entry.record.end.loser!.phase === 'start') ? whenLost(first) : `at ${listPlies(lost)}`;
+    const detail = lossDetail(first);
+    const others = lost.length > 1 && cause !== 'construct' && cause !== 'load' ? ` (the first: ${detail})` : `: ${detail}`;
+    const figure = cause === 'memory' && !first.end.loser!.message ? '' : others;
+    lines.push(`${CAUSE_TITLES[cause]}: ${plural(lost.length, 'game')} lost ${when}${figure}. Fix: ${causeAdvice(cause, language, lost.map((entry) => entry.record.end.loser!))}.`);
+  }
+  const stalls = entries.reduce((sum, entry) => sum + (entry.record.start.reduce((count, start, side) => count + (side === entry.studentSide ? (start.stalls ?? 0) : 0), 0)), 0);
+  if (stalls > 0) {
+    lines.push(`Not charged: building the AIPlayer was started again ${plural(stalls, 'time')} because the grader's machine, not the submission, used the time (the player waited for a CPU); those attempts count for nothing.`);
+  }
+
   // Time: what the submission used of its budget, per move.
   const times: number[] = [];
   for (const entry of entries) {
     for (const turn of entry.record.turns) if (turn.side === entry.studentSide && turn.wallMs !== undefined) times.push(turn.wallMs);
   }
   times.sort((a, b) => a - b);
-  // A load that took the time is a timeout of its own cause (the start record's rule names loadTimeoutMs).
-  const slowLoads = entries.filter((entry) => entry.record.end.loser?.side === entry.studentSide && /^loadTimeoutMs/.test(entry.record.end.loser.rule ?? ''));
-  const timeouts = item.verdicts.timeout - slowLoads.length;
-  const memory = item.verdicts.memory;
-  if (times.length > 0) {
+  if (times.length > 0 && !byCause.has('timeout')) {
     const median = percentile(times, 0.5);
     const slowest = times[times.length - 1];
     const share = slowest / limit;
-    if (timeouts > 0) {
-      lines.push(`Time: ${timeouts} game(s) lost on time; the slowest answered move took ${ms(slowest)} of ${ms(limit)}. Stop the search by the clock (${clockApi(result.submission.language)}), with a margin of 10–20%.`);
-    } else if (share < 0.1) {
-      lines.push(`Time: a move took ${ms(median)} typically and ${ms(slowest)} at most of the ${ms(limit)} allowed (${(100 * share).toFixed(1)}%). Search deeper: you have about ${max(2, Math.floor(0.7 / max(share, 0.001)))}× the time you use.`);
+    if (share < 0.1) {
+      lines.push(`Time: a move took ${ms(median)} typically and ${ms(slowest)} at most of the ${ms(limit)} allowed (${(100 * share).toFixed(1)}%). You could search deeper: you have about ${max(2, Math.floor(0.7 / max(share, 0.001)))}× the time you use.`);
     } else if (share > 0.8) {
       lines.push(`Time: the slowest move took ${ms(slowest)} of ${ms(limit)} (${round(100 * share)}%): close to the limit, where a busy machine loses on time. Keep a margin.`);
     } else {
       lines.push(`Time: a move took ${ms(median)} typically and ${ms(slowest)} at most of the ${ms(limit)} allowed.`);
     }
-  }
-  if (slowLoads.length > 0) {
-    const python = /python/i.test(result.submission.language);
-    lines.push(`Loading: ${slowLoads.length} game(s) lost because loading the submission took longer than its ${ms(result.assignment.config.referee.loadTimeoutMs ?? 60_000)} allowance: ${python ? "code at the top level of a module runs on import (a demo game, training): put it under if __name__ == '__main__':" : 'work done when the code loads (static initialisers, top-level code): do it lazily, at the first move'}.`);
-  }
-  if (memory > 0) {
-    // The figure the sandbox recorded (the cgroup's, or the watchdog's), from the first such loss.
-    const figure = entries.map((entry) => entry.record.end.loser).find((loser) => loser?.verdict === 'memory')?.message;
-    lines.push(`Memory: ${memory} game(s) lost by exceeding the ${result.assignment.config.referee.memoryMb ?? 512} MB memory limit${figure ? ` (${figure})` : ''}: free search trees between moves, or bound their size.`);
-  }
-
-  // How the losses came.
-  const forced = LOSS_VERDICTS.filter((verdict) => verdict !== 'timeout' && verdict !== 'memory' && item.verdicts[verdict] > 0);
-  if (forced.length > 0) {
-    lines.push(`Rules: lost by ${forced.map((verdict) => `${verdict} × ${item.verdicts[verdict]}`).join(', ')}: these games were lost whatever the position; the report's replay shows each at its ply.`);
+  } else if (times.length > 0) {
+    lines.push(`Time: the slowest answered move took ${ms(times[times.length - 1])} of ${ms(limit)}.`);
   }
   const byBoard = entries.filter((entry) => entry.result === 'loss' && !entry.record.end.loser).length;
-  if (byBoard > 0) lines.push(`Board: ${byBoard} game(s) lost on the board.`);
+  if (byBoard > 0) lines.push(`Board: ${plural(byBoard, 'game')} lost on the board.`);
 
   // Colour split.
   const [first, second] = item.bySide;
@@ -136,9 +140,7 @@ export function diagnose(
   const lost = entries.filter((entry) => entry.result === 'loss' && !entry.record.end.loser);
   const byRule = entries.filter((entry) => entry.result === 'loss' && entry.record.end.loser);
   if (lost.length === 0 && byRule.length > 0) {
-    const plies = byRule.map((entry) => entry.record.turns.length + 1).sort((a, b) => a - b);
-    const span = plies[0] === plies[plies.length - 1] ? `ply ${plies[0]}` : `plies ${plies[0]}–${plies[plies.length - 1]}`;
-    lines.push(`Losses: all ${byRule.length} by rule (at ${span}), none on the board: fix that first; the position did not decide them.`);
+    lines.push(`Losses: all ${byRule.length} by rule (at ${listPlies(byRule)}), none on the board: fix the rule first; the position did not decide them.`);
   }
   if (lost.length > 0) {
     // Phases are thirds of a full game: the longest game of the grade that ended on the board (a forced loss

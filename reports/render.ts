@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import type { AnyGame } from '../harness/games/game.js';
 import { getGame } from '../harness/games/registry.js';
-import { LOSS_VERDICTS } from '../harness/referee/verdict.js';
 import type { GameEntry, GradeResult, ItemResult } from '../grading/grade-result.js';
 import type { SprtResult } from '../grading/scoring.js';
 import { packageFile } from '../grading/package-root.js';
 import { diagnose } from './diagnosis.js';
+import { CAUSE_ORDER, CAUSE_TITLES, causeOf, lossDetail, whenLost, type LossCause } from './loss-cause.js';
 import { gameView, SvgTokens } from './replay-data.js';
 import { scriptSafeJson } from './safe-json.js';
 import { studentOutput } from './student-output.js';
@@ -60,9 +60,16 @@ function sprtView(test: SprtResult, maxGames: number): Record<string, unknown> {
   };
 }
 
-function verdictText(item: ItemResult): string {
-  return LOSS_VERDICTS.filter((verdict) => item.verdicts[verdict] > 0)
-    .map((verdict) => `${verdict} × ${item.verdicts[verdict]}`)
+/** The forced losses of an item, by cause ("Illegal answers × 1, Exception × 2"). */
+function verdictText(result: GradeResult, itemIndex: number): string {
+  const counted = new Map<LossCause, number>();
+  for (const entry of result.games) {
+    const loser = entry.record.end.loser;
+    if (entry.item !== itemIndex || loser?.side !== entry.studentSide) continue;
+    counted.set(causeOf(loser), (counted.get(causeOf(loser)) ?? 0) + 1);
+  }
+  return CAUSE_ORDER.filter((cause) => counted.has(cause))
+    .map((cause) => `${CAUSE_TITLES[cause].toLowerCase()} × ${counted.get(cause)}`)
     .join(', ');
 }
 
@@ -74,11 +81,11 @@ function scoreText(entry: GameEntry): string {
   return `${own}–${theirs}`;
 }
 
-function endingText(game: AnyGame, entry: GameEntry): string {
+function endingText(entry: GameEntry): string {
   const { end } = entry.record;
-  if (!end.loser) return 'by the board';
+  if (!end.loser) return end.reason === 'score' ? 'on the board' : end.reason;
   const who = end.loser.side === entry.studentSide ? 'the submission' : 'the opponent';
-  return `${who} lost: ${end.loser.verdict} — ${end.loser.message}`;
+  return `${who} lost ${whenLost(entry.record)}: ${lossDetail(entry.record)}`;
 }
 
 function timeUsed(entry: GameEntry): string {
@@ -113,7 +120,7 @@ function viewModel(result: GradeResult): Record<string, unknown> {
     summary: item.status === 'skipped' ? 'not played' : `${item.wins}-${item.draws}-${item.losses} (W-D-L), win rate ${pct(item.winRate)}`,
     winRatePct: pct(item.winRate),
     wilsonPct: `${pct(item.wilson.low)} – ${pct(item.wilson.high)}`,
-    verdictText: verdictText(item),
+    verdictText: verdictText(result, itemIndex),
     sprtTests: (item.sprt ?? []).map((test) => sprtView(test, item.scoring.rule === 'sprt' ? item.scoring.maxGames : item.games)),
     games: result.games
       .map((entry, view) => ({ entry, view }))
@@ -130,7 +137,7 @@ function viewModel(result: GradeResult): Record<string, unknown> {
         score: scoreText(entry),
         plies: entry.record.turns.length,
         timeUsed: timeUsed(entry),
-        ending: endingText(game, entry),
+        ending: endingText(entry),
       })),
   }));
   const firstGame = result.games[0];
@@ -146,7 +153,12 @@ function viewModel(result: GradeResult): Record<string, unknown> {
     percent: result.maxScore > 0 ? ((100 * result.score) / result.maxScore).toFixed(1) : '0.0',
     checkPassed: result.interfaceCheck.passed,
     interfaceCheck: result.interfaceCheck,
-    checkItems: result.interfaceCheck.items.map((item) => ({ ...item, mark: CHECK_MARKS[item.status], skipped: item.status === 'skip' })),
+    checkItems: result.interfaceCheck.items.map((item, index, all) => ({
+      ...item,
+      mark: CHECK_MARKS[item.status],
+      // A skipped step says why: an earlier step failed, or (with its own detail, or nothing failed) it does not apply.
+      skipNote: item.status !== 'skip' ? null : all.slice(0, index).some((earlier) => earlier.status === 'fail') ? 'not run: an earlier step failed' : item.detail ? null : 'does not apply here',
+    })),
     sandboxLayers: (result.isolation?.layers ?? result.interfaceCheck.layers).join(', '),
     isolation: result.isolation ?? null,
     graderError: result.status === 'grader-error' ? (result.graderError ?? 'unknown') : null,

@@ -6,8 +6,8 @@
  */
 import type { AnyGame } from '../harness/games/game.js';
 import type { GameRecord, IllegalAttempt } from '../harness/referee/record.js';
-import { VERDICT_DESCRIPTIONS } from '../harness/referee/verdict.js';
 import { discCounts } from './diagnosis.js';
+import { attemptReason, lossDetail, whenLost } from './loss-cause.js';
 
 export interface PlyView {
   ply: number;
@@ -74,9 +74,10 @@ export class SvgTokens {
   }
 }
 
+/** An illegal answer for the viewer: what came back, and the rule it broke in the game's words where known. */
 const attemptView = (attempt: IllegalAttempt): { text: string; reason: string } => ({
   text: attempt.returned.type === 'string' ? JSON.stringify(attempt.returned.text) : attempt.returned.text,
-  reason: attempt.reason,
+  reason: attemptReason(attempt),
 });
 
 function endingOf(game: AnyGame, record: GameRecord, final: unknown): string {
@@ -85,7 +86,7 @@ function endingOf(game: AnyGame, record: GameRecord, final: unknown): string {
   if (end.loser) {
     const loser = `${game.sideNames[end.loser.side]} (${record.players[end.loser.side]})`;
     const rule = end.loser.rule ? ` (rule: ${end.loser.rule})` : '';
-    return `${loser} lost: it ${VERDICT_DESCRIPTIONS[end.loser.verdict]} — ${end.loser.message}${rule}`;
+    return `${loser} lost ${whenLost(record)}: ${lossDetail(record)}${rule}`;
   }
   if (end.reason === 'resign' && end.resignedBy !== undefined) return `${game.sideNames[end.resignedBy]} (${record.players[end.resignedBy]}) resigned: ${winnerName} won.`;
   if (end.reason === 'score' && game.geometry && game.isTerminal(final)) {

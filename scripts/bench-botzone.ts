@@ -4,6 +4,7 @@
  * C++ host's (a Reversi AIPlayer.cpp that answers its first legal move), and how far past its limit an endless bot is
  * ruled. Prints figures; asserts nothing.
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -117,6 +118,27 @@ async function timings(player: Player, moves: number, warmup: number, grows: boo
   return times.sort((a, b) => a - b);
 }
 
+/** The bot's program started bare by the grader each time (no layer at all): the floor a restart cannot go below. */
+async function bareStarts(name: string, file: string, source: string, runs: number): Promise<number[]> {
+  const submission = resolveSubmission(write(name, file, source));
+  const compiled = await compileSubmission(submission);
+  const argv = submission.language === 'Python' ? ['python3', compiled.bundlePath] : [compiled.bundlePath];
+  const input = `${JSON.stringify({ requests: [{ x: -1, y: -1 }], responses: [], data: '', globaldata: '', time_limit: 1, memory_limit: 256 })}\n`;
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await new Promise<void>((done, fail) => {
+      const child = spawn(argv[0], argv.slice(1), { stdio: ['pipe', 'pipe', 'ignore'] });
+      child.stdout.resume();
+      child.once('error', fail);
+      child.once('close', () => done());
+      child.stdin.end(input);
+    });
+    times.push((performance.now() - started) * 1000);
+  }
+  return times.sort((a, b) => a - b);
+}
+
 const show = (times: number[]): string => `median ${(percentile(times, 50) / 1000).toFixed(2)} ms, p90 ${(percentile(times, 90) / 1000).toFixed(2)} ms`;
 
 export async function benchBotzone(): Promise<void> {
@@ -125,10 +147,24 @@ export async function benchBotzone(): Promise<void> {
     console.log('no g++: skipped');
     return;
   }
-  const restartCpp = await timings(await bot('bz-restart-cpp', 'main.cpp', CPP_RESTART), 30, 3, false);
-  console.log(`restart per turn, C++ (process start + answer, sandboxed): ${show(restartCpp)} a move`);
-  const restartPython = await timings(await bot('bz-restart-py', 'main.py', PYTHON_RESTART), 20, 2, false);
-  console.log(`restart per turn, Python 3: ${show(restartPython)} a move`);
+  // Side by side: the spawner kept inside the sandbox (the default) and a whole sandbox started each turn.
+  // And the floor: the same program started bare (no sandbox at all) by the grader, with the same input.
+  const sideBySide = async (name: string, file: string, source: string, moves: number, warmup: number, label: string): Promise<void> => {
+    const player = await bot(name, file, source);
+    const bare = await bareStarts(name, file, source, moves);
+    const spawned = await timings(player, moves, warmup, false);
+    process.env.REFEREE_BOTZONE_SPAWNER = '0';
+    let whole: number[];
+    try {
+      whole = await timings(await bot(name, file, source), moves, warmup, false);
+    } finally {
+      delete process.env.REFEREE_BOTZONE_SPAWNER;
+    }
+    const ratio = percentile(whole, 50) / percentile(spawned, 50);
+    console.log(`restart per turn, ${label}: spawner in the sandbox ${show(spawned)} a move; a whole sandbox a turn ${show(whole)} (${ratio.toFixed(1)}x the spawner's); the bare process, no sandbox: ${show(bare)}`);
+  };
+  await sideBySide('bz-restart-cpp', 'main.cpp', CPP_RESTART, 30, 3, 'C++ (process start + answer, sandboxed)');
+  await sideBySide('bz-restart-py', 'main.py', PYTHON_RESTART, 20, 2, 'Python 3');
 
   const keep = await timings(await bot('bz-keep-cpp', 'main.cpp', CPP_KEEP), 2000, 50, true);
   const hostFolder = write('bz-host-cpp', 'AIPlayer.cpp', CPP_HOST_FIRST);

@@ -21,7 +21,7 @@ import type { GameJob, GamePool } from '../grading/pool/job.js';
 import { QueuePool } from '../grading/queue/pool.js';
 import { ensureKeyFile } from '../grading/queue/signing.js';
 import { DEFAULT_LOCK_MS } from '../grading/queue/worker.js';
-import { PLATFORM_GAMES_PER_S } from './bench-support.js';
+import { platformGamesPerSecond } from './bench-support.js';
 
 const STUDENTS = 6;
 const config = resolveAssignment({ title: 'bench', moveTimeoutMs: 1000, constructTimeoutMs: 2000, opponents: [{ name: 'random', games: 2, points: 1 }] }).referee;
@@ -138,7 +138,7 @@ async function main(): Promise<void> {
     const overheadMs = (result.seconds * 1000 * lanes - result.gameMs) / games;
     rows.push({ name, seconds: result.seconds, rate, overheadMs });
     console.log(
-      `${name.padEnd(28)} ${result.seconds.toFixed(2).padStart(6)} s  ${rate.toFixed(1).padStart(6)} games/s  (${(rate / PLATFORM_GAMES_PER_S).toFixed(1)}x the platform's game.py)  ` +
+      `${name.padEnd(28)} ${result.seconds.toFixed(2).padStart(6)} s  ${rate.toFixed(1).padStart(6)} games/s  (${(rate / platformGamesPerSecond()).toFixed(1)}x the platform's game.py, ${platformGamesPerSecond().toFixed(1)} games/s in this run)  ` +
         `mean game ${(result.gameMs / games).toFixed(1)} ms, outside games ${overheadMs.toFixed(1)} ms/game/lane`,
     );
   };

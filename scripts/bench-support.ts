@@ -3,6 +3,7 @@
  * both take on them (per-move round trip, games/s, how far past a deadline a stuck player is stopped, a cold
  * `referee check`). The measurements return figures; each bench words and prints its own.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,13 +12,61 @@ import { getGame } from '../harness/games/registry.js';
 import { playGame } from '../harness/referee/match.js';
 import { deriveSeed } from '../harness/referee/seed.js';
 import { cacheDir } from '../harness/sandbox/cache-dir.js';
+import { findPython, pythonRuntimeDir } from '../harness/sandbox/python-runtime.js';
 import { SandboxPlayer } from '../harness/sandbox/sandbox-player.js';
 import { checkSubmission } from '../harness/submission/check.js';
 import { compileSubmission } from '../harness/submission/compile.js';
 import { resolveSubmission, runtimeOf } from '../harness/submission/resolve.js';
 
-/** The course platform's game.py, random vs random, one core. */
-export const PLATFORM_GAMES_PER_S = 10;
+/**
+ * game.py's loop, in-process, on board.py as written (PlainBoard): a deepcopy of the board and func_timeout around
+ * every get_move, as the platform does. The anchor of the Python rows here and in bench-table.ts.
+ */
+export const GAME_PY = `
+import random, sys, time
+from copy import deepcopy
+sys.path.insert(0, sys.argv[1])
+from board_reversi import PlainBoard as Board
+from func_timeout import func_timeout
+
+class RandomPlayer:
+    def __init__(self, color):
+        self.color = color
+    def get_move(self, board):
+        actions = list(board.get_legal_actions(self.color))
+        return random.choice(actions) if actions else None
+
+def play():
+    board = Board()
+    players = {'X': RandomPlayer('X'), 'O': RandomPlayer('O')}
+    color = 'X'
+    while True:
+        if not list(board.get_legal_actions('X')) and not list(board.get_legal_actions('O')):
+            return board.get_winner()
+        if list(board.get_legal_actions(color)):
+            action = func_timeout(60, players[color].get_move, kwargs={'board': deepcopy(board)})
+            board._move(action, color)
+        color = 'O' if color == 'X' else 'X'
+
+games, started = 0, time.perf_counter()
+while time.perf_counter() - started < float(sys.argv[2]):
+    play()
+    games += 1
+print(games / (time.perf_counter() - started))
+`;
+
+let platformRate: number | null = null;
+
+/**
+ * The anchor of every games/s row: game.py's loop above, random vs random in-process on one core, measured once per
+ * bench run (`seconds` of games); NaN without python3.
+ */
+export function platformGamesPerSecond(seconds = 3): number {
+  if (platformRate !== null) return platformRate;
+  const python = findPython();
+  platformRate = python ? Number(execFileSync(python.path, ['-I', '-B', '-c', GAME_PY, pythonRuntimeDir(), String(seconds)], { encoding: 'utf8' }).trim()) : NaN;
+  return platformRate;
+}
 export const reversi = getGame('reversi');
 
 /** Random legal moves, in JavaScript. */

@@ -24,10 +24,9 @@ import { NOGO_MCTS_PLAYOUTS } from '../reference-ai/nogo/index.js';
 import { REVERSI_MCTS_PLAYOUTS } from '../reference-ai/reversi/index.js';
 import { benchPlayer, gamesPerSecond, NODE_RANDOM_PLAYER, percentile, roundTripMicros } from './bench-support.js';
 import { GAME_PY, PYTHON_RANDOM } from './bench-python.js';
+import { edaxLeavesPerCpuSecond } from './bench-boards.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-/** Edax 4.x (C, one thread, no hash) on this kind of machine, in the same run as Referee's 56–59 M/s. */
-const EDAX_LEAVES_PER_S = 240e6;
 const { imul } = Math;
 
 const x = (a: number, b: number) => `${(a / b).toFixed(a / b >= 10 ? 0 : 2)}x`;
@@ -220,11 +219,11 @@ export async function benchTable(): Promise<void> {
   const ts = tsPlayouts(3);
   console.log(
     `random playouts per CPU second (getLegalActions + _move, board.py's order); anchor board.py as written ` +
-      `(PlainBoard): ${anchor.toFixed(0)}/s (the platform's own file: 134–138/s recorded)`,
+      `(PlainBoard), same run: ${anchor.toFixed(0)}/s`,
   );
-  console.log(`  TS Board      ${k(ts).padStart(8)}/s  ${x(ts, anchor).padStart(6)} board.py  (goal ≥ 250x)`);
+  console.log(`  TS Board      ${k(ts).padStart(8)}/s  ${x(ts, anchor).padStart(6)} board.py  (goal ≥ 250x; the C++ Board: npm run bench -- boards)`);
   if (pyBoard) {
-    console.log(`  Python Board  ${k(pyBoard.playouts.fast).padStart(8)}/s  ${x(pyBoard.playouts.fast, anchor).padStart(6)} board.py  (goal ≥ 5x)`);
+    console.log(`  Python Board  ${k(pyBoard.playouts.fast).padStart(8)}/s  ${x(pyBoard.playouts.fast, anchor).padStart(6)} board.py  (goal ≥ 8x)`);
     const methods = Object.keys(pyBoard.methods.fast);
     console.log(
       `  Python Board per call, CPU µs on the positions of 40 random games (board.py → fast, ratio): ` +
@@ -257,12 +256,13 @@ export async function benchTable(): Promise<void> {
   await checkRow();
 
   const reversi = getGame('reversi');
+  const edax = edaxLeavesPerCpuSecond();
   const started = cpuSeconds();
   const leaves = reversi.perft!(reversi.initial(1), 11);
   const rate = leaves / (cpuSeconds() - started);
   console.log(
-    `Reversi perft(11) = ${leaves}: ${k(rate)} leaves per CPU second, ${x(rate, EDAX_LEAVES_PER_S)} Edax (recorded ${k(EDAX_LEAVES_PER_S)}/s; ` +
-      `not installed here)  (goal ≥ 80 M/s, 1/3 of Edax)`,
+    `Reversi perft(11) = ${leaves}: ${k(rate)} leaves per CPU second, ` +
+      `${'rate' in edax ? `${x(rate, edax.rate)} Edax's ${k(edax.rate)}/s (same run)` : `Edax ${edax.why}`}  (goal ≥ 1/3 of Edax -O2)`,
   );
 
   console.log('reference AIs (CPU time, one process):');

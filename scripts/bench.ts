@@ -16,29 +16,44 @@ import { benchFreeze, benchSandbox } from './bench-sandbox.js';
 import { benchLandlock } from './bench-landlock.js';
 import { benchWatch, benchWeb } from './bench-web.js';
 import { benchBoard } from './bench-board.js';
+import { benchBoards, edaxLeavesPerCpuSecond } from './bench-boards.js';
 import { benchTable } from './bench-table.js';
 import { benchRatings, benchSprt } from './bench-sprt.js';
 import { benchInstall } from './bench-install.js';
 import { benchSimilarity } from './bench-similarity.js';
+import { benchStartup } from './bench-startup.js';
+import { platformGamesPerSecond } from './bench-support.js';
 
-const EDAX_LEAVES_PER_S = 328e6; // Edax 4.6, C, one thread, this kind of machine
 const FIRST_CUT_JS_LEAVES_PER_S = 15e6; // a first-cut JS bitboard with 32-bit halves
-const PLATFORM_GAMES_PER_S = 10; // the course platform's game.py, random vs random, one core
 
 function fmt(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : n.toFixed(1);
 }
 
+/** Reversi perft per CPU second, each depth; perft(11) beside Edax's, interleaved (Edax, Referee, Edax, Referee). */
 export function benchPerft(depths: number[]): void {
-  console.log('## Reversi perft (start position, passes take a ply)');
+  console.log(`## Reversi perft (start position, passes take a ply), per CPU second; load ${loadavg()[0].toFixed(1)}`);
+  const cpu = () => {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1e6;
+  };
+  const edax: number[] = [];
   for (const depth of depths) {
-    const start = process.hrtime.bigint();
-    const leaves = reversi.perft!(reversi.initial(), depth);
-    const s = Number(process.hrtime.bigint() - start) / 1e9;
-    const rate = leaves / s;
-    console.log(`perft(${depth}) = ${leaves}  ${s.toFixed(2)} s  ${fmt(rate)} leaves/s  ` +
-      `(${(rate / FIRST_CUT_JS_LEAVES_PER_S).toFixed(1)}x a first-cut JS bitboard, ` +
-      `${(rate / EDAX_LEAVES_PER_S).toFixed(2)}x Edax; goal ≥ 60 M/s)`);
+    let best = 0;
+    let leaves = 0;
+    for (let round = 0; round < (depth === 11 ? 2 : 1); round++) {
+      if (depth === 11) {
+        const anchor = edaxLeavesPerCpuSecond();
+        if ('rate' in anchor) edax.push(anchor.rate);
+        else if (round === 0) console.log(`Edax: ${anchor.why}`);
+      }
+      const start = cpu();
+      leaves = reversi.perft!(reversi.initial(), depth);
+      best = Math.max(best, leaves / (cpu() - start));
+    }
+    const anchor = depth === 11 && edax.length ? `, ${(best / Math.max(...edax)).toFixed(2)}x Edax's ${fmt(Math.max(...edax))}/s (same run; goal ≥ 0.33x)` : '';
+    console.log(`perft(${depth}) = ${leaves}  ${fmt(best)} leaves per CPU s  ` +
+      `(${(best / FIRST_CUT_JS_LEAVES_PER_S).toFixed(1)}x a first-cut JS bitboard${anchor})`);
   }
 }
 
@@ -61,7 +76,7 @@ export function benchRulesGames(seconds: number): number {
   }
   const rate = games / seconds;
   console.log(`rules only, random vs random: ${fmt(rate)} games/s on one core ` +
-    `(${(rate / PLATFORM_GAMES_PER_S).toFixed(0)}x the platform's game.py)`);
+    `(${(rate / platformGamesPerSecond()).toFixed(0)}x the platform's game.py: ${platformGamesPerSecond().toFixed(1)} games/s in this run, one core)`);
   return rate;
 }
 
@@ -79,12 +94,12 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
   }
   const rate = games / seconds;
   console.log(`referee in-process, random vs random: ${fmt(rate)} games/s on one core, ` +
-    `${((seconds * 1e6) / plies).toFixed(1)} µs/ply (${(rate / PLATFORM_GAMES_PER_S).toFixed(0)}x the platform's ` +
+    `${((seconds * 1e6) / plies).toFixed(1)} µs/ply (${(rate / platformGamesPerSecond()).toFixed(0)}x the platform's ` +
     `game.py; ${(rulesRate / rate).toFixed(1)}x slower than the bare rules)`);
 }
 
 async function main(): Promise<void> {
-  const only = process.argv.slice(2);
+  const only = process.argv.slice(2).filter((arg, i, all) => arg !== '--edax' && all[i - 1] !== '--edax');
   const want = (name: string) => only.length === 0 || only.includes(name);
   // `npm run bench -- perft games` runs only the named sections: the names are the want('…') calls below.
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
@@ -136,6 +151,10 @@ async function main(): Promise<void> {
     console.log('');
     benchBoard();
   }
+  if (want('boards')) {
+    console.log('');
+    benchBoards();
+  }
   if (want('watch')) {
     console.log('');
     await benchWatch();
@@ -151,6 +170,10 @@ async function main(): Promise<void> {
   if (want('install')) {
     console.log('');
     benchInstall();
+  }
+  if (want('startup')) {
+    console.log('');
+    benchStartup();
   }
 }
 

@@ -19,7 +19,9 @@ import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { packageFile } from '../grading/package-root.js';
+import { Redis } from 'ioredis';
+import { harnessVersion, packageFile } from '../grading/package-root.js';
+import { queueName } from '../grading/queue/connection.js';
 import { LEASE_SECONDS } from '../grading/queue/pool.js';
 
 const argv = process.argv.slice(2);
@@ -216,7 +218,16 @@ async function main(): Promise<void> {
     mkdirSync(join(orphanDir, 'o1'), { recursive: true });
     writeFileSync(join(orphanDir, 'o1', 'AIPlayer.ts'), TS('o1', 'return moves[0];'));
     const orphan = run(['batch', orphanDir, '--config', config(900), '--out', join(root, 'orphan-out'), '--quiet', '--queue', url]);
-    await sleep(4000);
+    // Killed once its games are queued (at load the check before them takes seconds: a fixed wait missed them).
+    const admin = new Redis(url, { password });
+    const waitingKey = `referee:${queueName(harnessVersion())}:prioritized`;
+    let queuedInTime = false;
+    for (let waited = 0; !queuedInTime && waited < 120_000; waited += 200) {
+      queuedInTime = (await admin.zcard(waitingKey)) > 0;
+      if (!queuedInTime) await sleep(200);
+    }
+    admin.disconnect();
+    if (!queuedInTime) failures.push('orphaned games: the coordinator queued none within 120 s');
     orphan.child.kill('SIGKILL');
     await orphan.exited;
     await sleep((LEASE_SECONDS + 2) * 1000);

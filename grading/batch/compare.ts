@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { BATCH_JOURNAL_FILE, BatchJournal } from './journal-db.js';
 import { BatchUsageError } from './runner.js';
 import type { ItemSummary, StudentSummary } from './summary.js';
+import { displayWidth, padColumns } from '../text-width.js';
+import { count } from '../words.js';
 
 export interface ScoreChange {
   student: string;
@@ -86,12 +88,12 @@ const signed = (delta: number): string => `${delta > 0 ? '+' : delta < 0 ? '−'
 export function formatComparison(comparison: Comparison, oldOut: string, newOut: string): string {
   const { changes, unchanged } = comparison;
   if (changes.length === 0) return `No score changed between ${oldOut} and ${newOut} (${unchanged} students compared).`;
-  const width = Math.max(...changes.map((change) => change.student.length));
-  const lines = [`${changes.length} student(s) changed score between ${oldOut} and ${newOut} (${unchanged} unchanged):`];
+  const width = Math.max(...changes.map((change) => displayWidth(change.student)));
+  const lines = [`${count(changes.length, 'student')} changed score between ${oldOut} and ${newOut} (${unchanged} unchanged):`];
   for (const change of changes) {
     const score =
       change.before === null ? `new: ${change.after}` : change.after === null ? `was ${change.before}` : `${change.before} → ${change.after} (${signed(change.after - change.before)})`;
-    lines.push(`  ${change.student.padEnd(width)}  ${score}: ${change.reasons.join('; ')}`);
+    lines.push(`  ${padColumns(change.student, width)}  ${score}: ${change.reasons.join('; ')}`);
   }
   return lines.join('\n');
 }

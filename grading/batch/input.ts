@@ -174,7 +174,7 @@ export async function listZip(source: string | Buffer, label: string = typeof so
   const entries: ReadableEntry[] = [];
   for (const entry of raw) {
     const nameBytes = entry.fileName as unknown as Buffer;
-    const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, nameBytes, entry.extraFields, false);
+    const name = entryName(entry, nameBytes);
     if (name.endsWith('/')) {
       // Kept as a marker only (an empty student folder must still be listed); never extracted.
       entries.push({ name, size: 0, folder: true, read: () => Promise.resolve(Buffer.alloc(0)) });
@@ -190,6 +190,40 @@ export async function listZip(source: string | Buffer, label: string = typeof so
     });
   }
   return { entries, close: () => zip.close() };
+}
+
+const UTF8_FLAG = 0x800;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+let strictGbk: TextDecoder | null | undefined;
+
+/**
+ * An entry's name. With the UTF-8 flag (or an Info-ZIP Unicode path field) yauzl's reading is right. Without them
+ * the zip format says CP437, but LMS downloads and the archivers students use write UTF-8 bytes without the flag
+ * (macOS, many libraries) or the Windows code page (GBK on a Chinese Windows): a name that is valid UTF-8 is read
+ * as UTF-8, one that is valid GBK as GBK, and only what is neither as CP437.
+ */
+function entryName(entry: yauzl.Entry, bytes: Buffer): string {
+  const lowLevel = (): string => yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, bytes, entry.extraFields, false);
+  if (entry.generalPurposeBitFlag & UTF8_FLAG || bytes.every((byte) => byte < 0x80)) return lowLevel();
+  if (entry.extraFields.some((field) => field.id === 0x7075)) return lowLevel();
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    // not UTF-8
+  }
+  if (strictGbk === undefined) {
+    try {
+      strictGbk = new TextDecoder('gbk', { fatal: true });
+    } catch {
+      strictGbk = null; // a Node built without full ICU
+    }
+  }
+  try {
+    if (strictGbk) return strictGbk.decode(bytes);
+  } catch {
+    // not GBK either
+  }
+  return lowLevel();
 }
 
 function readZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, maxBytes: number): Promise<Buffer> {

@@ -5,6 +5,9 @@
  */
 import { SOURCE_EXTENSIONS } from '../../harness/submission/resolve.js';
 
+/** Whether a command-line argument names a zip to unpack rather than a source file or folder (kept apart from the unpacker, which a command loads only for a zip). */
+export const isZipName = (arg: string): boolean => /\.zip$/i.test(arg);
+
 /** One file of the input, named relative to the input's top with '/' separators. */
 export interface InputEntry {
   name: string;
@@ -111,8 +114,6 @@ function ownerSegment(name: string): string | null {
 }
 
 const isSource = (name: string): boolean => SOURCE_EXTENSIONS.some((extension) => name.endsWith(extension));
-/** A student's zip is graded as `referee grade x.zip` takes it (snapshot.ts unpacks it). */
-export const isZipName = (name: string): boolean => /\.zip$/i.test(name);
 const stripExtension = (name: string): string => name.replace(/\.[^.]+$/, '');
 
 /** A zip that wraps every student folder in one top folder (`submissions/alice/…`) is read from inside it. */

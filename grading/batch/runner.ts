@@ -248,7 +248,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
         const contestant = { ...base, submission: { ...base.submission, name: task.student }, check: () => checkSlots.run(() => base.check()) };
         let contestantSpec: PlayerSpec | undefined;
         try {
-          const artefact = await buildArtefact(task.path, assignment.entry);
+          const artefact = await buildArtefact(task.path, assignment.entry, assignment.protocol);
           await pool.publish(artefact);
           contestantSpec = artefactSpec(artefact, task.student);
         } catch (error) {
@@ -323,7 +323,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     if (options.anonymize) outcome.pseudonyms = pseudonyms(outcome.students.map((student) => student.id), journal.pseudonymKey());
     if (!outcome.interrupted) {
       try {
-        writeAtomic(join(outDir, GRADES_CSV), gradesCsv(outcome.students, { pseudonyms: outcome.pseudonyms ?? undefined }));
+        // A UTF-8 byte-order mark first: Excel opens a BOM-less CSV in the machine's legacy code page and garbles
+        // non-ASCII names; Canvas and Moodle imports and csv parsers skip the mark.
+        writeAtomic(join(outDir, GRADES_CSV), `\ufeff${gradesCsv(outcome.students, { pseudonyms: outcome.pseudonyms ?? undefined })}`);
       } catch (error) {
         if (isDiskFull(error)) throw new DiskFullError(outDir, (error as Error).message);
         throw error;

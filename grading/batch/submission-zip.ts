@@ -8,9 +8,6 @@ import { InputError, listZip } from './input.js';
 import { safeStudentId, submissionZipFiles } from './layout.js';
 import { DEFAULT_LIMITS, snapshotStudent, type SnapshotLimits } from './snapshot.js';
 
-/** Whether a command-line argument names a zip to unpack rather than a source file or folder. */
-export { isZipName } from './layout.js';
-
 /**
  * Extract `zipPath` into a folder named after the zip under `root` and return what to grade there: the folder
  * itself, or the one top folder students often zip (`mine.zip` holding `mine/Strategy.cpp`).

@@ -236,7 +236,7 @@ export class LadderService {
         this.setStatus(version, { status: 'failed', checkReport: report, language: check.language ?? null, message, verdictAt: new Date().toISOString() });
         return;
       }
-      const artefact = await buildArtefact(path, this.assignment.entry);
+      const artefact = await buildArtefact(path, this.assignment.entry, this.assignment.protocol);
       await this.pool.publish(artefact);
       this.published.add(artefact.hash);
       this.setStatus(version, { status: 'validating', checkReport: report, language: check.language ?? null, artefact: artefact.hash, runtime: artefact.runtime, entry: artefact.entry });
@@ -286,7 +286,7 @@ export class LadderService {
     const version = this.store.version(Number(player.slice(1)))!;
     if (!version.artefact || !this.published.has(version.artefact)) {
       // After a restart: build again from the kept files (the compiler caches by content) and publish.
-      const artefact = await buildArtefact(resolve(this.dataDir, version.path), this.assignment.entry);
+      const artefact = await buildArtefact(resolve(this.dataDir, version.path), this.assignment.entry, this.assignment.protocol);
       if (artefact.hash !== version.artefact) this.store.updateVersion(version.id, { artefact: artefact.hash, runtime: artefact.runtime, entry: artefact.entry });
       await this.pool.publish(artefact);
       this.published.add(artefact.hash);

@@ -11,7 +11,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { cacheDir } from '../../harness/sandbox/cache-dir.js';
 import { compileSubmission } from '../../harness/submission/compile.js';
 import { BOTZONE_EXECUTABLE } from '../../harness/submission/compile-botzone.js';
-import { resolveSubmission } from '../../harness/submission/resolve.js';
+import { resolveSubmission, type SubmissionProtocol } from '../../harness/submission/resolve.js';
 import type { ArtefactSpec } from './job.js';
 
 export interface ArtefactFile {
@@ -84,8 +84,8 @@ function pythonFiles(root: string): ArtefactFile[] {
  * The artefact of a submission (a file or folder), compiled as grading compiles it. Throws the compile or
  * resolve error (the interface check reports those first, so a batch only builds artefacts of passing code).
  */
-export async function buildArtefact(path: string, entryName?: string): Promise<Artefact> {
-  const submission = resolveSubmission(path, undefined, entryName);
+export async function buildArtefact(path: string, entryName?: string, protocol?: SubmissionProtocol): Promise<Artefact> {
+  const submission = resolveSubmission(path, undefined, entryName, protocol);
   const compiled = await compileSubmission(submission);
   let runtime: Artefact['runtime'];
   let entry: string;

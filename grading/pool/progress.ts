@@ -3,12 +3,12 @@
  * GameProgress messages, and the schema every GameProgress read back (from Redis, from a journal) must meet
  * before a watcher draws it.
  */
-import { Ajv } from 'ajv';
 import { performance } from 'node:perf_hooks';
 import { getGame } from '../../harness/games/registry.js';
 import { configForGame } from '../../harness/referee/config.js';
 import type { TurnRecord } from '../../harness/referee/record.js';
 import type { GameJob, GameProgress } from './job.js';
+import { schemaValidator, type SchemaSpec } from '../../harness/schema/validator.js';
 
 /**
  * Follows a game's turns into GameProgress for `deliver`: at once when the game starts, then at most every
@@ -87,11 +87,11 @@ export const GAME_PROGRESS_SCHEMA = {
   },
 } as const;
 
-const checkProgress = new Ajv({ strict: true }).compile(GAME_PROGRESS_SCHEMA);
+export const PROGRESS_SCHEMA: SchemaSpec = { name: 'game-progress', schema: () => GAME_PROGRESS_SCHEMA, options: { strict: true } };
 
 /** The progress if it has the right shape and names a game this harness knows; otherwise null (never drawn). */
 export function validProgress(data: unknown): GameProgress | null {
-  if (!checkProgress(data)) return null;
+  if (!schemaValidator(PROGRESS_SCHEMA)(data)) return null;
   const progress = data as unknown as GameProgress;
   try {
     getGame(progress.game);

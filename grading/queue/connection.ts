@@ -211,13 +211,20 @@ export async function checkReachable(endpoint: QueueEndpoint, timeoutMs = FIRST_
  * A Redis that stops answering (frozen, a network partition) raises no socket error: ioredis's commands just
  * wait. The watch PINGs on its own connection every `everyMs` and says once when Redis has been silent for
  * `silentMs`, and once when it answers again (with how long it was gone).
+ *
+ * Silence is counted only while this process was running on time: each tick adds at most two intervals, so when this
+ * process itself was held up (a loaded machine, a long synchronous step) the hold-up is not blamed on Redis — its
+ * answer may be waiting unread in the socket. The verdict is taken after the socket has been read (setImmediate),
+ * so an answer that arrived during the hold-up counts first.
  */
 export class RedisWatch {
   private readonly connection: Redis;
   private readonly timer: ReturnType<typeof setInterval>;
-  private lastAnswer = Date.now();
   private pending = false;
-  private silentSince: number | null = null;
+  /** Time a PING has gone unanswered while this process ran on time (ms). */
+  private unanswered = 0;
+  private lastTick = Date.now();
+  private silent = false;
 
   constructor(endpoint: QueueEndpoint, name: string, onLine: (line: string) => void, options: { everyMs?: number; silentMs?: number } = {}) {
     const everyMs = options.everyMs ?? 1000;
@@ -227,20 +234,26 @@ export class RedisWatch {
     this.connection.on('error', () => undefined);
     this.timer = setInterval(() => {
       const now = Date.now();
-      if (this.silentSince === null && now - this.lastAnswer >= silentMs) {
-        this.silentSince = this.lastAnswer;
-        onLine(`Redis at ${where} has not answered for ${Math.round((now - this.lastAnswer) / 1000)} s (frozen, or the network is down): games wait until it answers`);
+      const gap = now - this.lastTick;
+      this.lastTick = now;
+      if (this.pending) {
+        this.unanswered += Math.min(gap, 2 * everyMs);
+        if (!this.silent && this.unanswered >= silentMs) {
+          setImmediate(() => {
+            if (!this.pending || this.silent) return;
+            this.silent = true;
+            onLine(`Redis at ${where} has not answered for ${Math.round(this.unanswered / 1000)} s (frozen, or the network is down): games wait until it answers`);
+          });
+        }
+        return;
       }
-      if (this.pending) return;
       this.pending = true;
       this.connection.ping().then(
         () => {
           this.pending = false;
-          this.lastAnswer = Date.now();
-          if (this.silentSince !== null) {
-            onLine(`Redis at ${where} answers again (silent for ${Math.round((this.lastAnswer - this.silentSince) / 1000)} s): carrying on`);
-            this.silentSince = null;
-          }
+          if (this.silent) onLine(`Redis at ${where} answers again (silent for ${Math.round(this.unanswered / 1000)} s): carrying on`);
+          this.silent = false;
+          this.unanswered = 0;
         },
         () => {
           this.pending = false;

@@ -36,11 +36,12 @@ import { checkReachable, KEY_PREFIX, queueName, redactUrl, RedisWatch, redisConn
 import { recordMismatch } from './record-check.js';
 import { encodeArtefact, validateJob, type QueuedJob } from './schema.js';
 import { jobDigest, jobSignature, signLease, unsignedJobsAllowed, verifyFailure, verifyResult } from './signing.js';
-import { readWorkers } from './workers.js';
+import { lastBeat, readWorkers } from './workers.js';
 
 /**
- * How long artefacts and results nobody collected stay in Redis: a coordinator collects a result within seconds,
- * or on --resume after a crash, so hours are enough (a forgotten run's leftovers do not sit there for days).
+ * How long results nobody collected stay in Redis: a coordinator collects a result within seconds, or on --resume
+ * after a crash, so hours are enough (a forgotten run's leftovers do not sit there for days). Compiled submissions
+ * go sooner: when the last live coordinator that published one closes (artefactUsersKey), or after this if it died.
  */
 export const KEEP_SECONDS = 6 * 3600;
 /** Tries per game when a worker fails it (not counting stalls: a killed worker's game is simply replayed). */
@@ -81,6 +82,20 @@ const keyOfJobId = (jobId: string): string => jobId.replace(/\.\d+$/, '');
 
 export const artefactKey = (hash: string): string => `${KEY_PREFIX}:artefacts:${hash}`;
 export const leaseKey = (coordinator: string): string => `${KEY_PREFIX}:coordinators:${coordinator}`;
+/** The coordinators that published an artefact: the last one to close while none of the others is alive deletes it. */
+export const artefactUsersKey = (hash: string): string => `${KEY_PREFIX}:artefact-users:${hash}`;
+
+/** Said once when this run's keys vanish from Redis (the lease is the canary: it never lapses while we run). */
+export const KEYS_VANISHED_WARNING =
+  "Redis lost this run's keys (FLUSHALL/FLUSHDB, a restart without persistence, or eviction under maxmemory): its games are enqueued again from what this coordinator holds and nothing already graded is lost; give the queue a Redis of its own with appendonly yes and maxmemory-policy noeviction, and never flush it during a run";
+
+/** A game BullMQ found stalled, waiting for evidence that its worker died (see judgeStalls). */
+interface Stall {
+  label: string;
+  worker: string;
+  /** The worker's last beat when the stall was seen (undefined until read; null: it had none). */
+  beatAt?: number | null;
+}
 
 interface Waiter {
   resolve(played: PlayedGame): void;
@@ -144,6 +159,11 @@ export class QueuePool implements GamePool {
   /** Withdrawals in flight, which close() waits for. */
   private readonly withdrawing = new Set<Promise<void>>();
   private closing: Promise<void> | null = null;
+  /** Stalls not yet judged: a worker merely held up by load beats again, a dead one never does. */
+  private stalls: Stall[] = [];
+  /** When the lease was last written (0: never), and whether its vanishing was said (once until it is back). */
+  private leaseWrittenAt = 0;
+  private saidVanished = false;
 
   private constructor(
     private readonly queue: Queue,
@@ -193,11 +213,36 @@ export class QueuePool implements GamePool {
     return pool;
   }
 
-  /** The artefact in Redis under its hash (kept KEEP_SECONDS; published again if it went missing). */
+  /** The artefact in Redis under its hash, this coordinator among its users (published again if it went missing). */
   async publish(artefact: Artefact): Promise<void> {
     const text = this.artefacts.get(artefact.hash) ?? encodeArtefact(artefact);
     this.artefacts.set(artefact.hash, text);
-    await this.redis.set(artefactKey(artefact.hash), text, 'EX', KEEP_SECONDS);
+    await this.storeArtefact(artefact.hash, text, false);
+  }
+
+  private async storeArtefact(hash: string, text: string, onlyIfMissing: boolean): Promise<void> {
+    const users = artefactUsersKey(hash);
+    const write = this.redis.multi();
+    if (onlyIfMissing) write.set(artefactKey(hash), text, 'EX', KEEP_SECONDS, 'NX');
+    else write.set(artefactKey(hash), text, 'EX', KEEP_SECONDS);
+    await write.sadd(users, this.coordinator).expire(users, KEEP_SECONDS).exec();
+  }
+
+  /**
+   * At close: this coordinator no longer needs its artefacts. One is deleted when no other coordinator that published
+   * it is alive (its lease), so a class's compiled code leaves Redis with the run; games still in play have theirs
+   * (a worker fetches an artefact before it starts the game), and --resume publishes again.
+   */
+  private async releaseArtefacts(): Promise<void> {
+    for (const hash of this.artefacts.keys()) {
+      const users = artefactUsersKey(hash);
+      await this.redis.srem(users, this.coordinator);
+      const others = await this.redis.smembers(users);
+      const alive = others.length === 0 ? [] : await this.redis.mget(...others.map(leaseKey));
+      const gone = others.filter((_, index) => alive[index] === null);
+      if (gone.length > 0) await this.redis.srem(users, ...gone);
+      if (gone.length === others.length) await this.redis.del(artefactKey(hash), users);
+    }
   }
 
   play(job: GameJob, options: PlayOptions = {}): Promise<PlayedGame> {
@@ -250,6 +295,8 @@ export class QueuePool implements GamePool {
     const removed = await Promise.allSettled(left.map((key) => this.removeIfWaiting(key, this.jobIds.get(key) ?? key)));
     const count = removed.filter((each) => each.status === 'fulfilled' && each.value).length;
     this.closeSummary = { removed: this.withdrawn + count, inPlay: left.length - count };
+    await this.judgeStalls(true).catch(() => undefined);
+    await this.releaseArtefacts().catch(() => undefined);
     await this.redis.del(leaseKey(this.coordinator)).catch(() => undefined);
     this.watch.close();
     await this.events.close().catch(() => undefined);
@@ -265,7 +312,19 @@ export class QueuePool implements GamePool {
     if (this.closed) return;
     // Signed and dated: a worker believes it only with the key, and only until `until`.
     const value = signLease(this.options.key, this.coordinator, Date.now() + LEASE_SECONDS * 1000);
-    await this.redis.set(leaseKey(this.coordinator), value, 'EX', LEASE_SECONDS).catch(() => undefined);
+    const key = leaseKey(this.coordinator);
+    const written = await this.redis.multi().exists(key).set(key, value, 'EX', LEASE_SECONDS).exec().catch(() => null);
+    if (!written || written.some(([error]) => error)) return;
+    const existed = written[0][1] === 1;
+    const now = Date.now();
+    // Gone well before it could lapse (written less than LEASE_SECONDS - 10 s ago by our clock): Redis lost our keys.
+    if (!existed && this.leaseWrittenAt > 0 && now - this.leaseWrittenAt < (LEASE_SECONDS - 10) * 1000 && !this.saidVanished) {
+      this.saidVanished = true;
+      this.options.onWarning?.(KEYS_VANISHED_WARNING);
+    } else if (existed) {
+      this.saidVanished = false;
+    }
+    this.leaseWrittenAt = now;
   }
 
   /** Add the game (again): a stale copy under its id (another coordinator's, a failed one) is replaced. */
@@ -277,9 +336,7 @@ export class QueuePool implements GamePool {
     this.jobIds.set(job.key, jobId);
     await this.renewLease();
     for (const player of job.players) {
-      if (player.kind === 'artefact' && this.artefacts.has(player.artefact)) {
-        await this.redis.set(artefactKey(player.artefact), this.artefacts.get(player.artefact)!, 'EX', KEEP_SECONDS, 'NX');
-      }
+      if (player.kind === 'artefact' && this.artefacts.has(player.artefact)) await this.storeArtefact(player.artefact, this.artefacts.get(player.artefact)!, true);
     }
     const add = (): Promise<Job> =>
       this.queue.add('game', data, {
@@ -301,10 +358,18 @@ export class QueuePool implements GamePool {
     }
     if (state === 'active') return;
     const stored = (await Job.fromId(this.queue, jobId)) as Job<QueuedJob> | undefined;
-    // Not exactly what we signed (another coordinator's, a failed one, or rewritten in Redis): replaced.
-    if (stored && (state === 'failed' || stored.data?.signature !== data.signature || canonicalJson(stored.data) !== canonicalJson(data))) {
+    if (!stored) return; // gone meanwhile: the poll finds it 'unknown' and enqueues it again
+    if (state === 'failed') {
+      // Failed is final: no worker can take it between these two steps.
       await stored.remove().catch(() => undefined);
       await add();
+      return;
+    }
+    // Waiting under other data (an earlier coordinator's — a killed run being resumed — or rewritten in Redis): its
+    // data is replaced in place, never the job removed. A worker may take it at any moment, and removing a job
+    // that a worker has just finished deletes its result, so the game would be played again.
+    if (stored.data?.signature !== data.signature || canonicalJson(stored.data) !== canonicalJson(data)) {
+      await stored.updateData(data).catch(() => undefined);
     }
   }
 
@@ -321,12 +386,24 @@ export class QueuePool implements GamePool {
     for (const waiter of entry.waiters) waiter.options.onStart?.({ name });
   }
 
-  /** BullMQ found the game's worker silent (killed, frozen, cut off): watchers see it lost until another takes it. */
+  /**
+   * BullMQ found the game's worker silent past its lock (killed, frozen, cut off — or only held up by a loaded
+   * machine): watchers see it lost until another takes it; whether to say so waits for evidence (judgeStalls).
+   */
   private lost(key: string): void {
     const entry = this.outstanding.get(key);
     if (!entry || entry.settled) return;
     const was = entry.worker ?? 'its worker';
-    this.options.onWarning?.(`${was} stopped answering while playing ${entry.job.label}: the game is played again from its start by another worker`);
+    if (entry.worker) {
+      const stall: Stall = { label: entry.job.label, worker: entry.worker };
+      this.stalls.push(stall);
+      void lastBeat(this.redis, this.options.key, entry.worker).then(
+        (at) => (stall.beatAt = at),
+        () => (stall.beatAt = null),
+      );
+    } else {
+      this.options.onWarning?.(stoppedAnswering(was, entry.job.label));
+    }
     entry.started = false;
     entry.startedAt = 0;
     entry.worker = undefined;
@@ -454,10 +531,34 @@ export class QueuePool implements GamePool {
     }
   }
 
+  /**
+   * Said only on evidence: a stalled game's worker that has beaten since (a later signed heartbeat) is alive — the
+   * machine's load held it past its lock, it says so itself ('lost …'), and the replay elsewhere needs no warning;
+   * one whose heartbeat is gone stopped answering. Undecided at close (`final`): said, as before.
+   */
+  private async judgeStalls(final = false): Promise<void> {
+    const pending = this.stalls;
+    this.stalls = [];
+    const waiting: Stall[] = [];
+    for (const stall of pending) {
+      if (stall.beatAt === undefined && !final) {
+        waiting.push(stall);
+        continue;
+      }
+      const now = await lastBeat(this.redis, this.options.key, stall.worker).catch(() => null);
+      const alive = now !== null && stall.beatAt !== undefined && stall.beatAt !== null && now > stall.beatAt;
+      if (alive) continue;
+      if (now === null || stall.beatAt === null || final) this.options.onWarning?.(stoppedAnswering(stall.worker, stall.label));
+      else waiting.push(stall);
+    }
+    this.stalls.push(...waiting);
+  }
+
   private async poll(): Promise<void> {
     if (this.polling || this.closed) return;
     this.polling = true;
     try {
+      if (this.stalls.length > 0) await this.judgeStalls().catch(() => undefined);
       await this.checkWorkers();
       for (const key of [...this.outstanding.keys()]) {
         if (this.closed) break;
@@ -530,6 +631,9 @@ export class QueuePool implements GamePool {
     );
   }
 }
+
+const stoppedAnswering = (worker: string, label: string): string =>
+  `${worker} stopped answering while playing ${label}: the game is played again from its start by another worker`;
 
 /** The failure reason a worker gives a job whose coordinator's lease is gone. */
 export const COORDINATOR_GONE = 'dropped: its coordinator stopped';

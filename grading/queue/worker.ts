@@ -90,6 +90,16 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
     return pending;
   };
   const active = new Map<string, { job: Job; token?: string }>();
+  /** Label of each job this worker started, until its result is posted or it is known lost (for the "lost" line). */
+  const inPlay = new Map<string, string>();
+  // BullMQ gave the game to another worker because this one did not renew its lock in time (its event loop or Redis
+  // stalled past the lock): said once, so a replay elsewhere is never unexplained; this play's result is refused.
+  const lost = (jobId: string, why = `this worker's lock on it lapsed (it did not renew it within ${lockMs} ms); another worker plays it from its start`): void => {
+    const label = inPlay.get(jobId);
+    if (label === undefined) return;
+    inPlay.delete(jobId);
+    log(`lost ${label}: ${why}`);
+  };
   const heartbeat = (): Promise<void> => beat(connection, options.key, { name, harness, concurrency: options.concurrency }).catch(() => undefined);
   if (unsignedJobsAllowed()) log(`WARNING: ${TEST_UNSIGNED_JOBS_ENV}=1: jobs are played without checking their signature (a test's control only)`);
   // A failure's reason, signed: which worker failed which job (anybody can write a reason into Redis).
@@ -131,6 +141,7 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
         throw fail(job, (error as Error).message);
       }
       active.set(String(job.id), { job, token });
+      inPlay.set(String(job.id), label);
       log(`playing ${label} (game ${data.key.slice(0, 12)})`);
       try {
         const { coordinator: _coordinator, avoid: _avoid, signature: _signature, ...game } = data;
@@ -155,13 +166,23 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
       name,
       lockDuration: lockMs,
       stalledInterval: Math.max(250, Math.round(lockMs / 2)),
+      // Renewed four times a lock (BullMQ's default is twice): a worker late by up to three quarters of the lock
+      // (a loaded machine, a slow fsync in Redis) keeps its game instead of having it replayed elsewhere.
+      lockRenewTime: Math.max(100, Math.round(lockMs / 4)),
       // A game is replayed from its start after a stall; give up only if it keeps killing its workers.
       maxStalledCount: 3,
       autorun: false,
     },
   );
-  worker.on('error', () => undefined);
+  worker.on('error', (error: Error) => {
+    const taken = /^(Missing lock|Lock mismatch|Missing key) for job (\S+?)\.? /.exec(error.message);
+    if (taken?.[1] === 'Missing key') lost(taken[2], 'its job vanished from Redis (flushed, or restarted without persistence); its coordinator enqueues it again');
+    else if (taken) lost(taken[2]);
+  });
+  worker.on('lockRenewalFailed', (jobIds: string[]) => jobIds.forEach((jobId) => lost(jobId)));
+  worker.on('completed', (job) => inPlay.delete(String(job.id)));
   worker.on('failed', (job, error) => {
+    if (job) inPlay.delete(String(job.id));
     if (job && !(error instanceof PoolAbortError) && !(error instanceof DelayedError) && !error.message.startsWith(COORDINATOR_GONE) && !error.message.startsWith('job refused')) {
       log(`failed ${printable((job.data as Partial<QueuedJob>)?.label ?? job.id)}: ${printable(error.message.replace(/ \[signed [0-9a-f ]+\]$/, ''), 300)}`);
     }

@@ -47,19 +47,26 @@ export async function readWorkers(redis: Redis, key: Buffer): Promise<WorkerBeat
   } while (cursor !== '0' && keys.length < 10_000);
   if (keys.length === 0) return [];
   const values = await redis.mget(...keys);
-  const workers: WorkerBeat[] = [];
-  for (const value of values) {
-    try {
-      const parsed = JSON.parse(value ?? '') as Partial<WorkerBeat> & { at?: unknown; signature?: unknown };
-      if (typeof parsed.name !== 'string' || typeof parsed.harness !== 'string' || typeof parsed.concurrency !== 'number') continue;
-      const at = typeof parsed.at === 'number' ? parsed.at : Number.NaN;
-      const fresh = unsignedJobsAllowed() || Math.abs(Date.now() - at) <= HEARTBEAT_TTL_SECONDS * 1000 + CLOCK_SKEW_MS;
-      if (fresh && beatIsSigned(key, { name: parsed.name, harness: parsed.harness, concurrency: parsed.concurrency, at, signature: parsed.signature })) {
-        workers.push({ name: parsed.name, harness: parsed.harness, concurrency: parsed.concurrency });
-      }
-    } catch {
-      // not ours
-    }
+  return values.map((value) => signedBeat(value, key)).filter((each): each is WorkerBeat & { at: number } => each !== null).map(({ name, harness, concurrency }) => ({ name, harness, concurrency }));
+}
+
+/**
+ * The date (the worker's own clock) of one worker's last signed beat, or null when it has none: it stopped, was
+ * killed, or has been frozen past HEARTBEAT_TTL_SECONDS. A later date than one seen before is proof it still runs.
+ */
+export async function lastBeat(redis: Redis, key: Buffer, name: string): Promise<number | null> {
+  return signedBeat(await redis.get(workerKey(name)), key)?.at ?? null;
+}
+
+function signedBeat(value: string | null, key: Buffer): (WorkerBeat & { at: number }) | null {
+  try {
+    const parsed = JSON.parse(value ?? '') as Partial<WorkerBeat> & { at?: unknown; signature?: unknown };
+    if (typeof parsed.name !== 'string' || typeof parsed.harness !== 'string' || typeof parsed.concurrency !== 'number') return null;
+    const at = typeof parsed.at === 'number' ? parsed.at : Number.NaN;
+    const fresh = unsignedJobsAllowed() || Math.abs(Date.now() - at) <= HEARTBEAT_TTL_SECONDS * 1000 + CLOCK_SKEW_MS;
+    if (!fresh || !beatIsSigned(key, { name: parsed.name, harness: parsed.harness, concurrency: parsed.concurrency, at, signature: parsed.signature })) return null;
+    return { name: parsed.name, harness: parsed.harness, concurrency: parsed.concurrency, at };
+  } catch {
+    return null; // not ours
   }
-  return workers;
 }

@@ -9,6 +9,7 @@ import { referenceAgentByName } from '../../reference-ai/budget.js';
 import { sha256 } from '../assignment.js';
 import { artefactSpec, buildArtefact, type Artefact } from '../pool/artefact.js';
 import type { PlayerSpec } from '../pool/job.js';
+import type { SubmissionProtocol } from '../../harness/submission/resolve.js';
 
 export interface Participant {
   /** Unique within the tournament: a student id, or the reference AI's name. */
@@ -46,7 +47,7 @@ export interface SubmissionOutcome {
 }
 
 /** Resolve and compile a submission; a failure is the participant's problem, never the tournament's. */
-export async function submissionParticipant(id: string, path: string, entry?: string): Promise<SubmissionOutcome> {
+export async function submissionParticipant(id: string, path: string, entry?: string, protocol?: SubmissionProtocol): Promise<SubmissionOutcome> {
   const absolute = resolve(path);
   const language = LANGUAGES[extname(absolute)] ?? (extname(absolute) === '' ? 'folder' : 'unknown');
   const unplayable = (problem: string): SubmissionOutcome => ({
@@ -54,7 +55,7 @@ export async function submissionParticipant(id: string, path: string, entry?: st
     problem,
   });
   try {
-    const artefact = await buildArtefact(absolute, entry);
+    const artefact = await buildArtefact(absolute, entry, protocol);
     const entryLanguage = artefact.runtime === 'python' ? 'Python' : artefact.runtime === 'cpp' ? 'C++' : artefact.runtime === 'botzone' ? 'Botzone bot' : language === 'folder' ? 'TypeScript/JavaScript' : language;
     return {
       participant: { id, kind: 'submission', source: absolute, hash: artefact.hash, language: entryLanguage, player: artefactSpec(artefact, id), artefact },

@@ -130,6 +130,8 @@ export interface Game<S = unknown, M = unknown> {
   readonly symbols: readonly [string, string];
   /** Human names of each side, e.g. ['Black', 'White']. */
   readonly sideNames: readonly [string, string];
+  /** What a side's pieces on the board are called, one and many ('disc', 'discs'); 'piece' when absent. */
+  readonly pieceNoun?: readonly [string, string];
 
   /**
    * The start position. Games with a drawn layout (board size, blocked cells) take it from the seed; games with

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { isGraderError } from './grader-error.js';
-import type { Player, PlayerAnswer } from './player.js';
+import type { Player, PlayerAnswer, PlayerScheduling } from './player.js';
 
 export interface Asked {
   /** null when the referee's timer fired first. */
@@ -97,4 +97,56 @@ export async function abortWithin(player: Player, reason: string, limitMs: numbe
     if (answer && typeof answer === 'object' && ((answer.kind === 'memory' && typeof answer.message === 'string') || (answer.kind === 'timeout' && answer.loading === true))) found = answer;
   }, limitMs);
   return found;
+}
+
+/** A credited wait for construction ends at this many times the limit in wall time; past it the grader stalled. */
+export const CREDIT_STRETCH = 10;
+
+export interface CreditedAsk extends Asked {
+  /** Of wallMs, the time the player spent waiting, runnable, for a CPU (0 where it cannot be measured). */
+  waitedMs: number;
+  /**
+   * The player had not had its time when the wait ended: the grader's machine, not the player, used it (its CPU
+   * waits stretched the deadline past CREDIT_STRETCH times the limit, or the player's own host said so).
+   */
+  stalled: boolean;
+}
+
+/**
+ * Like askWithin, but the time the player waited for a CPU does not count: the deadline moves out by that wait
+ * (up to CREDIT_STRETCH times the limit), so the player gets `limitMs` of its own time however busy the machine
+ * is. For building the AIPlayer only; moves keep the platform's wall-clock rule.
+ */
+export async function askCrediting(call: () => Promise<PlayerAnswer>, limitMs: number, probe: () => PlayerScheduling | null): Promise<CreditedAsk> {
+  const started = performance.now();
+  const first = probe();
+  const answering = invoke(call);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let deadline = limitMs;
+  let previous = { wallMs: 0, ranMs: first?.ranMs ?? 0 };
+  const margin = Math.max(5, limitMs / 50);
+  try {
+    for (;;) {
+      const wait = Math.max(0, deadline - (performance.now() - started));
+      const answer = await Promise.race([answering, new Promise<null>((resolve) => (timer = setTimeout(resolve, wait, null)))]);
+      clearTimeout(timer);
+      const wallMs = performance.now() - started;
+      const now = first === null ? null : probe();
+      // Summed over threads, waits can exceed the wall time (a constructor's own threads queue for each other's
+      // CPU): the credit never makes the player's own time less than the CPU time it used.
+      const waitedMs = first === null || now === null ? 0 : Math.max(0, Math.min(now.waitedMs - first.waitedMs, wallMs - (now.ranMs - first.ranMs)));
+      if (answer !== null) return { answer, wallMs, waitedMs, stalled: answer.kind === 'timeout' && typeof answer.stall === 'string' };
+      if (now === null) return { answer: null, wallMs, waitedMs, stalled: false };
+      let left = limitMs - (wallMs - waitedMs);
+      // The kernel counts a wait only once the thread gets the CPU: runnable yet hardly run since the last look
+      // is a wait still going on, not the player's own time. Look again a little later.
+      if (left <= margin && now.runnable && now.ranMs - previous.ranMs < 0.5 * (wallMs - previous.wallMs)) left = Math.max(margin * 2, limitMs / 4);
+      if (left <= margin) return { answer: null, wallMs, waitedMs, stalled: false };
+      if (wallMs + left > CREDIT_STRETCH * limitMs) return { answer: null, wallMs, waitedMs, stalled: true };
+      previous = { wallMs, ranMs: now.ranMs };
+      deadline = wallMs + left;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -5,13 +5,16 @@
  * a failure loses at once with diff forcedLossDiff.
  */
 import { other, type Game, type Side } from '../games/game.js';
-import { abortWithin, askWithin, settleWithin, type Asked } from './ask.js';
+import { abortWithin, askCrediting, askWithin, settleWithin, type Asked } from './ask.js';
+import { GraderError } from './grader-error.js';
 import { configForGame, DEFAULT_REFEREE_CONFIG, timeFactor, type RefereeConfig } from './config.js';
 import { describeValue } from './describe-value.js';
 import { findLegalMove } from './legal-move.js';
 import type { CapturedOutput, GameStart, MoveInfo, MoveRequest, PlayedMove, Player, PlayerAnswer } from './player.js';
 import {
+  isErrorSite,
   RECORD_FORMAT,
+  type ErrorSite,
   type ForfeitRecord,
   type GameEnd,
   type GameRecord,
@@ -51,6 +54,9 @@ function policyNote(config: RefereeConfig, bankLeftMs: number, strikes: number):
   return notes.join(', ');
 }
 
+/** Constructions the grader's machine stalled before the game is a grader error instead (never a student's loss). */
+const STALL_ATTEMPTS = 3;
+
 /** The load allowance of a config written before loadTimeoutMs existed. */
 const DEFAULT_LOAD_MS = DEFAULT_REFEREE_CONFIG.loadTimeoutMs as number;
 
@@ -75,17 +81,24 @@ const REASON_WORDS: Record<IllegalReason, string> = {
 };
 
 function illegalMessage(attempts: readonly IllegalAttempt[]): string {
-  const listed = attempts.map(({ returned, reason }) => {
+  // The same answer repeated is listed once, with how many times it came ('"D4" (D4 is taken) 3 times').
+  const listed = new Map<string, number>();
+  for (const { returned, reason, why } of attempts) {
     const shown = returned.type === 'string' ? JSON.stringify(returned.text) : returned.text;
-    return `${shown} (${REASON_WORDS[reason]})`;
-  });
-  return capText(`${attempts.length} illegal answers in one turn: ${listed.join(', ')}`, 1000);
+    const text = `${shown} (${why ?? REASON_WORDS[reason]})`;
+    listed.set(text, (listed.get(text) ?? 0) + 1);
+  }
+  const count = attempts.length === 1 ? 'an illegal answer' : `${attempts.length} illegal answers in one turn`;
+  const answers = [...listed].map(([text, times]) => (times === 1 ? text : `${text} ${times} times`));
+  return capText(`${count}: ${answers.join(', ')}`, 1000);
 }
 
 interface Failure {
   verdict: ForfeitRecord['verdict'];
   message: string;
   stack?: string;
+  where?: ErrorSite;
+  signal?: string;
   output?: CapturedOutput;
 }
 
@@ -100,6 +113,8 @@ function failureOf(answer: PlayerAnswer, limitMs: number, asked: 'startGame' | '
     output: cleanOutput(answer.output),
   };
   if ((answer.kind === 'error' || answer.kind === 'crash') && typeof answer.stack === 'string') failure.stack = capText(answer.stack, STACK_CAP);
+  if (answer.kind === 'crash' && typeof answer.signal === 'string' && /^SIG[A-Z0-9]{1,12}$/.test(answer.signal)) failure.signal = answer.signal;
+  if (answer.kind === 'error' && isErrorSite(answer.where)) failure.where = { file: capText(answer.where.file, 300), line: answer.where.line, function: capText(answer.where.function, 200) };
   return failure;
 }
 
@@ -134,6 +149,8 @@ function forfeit(
   if (turnMs !== undefined && attempts.length > 0) record.turnMs = roundMs(turnMs);
   record.rule = rule;
   if (failure.stack !== undefined) record.stack = failure.stack;
+  if (failure.where !== undefined) record.where = failure.where;
+  if (failure.signal !== undefined) record.signal = failure.signal;
   if (failure.output !== undefined) record.output = failure.output;
   return record;
 }
@@ -274,8 +291,24 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       entry.wallMs = 0;
       return unloaded;
     }
-    const asked = await askWithin(() => player.startGame(startInfo), limitMs);
+    // The time it waited for a CPU is not counted (askCrediting): a busy grader is not a slow constructor. A
+    // construction the machine kept from running at all is started again, and after STALL_ATTEMPTS a grader error.
+    let asked = await askCrediting(() => player.startGame(startInfo), limitMs, () => player.scheduling?.() ?? null);
+    for (let stalls = 1; asked.stalled; stalls++) {
+      if (asked.answer === null) await abortWithin(player, 'the grader stalled construction', limitMs);
+      entry.stalls = stalls;
+      if (stalls >= STALL_ATTEMPTS) {
+        throw new GraderError(
+          `building ${player.name}'s AIPlayer could not be timed fairly: it waited ${Math.round(asked.waitedMs)} ms for a CPU in ${Math.round(asked.wallMs)} ms, ${STALL_ATTEMPTS} times (the grader's machine was busy): grade with fewer jobs at once, then run again (--resume keeps the finished games)`,
+        );
+      }
+      const unloadedAgain = await loadPlayer(side, startInfo, entry);
+      if (unloadedAgain) return unloadedAgain;
+      asked = await askCrediting(() => player.startGame(startInfo), limitMs, () => player.scheduling?.() ?? null);
+    }
     entry.wallMs = roundMs(asked.wallMs);
+    // Kept only where the credit decided (over the limit by the wall clock): records of the same games stay equal.
+    if (asked.wallMs > limitMs && asked.waitedMs >= 1) entry.cpuWaitMs = roundMs(asked.waitedMs);
     const output = cleanOutput(asked.answer?.output);
     if (output) entry.output = entry.output ? { text: entry.output.text + output.text, droppedBytes: entry.output.droppedBytes + output.droppedBytes } : output;
     if (asked.answer === null) {
@@ -285,7 +318,8 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
         return forfeit(side, 'start', failure, [], asked.wallMs, undefined, RULES.failure(failure.verdict));
       }
     }
-    const late = lateness(asked, limitMs);
+    // Late by its own time: the wall time less what it waited for a CPU.
+    const late = lateness({ answer: asked.answer, wallMs: asked.wallMs - asked.waitedMs }, limitMs);
     if (late) return forfeit(side, 'start', late, [], asked.wallMs, undefined, RULES.constructTime(config));
     const answer = asked.answer as PlayerAnswer;
     if (answer.kind !== 'ready') {
@@ -406,6 +440,9 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       const debug = answer.kind === 'move' && typeof answer.debug === 'string' && answer.debug !== '' ? capText(answer.debug, DEBUG_CAP) : undefined;
       if (typeof found !== 'number') {
         const attemptRecord: IllegalAttempt = { returned: describeValue(answer.value), reason: found, wallMs };
+        // The rule it broke in the game's words (a well-formed move only: anything else is named by its reason).
+        const why = found === 'not-legal' && typeof answer.value === 'string' ? game.geometry?.whyIllegal(state, answer.value) : null;
+        if (why) attemptRecord.why = capText(why, 300);
         if (cpuMs !== undefined) attemptRecord.cpuMs = cpuMs;
         if (changed !== undefined) attemptRecord.tamper = changed;
         if (leftoverThreads !== undefined) attemptRecord.leftoverThreads = leftoverThreads;

@@ -4,6 +4,7 @@
  * (harness/sandbox). The referee measures every clock itself and trusts nothing a player reports about time.
  */
 import type { Side } from '../games/game.js';
+import type { ErrorSite } from './record.js';
 
 /**
  * The limits a player plays under, so a search can budget itself. TypeScript/JavaScript read it with
@@ -91,7 +92,7 @@ export type PlayerAnswer =
   /** Construction finished (startGame), or the submission is loaded (load). */
   | { kind: 'ready'; cpuMs?: number; output?: CapturedOutput }
   /** The player's code threw or rejected. */
-  | { kind: 'error'; message: string; stack?: string; output?: CapturedOutput }
+  | { kind: 'error'; message: string; stack?: string; where?: ErrorSite; output?: CapturedOutput }
   /**
    * After this ask the board differs from how it was at the start of the turn (game.py's rule is applied by the
    * referee once the turn is over, so a board restored before a later ask of the same turn is fine).
@@ -122,6 +123,14 @@ export interface PlayerIsolation {
   memory?: string;
 }
 
+/** See Player.scheduling. */
+export interface PlayerScheduling {
+  ranMs: number;
+  waitedMs: number;
+  /** A thread is runnable (waiting for a CPU, or on one) or stopped by the grader between turns. */
+  runnable: boolean;
+}
+
 export interface Player {
   /** Shown in records and reports. */
   readonly name: string;
@@ -145,6 +154,12 @@ export interface Player {
    * leave it out.
    */
   load?(start: GameStart): Promise<PlayerAnswer>;
+  /**
+   * What the scheduler says of this player's process (Linux schedstat): time run and time waited runnable for a
+   * CPU, in ms in all, and whether it is runnable now; null where that cannot be measured. The referee does not
+   * count the wait against building the AIPlayer: a busy grader is not the student's slow constructor.
+   */
+  scheduling?(): PlayerScheduling | null;
   /** Begin a game: a fresh AIPlayer for this colour. Resolves 'ready' or a failure. */
   startGame(start: GameStart): Promise<PlayerAnswer>;
   /** Ask for a move. Must resolve; the referee races it against its own deadline. */

@@ -27,6 +27,11 @@ export interface IllegalAttempt {
   /** What came back, described safely. */
   returned: ValuePreview;
   reason: IllegalReason;
+  /**
+   * Which rule the answer broke, in the game's own words ('D4 is taken', 'column 3 is full', 'E5 flips no disc'):
+   * from the game's geometry, for a well-formed move that is not legal here.
+   */
+  why?: string;
   /** Wall time of this ask as the referee measured it, in ms. */
   wallMs: number;
   /** CPU time the player reported (informational; never trusted for limits). */
@@ -82,6 +87,16 @@ export interface StartRecord {
   loadMs?: number;
   cpuMs?: number;
   output?: CapturedOutput;
+  /**
+   * Constructions started again because the grader's machine, not the player, used the time (it waited for a CPU
+   * past the limit): not charged to the player.
+   */
+  stalls?: number;
+  /**
+   * Of wallMs, the time the player waited runnable for a CPU, not counted against constructTimeoutMs; present only
+   * where wallMs is over that limit (the wait is why it did not lose).
+   */
+  cpuWaitMs?: number;
 }
 
 /** The side that lost by force, and why. */
@@ -104,7 +119,18 @@ export interface ForfeitRecord {
    */
   rule?: string;
   stack?: string;
+  /** Where an exception was raised: the last frame of the traceback in the submission's own files (Python). */
+  where?: ErrorSite;
+  /** The signal that killed a crashed player ('SIGSEGV'), when one did. */
+  signal?: string;
   output?: CapturedOutput;
+}
+
+/** A line of the submission's own code: the file as the student named it, the line and the function. */
+export interface ErrorSite {
+  file: string;
+  line: number;
+  function: string;
 }
 
 export interface GameEnd {
@@ -235,6 +261,7 @@ class Checker {
       this.time(item, 'wallMs');
       this.time(item, 'cpuMs', true);
       if (item.tamper !== undefined && typeof item.tamper !== 'string') this.fail(`${at}.tamper`, 'a string');
+      if (item.why !== undefined && typeof item.why !== 'string') this.fail(`${at}.why`, 'a string');
       this.count(item, `${at}.leftoverThreads`, 'leftoverThreads');
       this.output(item, 'output');
     });
@@ -302,6 +329,8 @@ function checkEnd(value: unknown, turn: number): void {
   check.time(loser, 'turnMs', true);
   if (loser.rule !== undefined && typeof loser.rule !== 'string') check.fail('loser.rule', 'a string');
   if (loser.stack !== undefined && typeof loser.stack !== 'string') check.fail('loser.stack', 'a string');
+  if (loser.signal !== undefined && typeof loser.signal !== 'string') check.fail('loser.signal', 'a string');
+  if (loser.where !== undefined && !isErrorSite(loser.where)) check.fail('loser.where', '{ file, line, function }');
   check.output(loser, 'output');
 }
 
@@ -358,4 +387,9 @@ export function validateRecordShape(json: unknown): GameRecord {
   record.turns.forEach(checkTurn);
   checkEnd(record.end, record.turns.length + 1);
   return record as unknown as GameRecord;
+}
+
+export function isErrorSite(value: unknown): value is ErrorSite {
+  if (!isObject(value)) return false;
+  return typeof value.file === 'string' && Number.isSafeInteger(value.line) && (value.line as number) > 0 && typeof value.function === 'string';
 }

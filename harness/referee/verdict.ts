@@ -66,7 +66,7 @@ export function describeFailure(answer: FailureAnswer, timeLimitMs: number): str
     case 'crash': {
       const how = [
         answer.exitCode !== undefined && answer.exitCode !== null ? `exit code ${answer.exitCode}` : '',
-        answer.signal ? `signal ${answer.signal}` : '',
+        answer.signal && !String(answer.message).includes(answer.signal) ? `signal ${answer.signal}` : '',
       ].filter(Boolean);
       message = how.length > 0 ? `${String(answer.message)} (${how.join(', ')})` : String(answer.message);
       break;

@@ -1,8 +1,8 @@
 /**
- * The parent's check of every line the child host sends: JSON Schema, compiled once with ajv. Anything that
- * does not match is a protocol violation, whatever the child meant by it.
+ * The parent's check of every line the child host sends: JSON Schema, compiled at build time (harness/schema).
+ * Anything that does not match is a protocol violation, whatever the child meant by it.
  */
-import { Ajv } from 'ajv';
+import { schemaValidator, type SchemaSpec } from '../schema/validator.js';
 import type { Answer } from './protocol.js';
 
 const id = { type: 'integer', minimum: 1 };
@@ -14,6 +14,13 @@ const standIn = {
 };
 /** Threads a Python submission left running after a timed-out func_timeout call (the host counts them). */
 const leftoverThreads = { type: 'integer', minimum: 0, maximum: 100000 };
+/** The last line of the submission's own code in a traceback (file as the student named it, line, function). */
+const where = {
+  type: 'object',
+  properties: { file: { type: 'string', maxLength: 300 }, line: { type: 'integer', minimum: 1, maximum: 10000000 }, function: { type: 'string', maxLength: 200 } },
+  required: ['file', 'line', 'function'],
+  additionalProperties: false,
+};
 const value = {}; // any JSON; the host caps its size and the line length is capped before parsing
 
 function variant(t: string, properties: Record<string, unknown>, required: string[]): object {
@@ -49,7 +56,7 @@ const schema = {
       'id',
       'detail',
     ]),
-    variant('error', { id, message: { type: 'string', maxLength: 2000 }, stack: { type: 'string', maxLength: 8000 }, between: { type: 'boolean' } }, [
+    variant('error', { id, message: { type: 'string', maxLength: 2000 }, stack: { type: 'string', maxLength: 8000 }, where, between: { type: 'boolean' } }, [
       'id',
       'message',
     ]),
@@ -57,8 +64,7 @@ const schema = {
   ],
 };
 
-const ajv = new Ajv({ discriminator: true, allErrors: false, strict: true });
-const validate = ajv.compile<Answer>(schema);
+export const ANSWER_SCHEMA: SchemaSpec = { name: 'sandbox-answer', schema: () => schema, options: { discriminator: true, allErrors: false, strict: true } };
 
 /** The answer in a line, or a one-line reason it is not one. */
 export function parseAnswer(line: string): { answer: Answer } | { problem: string } {
@@ -68,6 +74,7 @@ export function parseAnswer(line: string): { answer: Answer } | { problem: strin
   } catch {
     return { problem: `the player host sent a line that is not JSON: ${JSON.stringify(line.slice(0, 80))}` };
   }
+  const validate = schemaValidator<Answer>(ANSWER_SCHEMA);
   if (!validate(json)) {
     const first = validate.errors?.[0];
     return {

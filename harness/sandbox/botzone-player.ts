@@ -26,11 +26,13 @@ import { GraderError } from '../referee/grader-error.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { PlayerCgroup } from './cgroup.js';
 import { detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
+import { SpawnerSession, signalName, type SpawnedEnd } from './botzone-spawner.js';
 import { launchPlan, type WholeProgram } from './launch.js';
-import { protectGrader } from './native-tools.js';
+import { nativeTools, protectGrader } from './native-tools.js';
+import { seccompProgram } from './seccomp.js';
 import { OutputCapture } from './output.js';
 import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
-import { findPython, NO_PYTHON } from './python-runtime.js';
+import { findPython, noPython } from './python-runtime.js';
 import { stageProgram, stageShared, type StagedProgram } from './staging.js';
 
 export const KEEP_RUNNING_MARKER = '>>>BOTZONE_REQUEST_KEEP_RUNNING<<<';
@@ -88,6 +90,13 @@ type TurnOutcome =
   | { kind: 'output'; text: string; exited: boolean; code: number | null; signal: NodeJS.Signals | null; oom?: boolean; cpuMs?: number }
   | { kind: 'failure'; answer: PlayerAnswer };
 
+/** One restart-per-turn run of the bot through the spawner. */
+interface SpawnedRun {
+  stdout: Buffer[];
+  stdoutBytes: number;
+  waiting: ((outcome: TurnOutcome) => void) | null;
+}
+
 type Parsed = { response: unknown; debug?: unknown; data?: unknown; globaldata?: unknown } | { problem: string };
 
 /** A JSON value or string as Botzone's simple interaction writes it on a line. */
@@ -118,12 +127,20 @@ export class BotzonePlayer implements Player {
   private globaldata: unknown = '';
   private cpuBaseline = 0;
   private notes: string[] = [];
+  /** Restart per turn through the spawner: its sandbox (kept across turns and games) and the turn it runs. */
+  private sandbox: { session: SpawnerSession; cgroup: PlayerCgroup | null; closed: Promise<void> } | null = null;
+  private run: SpawnedRun | null = null;
 
   constructor(private readonly options: BotzoneOptions) {
     this.name = options.name;
     this.language = options.language;
     this.memoryMb = options.memoryMb ?? BOTZONE_MEMORY_MB;
     this.layers = options.layers ?? detectLayers();
+  }
+
+  /** Whether restart-per-turn runs go through the spawner kept in the bot's sandbox (false: a sandbox a turn). */
+  get spawned(): boolean {
+    return this.sandbox !== null;
   }
 
   /** A bot has no in-process layer: the OS layers and the seccomp filter are all there is (as for the C++ host). */
@@ -144,7 +161,9 @@ export class BotzonePlayer implements Player {
     this.kill();
     this.fed = 0;
     this.data = '';
-    // The process starts on the first request (Botzone counts the start in the first turn's doubled limit).
+    // The bot starts on the first request (Botzone counts its start in the first turn's doubled limit); the
+    // spawner's sandbox, which is the grader's and not the bot's, is started now, once per player.
+    if (!this.options.keepRunning) await this.openSandbox();
     return { kind: 'ready' };
   }
 
@@ -174,12 +193,12 @@ export class BotzonePlayer implements Player {
       outcome = await this.turn(live, line(requests[requests.length - 1]));
     } else {
       this.kill();
-      const bot = this.spawnBot();
       const input =
         this.options.interaction === 'json'
           ? `${JSON.stringify({ requests, responses, data: this.data, globaldata: this.globaldata, time_limit: limitSeconds, memory_limit: this.memoryMb })}\n`
           : [String(requests.length), ...requests.flatMap((req, i) => (i < responses.length ? [codec.toLine(req), codec.toLine(responses[i])] : [codec.toLine(req)])), asLine(this.data), asLine(this.globaldata), ''].join('\n');
-      outcome = await this.turn(bot, input);
+      const sandbox = this.options.keepRunning ? null : await this.openSandbox();
+      outcome = sandbox ? await this.spawnedTurn(sandbox.session, input) : await this.turn(this.spawnBot(), input);
     }
     this.fed = requests.length;
     if (outcome.kind === 'failure') return outcome.answer;
@@ -199,6 +218,9 @@ export class BotzonePlayer implements Player {
   async close(): Promise<void> {
     this.settle({ kind: 'failure', answer: { kind: 'crash', message: 'the player was closed while it was thinking' } });
     this.kill();
+    const sandbox = this.sandbox;
+    this.sandbox = null;
+    sandbox?.session.close();
     await Promise.all(this.living);
     this.staged?.remove();
     this.staged = null;
@@ -306,10 +328,10 @@ export class BotzonePlayer implements Player {
   }
 
   private settle(outcome: TurnOutcome): void {
-    const bot = this.bot;
-    const waiting = bot?.waiting;
-    if (!bot || !waiting) return;
-    bot.waiting = null;
+    const holder = this.run ?? this.bot;
+    const waiting = holder?.waiting;
+    if (!holder || !waiting) return;
+    holder.waiting = null;
     // stderr written just before the answer may sit in its pipe's callback of this same loop turn.
     setImmediate(() => waiting(outcome));
   }
@@ -340,7 +362,11 @@ export class BotzonePlayer implements Player {
     this.freeze(bot);
   }
 
-  private spawnBot(): Bot {
+  /**
+   * Start `program` behind the sandbox's layers: the process (its stdin/stdout/stderr piped, its own process group),
+   * and its cgroup. Anything that fails before the program runs is the grader's.
+   */
+  private launch(program: (staged: StagedProgram) => WholeProgram): { proc: ChildProcess; cgroup: PlayerCgroup | null } {
     const refusal = isolationRefusal(this.layers);
     if (refusal) throw new GraderError(refusal);
     if (!isHardened(this.layers, 'cpp')) {
@@ -348,10 +374,9 @@ export class BotzonePlayer implements Player {
       warned = true;
     }
     let cgroup: PlayerCgroup | null = null;
-    let program: WholeProgram;
+    let whole: WholeProgram;
     try {
-      const staged = this.stage();
-      program = this.programFor(staged);
+      whole = program(this.stage());
       cgroup = this.layers.cgroup ? new PlayerCgroup(this.layers.cgroup, this.memoryMb, this.options.pidsMax ?? 64) : null;
     } catch (error) {
       if (error instanceof GraderError) throw error;
@@ -361,12 +386,12 @@ export class BotzonePlayer implements Player {
     const staged = this.staged!;
     const plan = launchPlan({
       layers: this.stagedLayers(),
-      hostPath: program.argv[0],
+      hostPath: whole.argv[0],
       config: { bundle: staged.entry, game: this.options.game, allow: [] },
       submissionRoot: staged.dir,
       memoryMb: this.memoryMb,
       joinFiles: cgroup ? cgroup.joinFiles() : [],
-      program,
+      program: whole,
     });
     const proc = spawn(plan.command, plan.args, {
       stdio: ['pipe', 'pipe', 'pipe', plan.stdin ? 'pipe' : 'ignore'],
@@ -379,6 +404,11 @@ export class BotzonePlayer implements Player {
       filter.on('error', () => undefined);
       filter.end(plan.stdin);
     }
+    return { proc, cgroup };
+  }
+
+  private spawnBot(): Bot {
+    const { proc, cgroup } = this.launch((staged) => this.programFor(staged));
     const bot: Bot = {
       process: proc,
       stdin: proc.stdin as Writable,
@@ -422,6 +452,114 @@ export class BotzonePlayer implements Player {
     return bot;
   }
 
+  /**
+   * The spawner's sandbox for a restart-per-turn bot, started once and kept across turns and games; null where the
+   * spawner is missing (no C compiler to build it, not Linux) or switched off (REFEREE_BOTZONE_SPAWNER=0): each
+   * turn then starts a whole sandbox.
+   */
+  private async openSandbox(): Promise<{ session: SpawnerSession } | null> {
+    if (this.sandbox?.session.alive) return this.sandbox;
+    this.sandbox = null;
+    if (process.env.REFEREE_BOTZONE_SPAWNER === '0' || !this.layers.process.rlimits) return null;
+    const built = nativeTools().spawner;
+    if (!built) return null;
+    // The bot's own filter, installed by the forked child on itself before exec: no process, signals to itself only.
+    const botFilter = this.layers.seccomp ? ['--seccomp', seccompProgram('no-fork', process.arch, { selfSignalsOnly: true }).toString('hex')] : [];
+    const spawner = `${stageShared(dirname(built))}/${basename(built)}`;
+    const { proc, cgroup } = this.launch((staged) => {
+      const bot = this.programFor(staged);
+      return { argv: [spawner, ...botFilter, '--', ...bot.argv], binds: [spawner, ...bot.binds], seccomp: 'spawner' };
+    });
+    const session = new SpawnerSession(proc);
+    proc.stderr?.on('data', (chunk: Buffer) => this.output.add(chunk, true));
+    proc.once('error', () => undefined);
+    const closed = new Promise<void>((resolve) => {
+      proc.once('close', () => {
+        signalGroups(new Set(proc.pid ? [proc.pid] : []), 'SIGKILL');
+        signalPids(cgroup?.pids() ?? [], 'SIGKILL');
+        void (cgroup?.destroy() ?? Promise.resolve()).then(() => resolve());
+      });
+    });
+    this.living.add(closed);
+    void closed.then(() => this.living.delete(closed));
+    const sandbox = { session, cgroup, closed };
+    this.sandbox = sandbox;
+    this.cpuBaseline = cgroup?.cpuMs() ?? 0;
+    try {
+      await session.ready;
+    } catch {
+      this.sandbox = null;
+      await closed;
+      const said = this.output.stderrTail().trim().split('\n').pop() ?? '';
+      this.output.take();
+      throw new GraderError(`the Botzone bot's sandbox could not start${said ? `: ${said.slice(0, 300)}` : ''}`);
+    }
+    // What the sandbox printed while starting is not the bot's.
+    this.output.take();
+    return sandbox;
+  }
+
+  /** One restart-per-turn run through the spawner: the input, then the bot's output when it ends. */
+  private spawnedTurn(session: SpawnerSession, input: string): Promise<TurnOutcome> {
+    return new Promise<TurnOutcome>((resolve) => {
+      const run: SpawnedRun = { stdout: [], stdoutBytes: 0, waiting: resolve };
+      this.run = run;
+      void session.start(input, (chunk) => this.onSpawnedStdout(session, run, chunk)).then((end) => this.onSpawnedEnd(run, end));
+    });
+  }
+
+  private onSpawnedStdout(session: SpawnerSession, run: SpawnedRun, chunk: Buffer): void {
+    if (this.run !== run || !run.waiting) return;
+    run.stdout.push(chunk);
+    run.stdoutBytes += chunk.length;
+    if (run.stdoutBytes > STDOUT_CAP_BYTES) {
+      this.settle({ kind: 'failure', answer: { kind: 'protocol', message: `the bot printed over ${STDOUT_CAP_BYTES / 1024} KB in one turn (Botzone wants one response line)`, output: this.output.take() } });
+      this.kill();
+      return;
+    }
+    const text = Buffer.concat(run.stdout).toString('utf8');
+    const marker = text.indexOf(KEEP_RUNNING_MARKER);
+    if (marker < 0) return;
+    // It asked to keep running but its source did not say so (the marker was built at run time): answered now, and
+    // the next turn starts it afresh with the whole history.
+    this.notes.push('the bot printed the keep-running marker, which its source does not contain: it is restarted each turn');
+    this.settle({ kind: 'output', text: text.slice(0, marker), exited: false, code: null, signal: null });
+    this.run = null;
+    session.kill();
+  }
+
+  private onSpawnedEnd(run: SpawnedRun, end: SpawnedEnd): void {
+    if (this.run !== run) return;
+    const cgroup = this.sandbox?.cgroup ?? null;
+    // The group outlives the run: a memory kill ends this sandbox, so the next run's group starts unmarked.
+    const oom = cgroup?.oomKilled() ?? false;
+    const text = Buffer.concat(run.stdout).toString('utf8');
+    const total = cgroup?.cpuMs() ?? null;
+    let cpuMs: number | undefined;
+    if (total !== null) {
+      cpuMs = Math.max(0, Math.round((total - this.cpuBaseline) * 1000) / 1000);
+      this.cpuBaseline = total;
+    } else if (end.kind === 'exit') cpuMs = Math.round(end.cpuMs * 1000) / 1000;
+    if (oom || end.kind === 'sandbox-ended') this.dropSandbox();
+    if (end.kind === 'exit') {
+      this.settle({ kind: 'output', text, exited: true, code: end.code, signal: end.signal, oom, ...(cpuMs !== undefined ? { cpuMs } : {}) });
+    } else if (end.kind === 'not-started') {
+      this.settle({ kind: 'failure', answer: { kind: 'crash', message: `the bot could not start: ${end.message}`, output: this.output.take() } });
+    } else {
+      this.settle(oom ? { kind: 'output', text, exited: true, code: null, signal: 'SIGKILL', oom } : { kind: 'failure', answer: { kind: 'crash', message: "the bot's sandbox ended during its turn", output: this.output.take() } });
+    }
+    this.run = null;
+  }
+
+  /** End the spawner's sandbox (the next turn starts a new one). */
+  private dropSandbox(): void {
+    const sandbox = this.sandbox;
+    this.sandbox = null;
+    if (!sandbox) return;
+    sandbox.session.close();
+    signalGroups(new Set(sandbox.session.process.pid ? [sandbox.session.process.pid] : []), 'SIGKILL');
+  }
+
   /** The private staged copy of the bot, made once per player (read-only inside the sandbox). */
   private stage(): StagedProgram {
     if (this.staged) return this.staged;
@@ -439,7 +577,7 @@ export class BotzonePlayer implements Player {
     if (this.options.language === 'C++') return { argv: [staged.entry], binds: [] };
     if (this.options.language === 'Python') {
       const python = findPython();
-      if (!python) throw new GraderError(NO_PYTHON);
+      if (!python) throw new GraderError(noPython());
       // -E -s: no environment or user site (-I would also drop the script's folder from sys.path: its modules).
       return { argv: [python.path, '-E', '-s', '-B', staged.entry], binds: [python.path, ...python.binds] };
     }
@@ -477,6 +615,14 @@ export class BotzonePlayer implements Player {
   }
 
   private kill(): void {
+    const run = this.run;
+    if (run) {
+      this.run = null;
+      this.sandbox?.session.kill();
+      const waiting = run.waiting;
+      run.waiting = null;
+      if (waiting) setImmediate(() => waiting({ kind: 'failure', answer: { kind: 'timeout', output: this.output.take() } }));
+    }
     const bot = this.bot;
     if (!bot) return;
     this.bot = null;
@@ -502,8 +648,3 @@ export class BotzonePlayer implements Player {
 }
 
 let warned = false;
-
-function signalName(number: number): NodeJS.Signals | null {
-  const names: Record<number, NodeJS.Signals> = { 4: 'SIGILL', 6: 'SIGABRT', 7: 'SIGBUS', 8: 'SIGFPE', 9: 'SIGKILL', 11: 'SIGSEGV', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ', 31: 'SIGSYS' };
-  return names[number] ?? null;
-}

@@ -10,7 +10,9 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 
 const DEFAULT_MAX_MB = 200;
-const CONTENT_HASHED = /^(submission|host)-[0-9a-f]+\.cjs$|^(python|native)-[0-9a-f]+$|^cpp-(host-)?[0-9a-f]+(\.so)?$/;
+// The type-check snapshots (~40 MB each, one per Node/TypeScript version) count too: unpruned, they once held a
+// cache at 681 MB against its 200 MB cap.
+const CONTENT_HASHED = /^(submission|host)-[0-9a-f]+\.cjs$|^(python|native)-[0-9a-f]+$|^cpp-(host-)?[0-9a-f]+(\.so)?$|^typecheck-[0-9a-f]+\.blob$|^typecheck-snapshot-[0-9a-f]+\.cjs$/;
 /** Entries this process has handed out: a running grade's bundles are never pruned under it. */
 const inUse = new Set<string>();
 

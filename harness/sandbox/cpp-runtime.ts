@@ -11,7 +11,8 @@ import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, statSync 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, cacheFolder, touchCacheEntry } from './cache-dir.js';
-import { gameFile, gamesWithBoard } from './game-files.js';
+import { commonGameFile, gameFile, gamesWithBoard } from './game-files.js';
+import { keptProbe } from './probe-cache.js';
 
 export interface Compiler {
   /** The g++ binary (under /usr, so the sandbox's read-only /usr bind holds it). */
@@ -22,20 +23,26 @@ export interface Compiler {
 
 let found: Compiler | null | undefined;
 
-/** The system g++ (>= 7, for C++17), found once per process; null when there is none. */
+/** What `g++ -dumpfullversion` says, or null when it does not run. */
+function compilerVersion(candidate: string): string | null {
+  try {
+    const version = execFileSync(candidate, ['-dumpfullversion'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return /^\d+(\.\d+)*$/.test(version) ? version : null;
+  } catch {
+    return null; // not a working compiler
+  }
+}
+
+/** The system g++ (>= 7, for C++17), found once per process (its version kept in the cache); null when there is none. */
 export function findCompiler(): Compiler | null {
   if (found !== undefined) return found;
   found = null;
   for (const candidate of [process.env.REFEREE_CXX, '/usr/bin/g++', '/usr/local/bin/g++']) {
     if (!candidate || !existsSync(candidate)) continue;
-    try {
-      const version = execFileSync(candidate, ['-dumpfullversion'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-      if (Number(version.split('.')[0]) >= 7) {
-        found = { path: candidate, version };
-        break;
-      }
-    } catch {
-      // not a working compiler
+    const version = keptProbe('gxx', candidate, () => compilerVersion(candidate), (kept): kept is string => typeof kept === 'string' && /^\d+(\.\d+)*$/.test(kept));
+    if (version !== null && Number(version.split('.')[0]) >= 7) {
+      found = { path: candidate, version };
+      break;
     }
   }
   return found;
@@ -73,7 +80,7 @@ let headers: string | null = null;
 
 /**
  * The cached copy of the headers a C++ submission may include (sdk/: Point.h, Strategy.h, Judge.h, Judge.cpp;
- * referee/<folder>.h: each game's AIPlayer Board from its folder), named by their content hash.
+ * referee/<folder>.h: each game's AIPlayer Board from its folder; referee/actions.h: their move list), named by their content hash.
  */
 export function cppHeadersDir(): string {
   if (headers && existsSync(headers)) return headers;
@@ -81,6 +88,7 @@ export function cppHeadersDir(): string {
   const files: (string | [string, string])[] = existsSync(join(source, 'sdk')) ? filesUnder(join(source, 'sdk')) : [];
   const boards = new Map(gamesWithBoard('cpp').map((game) => [game.files.folder, gameFile(game, 'board.h')]));
   for (const [folder, path] of boards) files.push([`referee/${folder}.h`, path]);
+  files.push(['referee/actions.h', commonGameFile('actions.h')]);
   const dir = cacheFolder('cpp', source, files);
   headers = dir;
   return dir;

@@ -18,6 +18,15 @@ export function gameFile(game: AnyGame, name: string): string {
   throw new Error(`${game.id}'s ${name} (harness/games/${game.files.folder}/${name}) is missing from this installation`);
 }
 
+/** `name` in harness/games/common/, found as gameFile finds a game's own files (the C++ Boards' shared referee/actions.h). */
+export function commonGameFile(name: string): string {
+  for (const relativePath of ['../games/common/', '../../../harness/games/common/']) {
+    const path = join(fileURLToPath(new URL(relativePath, import.meta.url)), name);
+    if (existsSync(path)) return path;
+  }
+  throw new Error(`harness/games/common/${name} is missing from this installation`);
+}
+
 /** Every registered game whose `language` Board plays it. */
 export function gamesWithBoard(language: 'python' | 'cpp'): AnyGame[] {
   return gameIds()

@@ -58,6 +58,8 @@ export interface LaunchInput {
 export interface WholeProgram {
   argv: string[];
   binds: string[];
+  /** The filter the sandbox installs before it (default 'no-fork'; 'spawner' for the Botzone spawner, which forks). */
+  seccomp?: 'no-fork' | 'spawner';
 }
 
 export interface CppProgram {
@@ -146,7 +148,7 @@ function program(input: LaunchInput): { command: string[]; binds: string[] } {
     const binds = [...input.program.binds, input.submissionRoot];
     const rules = confinement(input, binds);
     const launcher = rules ? input.layers.landlock?.launcher : null;
-    const seccomp = input.layers.seccomp ? seccompProgram('no-fork').toString('hex') : null;
+    const seccomp = input.layers.seccomp ? seccompProgram(input.program.seccomp ?? 'no-fork').toString('hex') : null;
     return { command: [...(rules && launcher ? launcherArgs(launcher, rules, seccomp) : []), ...input.program.argv], binds };
   }
   if (input.cpp) {
@@ -216,7 +218,7 @@ export function launchPlan(input: LaunchInput): LaunchPlan {
   return {
     command: '/bin/sh',
     args: ['-c', SHELL, 'sh', ...input.joinFiles, '--', addressSpace, ...target],
-    stdin: layers.bwrap && layers.seccomp ? seccompProgram('no-fork') : null,
+    stdin: layers.bwrap && layers.seccomp ? seccompProgram(input.program?.seccomp ?? 'no-fork') : null,
   };
 }
 

@@ -4,7 +4,8 @@
  *   - landlock-launch: the Landlock (and seccomp) launcher a child starts through when bubblewrap is missing
  *     (confinement.ts says what it is given): node and C++ players, and the C++ compiler;
  *   - grader-guard.so: loaded into the grader itself to make it non-dumpable;
- *   - compile-shim.so: preloaded into the Landlock-confined compiler so a refused file reads as a missing one.
+ *   - compile-shim.so: preloaded into the Landlock-confined compiler so a refused file reads as a missing one;
+ *   - botzone-spawner: kept inside a Botzone bot's sandbox to start the bot afresh each turn (botzone-sandbox.ts).
  * Without a compiler (cc, gcc, clang, or g++ compiling C; $CC first) they are missing: the layers are recorded as
  * such, never fatal. They are built only when asked for (bubblewrap needs none of them but the guard), and
  * `referee doctor --build` builds them ahead, so a machine whose graders run without a compiler still has them.
@@ -16,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, touchCacheEntry } from './cache-dir.js';
 
-const SOURCES = { launcher: 'landlock-launch.c', guard: 'grader-guard.c', shim: 'compile-shim.c' } as const;
+const SOURCES = { launcher: 'landlock-launch.c', guard: 'grader-guard.c', shim: 'compile-shim.c', spawner: 'botzone-spawner.c', seccompInstall: 'seccomp-install.h' } as const;
 
 export interface NativeTools {
   /** The Landlock launcher, or null. */
@@ -25,6 +26,8 @@ export interface NativeTools {
   guard: string | null;
   /** The compiler's preload (EACCES reads as ENOENT), or null. */
   compileShim: string | null;
+  /** The Botzone spawner, or null (bots then start a whole sandbox each turn). */
+  spawner: string | null;
   /** Why they are missing (no compiler, a failed build), or null. */
   problem: string | null;
 }
@@ -62,13 +65,13 @@ export function nativeTools(): NativeTools {
     built = build();
   } catch (error) {
     // An unwritable cache, a vanished source: the layers are missing, the grader goes on.
-    built = { launcher: null, guard: null, compileShim: null, problem: `the Landlock launcher could not be prepared: ${(error as Error).message.slice(0, 200)}` };
+    built = { launcher: null, guard: null, compileShim: null, spawner: null, problem: `the Landlock launcher could not be prepared: ${(error as Error).message.slice(0, 200)}` };
   }
   return built;
 }
 
 function build(): NativeTools {
-  const none = (problem: string): NativeTools => ({ launcher: null, guard: null, compileShim: null, problem });
+  const none = (problem: string): NativeTools => ({ launcher: null, guard: null, compileShim: null, spawner: null, problem });
   if (process.platform !== 'linux') return none(`not available on ${process.platform}`);
   const source = sourceDir();
   if (!source) return none('harness/sandbox/native is missing from this installation');
@@ -78,7 +81,8 @@ function build(): NativeTools {
   const launcher = join(dir, 'landlock-launch');
   const guard = join(dir, 'grader-guard.so');
   const compileShim = join(dir, 'compile-shim.so');
-  if (!existsSync(launcher) || !existsSync(guard) || !existsSync(compileShim)) {
+  const spawner = join(dir, 'botzone-spawner');
+  if (!existsSync(launcher) || !existsSync(guard) || !existsSync(compileShim) || !existsSync(spawner)) {
     const found = findCompiler();
     if (!found) return none('no C compiler (cc, gcc or clang) to build the Landlock launcher and grader guard: apt-get install gcc, or run `referee doctor --build` once where one is');
     const [compiler, ...language] = found;
@@ -90,7 +94,9 @@ function build(): NativeTools {
       cc(['-O2', '-o', join(temporary, 'landlock-launch'), join(source, SOURCES.launcher)]);
       cc(['-O2', '-shared', '-fPIC', '-o', join(temporary, 'grader-guard.so'), join(source, SOURCES.guard)]);
       cc(['-O2', '-shared', '-fPIC', '-o', join(temporary, 'compile-shim.so'), join(source, SOURCES.shim), '-ldl']);
+      cc(['-O2', '-o', join(temporary, 'botzone-spawner'), join(source, SOURCES.spawner)]);
       chmodSync(join(temporary, 'landlock-launch'), 0o755);
+      chmodSync(join(temporary, 'botzone-spawner'), 0o755);
       chmodSync(join(temporary, 'grader-guard.so'), 0o644);
       chmodSync(join(temporary, 'compile-shim.so'), 0o644);
       renameSync(temporary, dir);
@@ -104,7 +110,7 @@ function build(): NativeTools {
     }
   }
   touchCacheEntry(dir);
-  return { launcher, guard, compileShim, problem: null };
+  return { launcher, guard, compileShim, spawner, problem: null };
 }
 
 let guarded: string | null = null;

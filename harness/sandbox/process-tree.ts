@@ -101,3 +101,37 @@ export function runQueueWaitMs(pid: number): number | null {
     return null;
   }
 }
+
+/**
+ * What the scheduler says of a process's threads: time run and time waited runnable for a CPU (ms, summed over
+ * threads), and whether any thread is held by the machine now (runnable, or stopped by the grader's freeze). The
+ * kernel adds a wait to schedstat only when the thread gets the CPU, so a thread starved right now shows as
+ * runnable while its run time stands still. null where the kernel does not say.
+ */
+export function scheduling(pid: number): { ranMs: number; waitedMs: number; runnable: boolean } | null {
+  if (!pid || portable()) return null;
+  try {
+    let ranNs = 0;
+    let waitedNs = 0;
+    let runnable = false;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      let fields: string[];
+      let stat: string;
+      try {
+        fields = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ');
+        stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      } catch {
+        continue; // a thread that ended while we looked
+      }
+      ranNs += Number(fields[0]) || 0;
+      waitedNs += Number(fields[1]) || 0;
+      // The state follows the command name's closing parenthesis (which may itself hold spaces or parentheses):
+      // R waits for (or has) a CPU; T is stopped by the grader's freeze between turns, waiting for its wake-up.
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (state === 'R' || state === 'T') runnable = true;
+    }
+    return { ranMs: ranNs / 1e6, waitedMs: waitedNs / 1e6, runnable };
+  } catch {
+    return null;
+  }
+}

@@ -48,7 +48,7 @@ export type Answer =
   | { t: 'move'; id: number; value?: unknown; standIn?: ValueStandIn; leftoverThreads?: number }
   | { t: 'tamper'; id: number; value?: unknown; standIn?: ValueStandIn; detail: string; leftoverThreads?: number }
   /** between: raised after an answer, between turns (the parent reports it as a crash). */
-  | { t: 'error'; id: number; message: string; stack?: string; between?: boolean }
+  | { t: 'error'; id: number; message: string; stack?: string; where?: { file: string; line: number; function: string }; between?: boolean }
   | { t: 'memory'; id: number; message: string };
 
 /** Answers longer than this are a protocol violation (the host caps what it sends far below it). */

@@ -1,7 +1,7 @@
 /**
  * Python submissions: finding the interpreter and the host's files. The interpreter is chosen deliberately, not
  * whatever `python3` a shell would find first (here that is a pyenv shim, a script that needs the user's home):
- * $REFEREE_PYTHON, else the system's /usr/bin/python3 (a stable path that the sandbox binds read-only with /usr),
+ * $REFEREE_PYTHON (when set it is the only candidate: a wrong path is an error, not a silent fallback), else the system's /usr/bin/python3 (a stable path that the sandbox binds read-only with /usr),
  * else /usr/local/bin/python3, else `python3` on PATH resolved to the real binary it runs. Python >= 3.8.
  *
  * The host script and func_timeout (harness/sandbox/python/) and every game's board module (harness/games/<game>/
@@ -9,11 +9,11 @@
  * bundle: one world-readable folder to bind into the sandbox.
  */
 import { execFileSync } from 'node:child_process';
- 'node:crypto';
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheFolder } from './cache-dir.js';
+import { keptProbe } from './probe-cache.js';
 import { gameFile, gamesWithBoard } from './game-files.js';
 
 export interface PythonInterpreter {
@@ -32,6 +32,8 @@ const SYSTEM_DIRS = ['/usr/', '/lib/', '/lib64/', '/lib32/', '/bin/'];
 const PROBE = 'import sys, json; print(json.dumps([sys.executable, list(sys.version_info[:3]), sys.base_prefix, sys.prefix]))';
 
 let found: PythonInterpreter | null | undefined;
+/** Why REFEREE_PYTHON was not used, when it is set and unusable. */
+let chosenProblem: string | null = null;
 
 function onPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
@@ -57,11 +59,36 @@ function probe(candidate: string, source: string): PythonInterpreter | null {
   return { path, version: version.join('.'), source, binds };
 }
 
+/** probe(), kept in the cache (probe-cache.ts) when the candidate is the interpreter's binary or a symlink to it. */
+function cachedProbe(candidate: string, source: string): PythonInterpreter | null {
+  const kept = keptProbe(
+    'python',
+    candidate,
+    () => probe(candidate, source),
+    (value): value is PythonInterpreter => {
+      const answer = value as Partial<PythonInterpreter> | null;
+      return typeof answer?.path === 'string' && typeof answer.version === 'string' && Array.isArray(answer.binds) && answer.binds.every((bind) => typeof bind === 'string');
+    },
+    (answer, real) => answer.path === real,
+  );
+  return kept && { path: kept.path, version: kept.version, binds: kept.binds, source };
+}
+
 /** The interpreter Python submissions run with, found once per process; null when there is none (>= 3.8). */
 export function findPython(): PythonInterpreter | null {
   if (found !== undefined) return found;
+  const chosen = process.env.REFEREE_PYTHON;
+  if (chosen) {
+    // The user named an interpreter: use it or say why not (falling back would grade with another Python unseen).
+    found = existsSync(chosen) ? probe(chosen, 'REFEREE_PYTHON') : null;
+    if (!found) {
+      chosenProblem = existsSync(chosen)
+        ? `REFEREE_PYTHON=${chosen} is not a working python3 >= ${MINIMUM.join('.')}: point it at one, or unset it to use the system's python3`
+        : `REFEREE_PYTHON=${chosen} does not exist: point it at a python3 >= ${MINIMUM.join('.')}, or unset it to use the system's python3`;
+    }
+    return found;
+  }
   const candidates: [string | null, string][] = [
-    [process.env.REFEREE_PYTHON || null, 'REFEREE_PYTHON'],
     ['/usr/bin/python3', '/usr/bin/python3'],
     ['/usr/local/bin/python3', '/usr/local/bin/python3'],
     [onPath('python3'), 'PATH'],
@@ -69,19 +96,24 @@ export function findPython(): PythonInterpreter | null {
   found = null;
   for (const [candidate, source] of candidates) {
     if (!candidate || !existsSync(candidate)) continue;
-    found = probe(candidate, source);
+    found = cachedProbe(candidate, source);
     if (found) break;
   }
   return found;
 }
 
-export const NO_PYTHON =
+const NO_PYTHON =
   'Python submissions need python3 >= 3.8 and none was found: install it (Debian/Ubuntu: apt-get install python3-minimal) or set REFEREE_PYTHON to its path';
+
+/** The one line saying why there is no interpreter (call after findPython() returned null). */
+export function noPython(): string {
+  return chosenProblem ?? NO_PYTHON;
+}
 
 /** One line for `referee doctor`. */
 export function describePython(): string {
   const python = findPython();
-  if (!python) return NO_PYTHON;
+  if (!python) return noPython();
   return `${python.path} (Python ${python.version}, from ${python.source}): host with audit hook, board modules, func_timeout`;
 }
 

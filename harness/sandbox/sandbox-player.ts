@@ -14,12 +14,13 @@ import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { basename, dirname, join } from 'node:path';
 import { getGame } from '../games/registry.js';
-import type { CapturedOutput, GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
+import type { CapturedOutput, GameStart, MoveRequest, Player, PlayerAnswer, PlayerScheduling } from '../referee/player.js';
 import { parseAnswer } from './answer-schema.js';
 import { PlayerCgroup } from './cgroup.js';
 import { studentStack } from './student-stack.js';
 import { hostBundlePath } from './host-bundle.js';
 import { GraderError } from '../referee/grader-error.js';
+import { CREDIT_STRETCH } from '../referee/ask.js';
 import { bwrapFix, detectLayers, isHardened, isolationRecord, isolationRefusal, warnNotIsolatedOnce, type IsolationRecord, type Layers } from './layers.js';
 import { cppHostPath } from './cpp-runtime.js';
 import { launchPlan, type CppProgram, type PythonProgram } from './launch.js';
@@ -27,10 +28,10 @@ import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-fail
 import { memoryWall, ResidentSampler, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
-import { processGroup, processTree, runQueueWaitMs, signalGroups, signalPids } from './process-tree.js';
+import { processGroup, processTree, runQueueWaitMs, scheduling, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
-import { findPython, NO_PYTHON, pythonRuntimeDir } from './python-runtime.js';
+import { findPython, noPython, pythonRuntimeDir } from './python-runtime.js';
 import { sandboxNode } from './node-runtime.js';
 import { portable } from './portable.js';
 import { stageProgram, stageShared, type StagedProgram } from './staging.js';
@@ -85,8 +86,6 @@ const ACCEPTS: Record<Expect, readonly Answer['t'][]> = {
 type Failure = Extract<PlayerAnswer, { kind: 'timeout' | 'crash' | 'memory' | 'protocol' }>;
 type Outcome = { answer: Answer } | { failure: Failure };
 
-/** A deadline stretched by CPU waits ends at this many times the limit; the rest is the grader's stall. */
-const CREDIT_STRETCH = 10;
 
 interface Pending {
   id: number;
@@ -237,6 +236,16 @@ export class SandboxPlayer implements Player {
     return this.loaded;
   }
 
+  /** What the scheduler says of the player's process (null without a process or schedstat): see Player. */
+  scheduling(): PlayerScheduling | null {
+    return this.child ? scheduling(this.child.node) : null;
+  }
+
+  /** The process the submission runs in (for diagnostics and tests that load the machine around it). */
+  get pid(): number | null {
+    return this.child?.node ?? null;
+  }
+
   async startGame(start: GameStart): Promise<PlayerAnswer> {
     const reported = this.takeViolation();
     if (reported) return reported;
@@ -344,7 +353,7 @@ export class SandboxPlayer implements Player {
     try {
       if (this.options.runtime === 'python') {
         const interpreter = findPython();
-        if (!interpreter) throw new GraderError(NO_PYTHON);
+        if (!interpreter) throw new GraderError(noPython());
         python = { interpreter: interpreter.path, binds: interpreter.binds, symbols: getGame(this.options.game).symbols };
         hostPath = join(stageShared(pythonRuntimeDir()), 'host.py');
         const root = this.options.submissionRoot;
@@ -510,7 +519,7 @@ export class SandboxPlayer implements Player {
           this.kill();
           return { kind: 'crash', message: `an error was raised between turns: ${answer.message}`, stack, output };
         }
-        return { kind: 'error', message: answer.message, stack, output };
+        return { kind: 'error', message: answer.message, stack, ...(answer.where ? { where: answer.where } : {}), output };
       }
       case 'memory':
         this.kill();
@@ -582,7 +591,11 @@ export class SandboxPlayer implements Player {
         this.settlePending({ failure: failure.kind === 'timeout' && stall ? { ...failure, stall } : failure });
       };
       // The verdict waits one loop turn: an answer already in the pipe (a grader's event loop that was late) wins.
-      const timer = setTimeout(() => setImmediate(expire), limitMs);
+      // Building the AIPlayer in a game is timed by the referee, less the player's CPU waits (askCrediting): this
+      // timer is only the backstop at the longest wait that allows.
+      const backstop = expect === 'ready' && waitedBefore === null;
+      if (backstop) stall = `building the AIPlayer was kept waiting past ${CREDIT_STRETCH} times its ${limitMs} ms (the grader's machine was busy)`;
+      const timer = setTimeout(() => setImmediate(expire), backstop ? CREDIT_STRETCH * limitMs + 1000 : limitMs);
       this.pending = { id, expect, limitMs, timer, settle: resolve };
       if (request) {
         request.id = id;

@@ -13,6 +13,8 @@
  *   - 'compile' (the sandboxed C++ compiler, cpp-build.ts): g++ must start cc1plus, as, collect2 and ld, so fork,
  *     clone and exec stay; what is refused is everything a compiler never needs (sockets, reaching into other
  *     processes, file metadata, memfd). Landlock decides which programs it may exec (the toolchain only).
+ *   - 'spawner' (the same refusals): the Botzone spawner (native/botzone-spawner.c), which forks and execs a bot each
+ *     turn inside its sandbox; the bot installs 'no-fork' with selfSignalsOnly on itself before exec, on top of it.
  * The first two are also used by the live probe (layers.ts), which proves them on this kernel before anything relies on them.
  *
  * Every variant also refuses what Landlock (ABI <= 7) does not govern: changing a file's mode, owner, times or
@@ -97,7 +99,10 @@ function range(first: number, last: number): number[] {
   return Array.from({ length: last - first + 1 }, (_, i) => first + i);
 }
 
-export type SeccompVariant = 'no-fork' | 'strict' | 'compile';
+export type SeccompVariant = 'no-fork' | 'strict' | 'compile' | 'spawner';
+
+/** Variants under which processes may be started (the rest deny fork, vfork and clone without CLONE_THREAD). */
+const MAY_START_PROCESSES: ReadonlySet<SeccompVariant> = new Set(['compile', 'spawner']);
 
 /**
  * Stands for "my own pid" in a program built with selfSignalsOnly (no pid is this large: pid_max <= 2^22). The
@@ -129,7 +134,7 @@ interface Instruction {
 export function seccompProgram(variant: SeccompVariant, arch: string = process.arch, options: SeccompOptions = {}): Buffer {
   const table = ARCHES[arch];
   if (!table) throw new Error(`no seccomp filter for ${arch}`);
-  const processes = variant === 'compile' ? [] : [table.fork, table.vfork];
+  const processes = MAY_START_PROCESSES.has(variant) ? [] : [table.fork, table.vfork];
   const denied = [
     ...processes,
     ...table.reach,
@@ -151,13 +156,13 @@ export function seccompProgram(variant: SeccompVariant, arch: string = process.a
   emit(BPF_LD_W_ABS, NR_OFFSET);
   if (table.x32Bit) emit(BPF_JGE_K, table.x32Bit, 'deny', 'jt');
   for (const nr of denied) emit(BPF_JEQ_K, nr, 'deny', 'jt');
-  if (variant !== 'compile') {
+  if (!MAY_START_PROCESSES.has(variant)) {
     emit(BPF_JEQ_K, table.clone3, 'enosys', 'jt');
     emit(BPF_JEQ_K, table.clone, 'clone', 'jt');
   }
   if (options.selfSignalsOnly) for (const nr of table.signalByPid) emit(BPF_JEQ_K, nr, 'signal', 'jt');
   emit(BPF_RET_K, SECCOMP_RET_ALLOW);
-  if (variant !== 'compile') {
+  if (!MAY_START_PROCESSES.has(variant)) {
     labels.clone = program.length;
     emit(BPF_LD_W_ABS, ARG0_LOW_OFFSET);
     emit(BPF_JSET_K, CLONE_THREAD, 'deny', 'jf'); // a thread: fall through to ALLOW

@@ -273,7 +273,10 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
   };
   const result = (): CheckResult => {
     for (const id of Object.keys(TITLES) as StepId[]) {
-      if (!steps.some((step) => step.id === id)) steps.push({ id, title: TITLES[id], status: 'skip' });
+      if (steps.some((step) => step.id === id)) continue;
+      // Type checks are TypeScript's: for another language they do not apply (nothing failed before them).
+      const applies = id !== 'types' || !submission || submission.entry.endsWith('.ts');
+      steps.push(applies ? { id, title: TITLES[id], status: 'skip' } : { id, title: TITLES[id], status: 'skip', detail: `does not apply: only TypeScript is type-checked (this is ${submission?.language ?? 'another language'})` });
     }
     steps.sort((a, b) => Object.keys(TITLES).indexOf(a.id) - Object.keys(TITLES).indexOf(b.id));
     if (submission?.language === 'Python' && !submission.botzone) for (const step of steps) step.title = PYTHON_TITLES[step.id] ?? step.title;

@@ -7,15 +7,13 @@
  * is checked first, as for every Python submission).
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
-import { cacheDir, cacheFile, cacheFolder, touchCacheEntry } from '../sandbox/cache-dir.js';
-import { runSandboxedBuild } from '../sandbox/cpp-build.js';
+import { cacheFolder } from '../sandbox/cache-dir.js';
 import { cppSourceDir, findCompiler, NO_COMPILER } from '../sandbox/cpp-runtime.js';
 import type { Layers } from '../sandbox/layers.js';
-import { stageProgram, stageShared } from '../sandbox/staging.js';
 import { CompileError, type CompiledSubmission } from './compile.js';
-import { buildProblems, sourceFiles, windowsOnlyCode, windowsOnlyMessage } from './compile-cpp.js';
+import { cachedSandboxBuild, sourceFiles } from './compile-cpp.js';
 import { compilePythonSubmission } from './compile-python.js';
 import type { ResolvedSubmission } from './resolve.js';
 
@@ -71,44 +69,20 @@ export async function compileBotzoneSubmission(submission: ResolvedSubmission, o
   const flags = [`-std=${requestedStandard(texts)}`, ...BASE_FLAGS];
   const shim = botzoneIncludeDir();
 
-  const key = createHash('sha256').update(`botzone-cpp/1\0${compiler.version}\0${flags.join(' ')}\0${basename(shim)}\0`);
-  for (const file of files) key.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0');
-  const hash = key.digest('hex').slice(0, 20);
-  const cached = join(cacheDir(), `botzone-${hash}`);
-  if (existsSync(cached)) {
-    touchCacheEntry(cached);
-    return { bundlePath: cached, hash, warnings: [], files: [cached] };
-  }
-
-  const staged = stageProgram(root, files, submission.entry, 'bz');
-  try {
-    const stagedShim = stageShared(shim);
-    const outDir = join(staged.dir, '.out');
-    mkdirSync(outDir, { mode: 0o777 });
-    chmodSync(outDir, 0o777);
-    const output = join(outDir, BOTZONE_EXECUTABLE);
-    const outcome = await runSandboxedBuild({
-      command: [compiler.path, ...flags, '-isystem', JSONCPP_INCLUDE, '-idirafter', stagedShim, ...units.map((file) => `./${relative(root, file)}`), '-o', output, '-ljsoncpp'],
-      sourceDir: staged.dir,
-      outDir,
-      readOnly: [stagedShim],
-      timeoutMs: options.timeoutMs ?? 120_000,
-      memoryMb: options.memoryMb ?? 1024,
-      layers: options.layers,
-    });
-    const problem = (text: string): CompileError => new CompileError([{ file: '', line: 0, column: 0, text }]);
-    if (outcome.result === 'timeout') throw problem(`g++ ran over its ${Math.round((options.timeoutMs ?? 120_000) / 1000)} s limit compiling the bot: look for a template or constexpr computation that never ends`);
-    if (outcome.result === 'memory') throw problem(`g++ ran out of its ${options.memoryMb ?? 1024} MB memory compiling the bot: look for a template or constexpr blow-up`);
-    if (outcome.result === 'failed') {
-      const windows = windowsOnlyCode(root, files);
-      if (windows.length > 0) throw problem(windowsOnlyMessage(windows));
-      const problems = buildProblems(outcome.stderr, staged.dir, stagedShim);
-      throw new CompileError(problems.length > 0 ? problems : [{ file: '', line: 0, column: 0, text: `g++ failed: ${outcome.stderr.trim().split('\n').slice(-3).join(' ⏎ ').slice(0, 500)}` }]);
-    }
-    const bundlePath = cacheFile(`botzone-${hash}`, readFileSync(output));
-    chmodSync(bundlePath, 0o755);
-    return { bundlePath, hash, warnings: [], files: [bundlePath] };
-  } finally {
-    staged.remove();
-  }
+  return cachedSandboxBuild({
+    keyPrefix: `botzone-cpp/1\0${compiler.version}\0${flags.join(' ')}\0${basename(shim)}\0`,
+    cacheName: (hash) => `botzone-${hash}`,
+    submission,
+    root,
+    files,
+    stagePrefix: 'bz',
+    headers: shim,
+    what: 'the bot',
+    options,
+    command: (_staged, stagedShim, outDir) => {
+      const output = join(outDir, BOTZONE_EXECUTABLE);
+      const argv = [compiler.path, ...flags, '-isystem', JSONCPP_INCLUDE, '-idirafter', stagedShim, ...units.map((file) => `./${relative(root, file)}`), '-o', output, '-ljsoncpp'];
+      return { argv, output, mode: 0o755 };
+    },
+  });
 }

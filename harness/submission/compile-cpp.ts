@@ -197,36 +197,78 @@ export async function compileCppSubmission(submission: ResolvedSubmission, optio
   const entryRelative = relative(root, submission.entry);
   const units = files.filter((file) => SOURCES.has(extname(file).toLowerCase()) && !(aiPlayer && file === submission.entry));
   const headers = cppHeadersDir();
-  const sdk = join(headers, 'sdk');
   // The SDK's Judge helpers are linked in when the submission has no Judge.cpp (its own definitions win: weak).
   const ownJudge = units.some((file) => basename(file).toLowerCase() === 'judge.cpp');
 
-  const key = createHash('sha256').update(`cpp/1\0${compiler.version}\0${FLAGS.join(' ')}\0${basename(headers)}\0${aiPlayer ? glue(entryRelative) : 'sdk'}\0${ownJudge}\0`);
+  return cachedSandboxBuild({
+    keyPrefix: `cpp/1\0${compiler.version}\0${FLAGS.join(' ')}\0${basename(headers)}\0${aiPlayer ? glue(entryRelative) : 'sdk'}\0${ownJudge}\0`,
+    cacheName: (hash) => `cpp-${hash}.so`,
+    submission,
+    root,
+    files,
+    stagePrefix: 'cc',
+    headers,
+    what: 'the submission',
+    options,
+    command: (staged, sharedHeaders, outDir) => {
+      const stagedSdk = join(sharedHeaders, 'sdk');
+      // Every source as ./name: nothing the student named can read as an option or a response file (@file).
+      const translationUnits = units.map((file) => `./${relative(root, file).split(sep).join('/')}`);
+      if (aiPlayer) {
+        writeFileSync(join(staged, GLUE_NAME), glue(entryRelative), { mode: 0o644 });
+        translationUnits.push(`./${GLUE_NAME}`);
+      }
+      if (!ownJudge) translationUnits.push(join(stagedSdk, 'Judge.cpp'));
+      const output = join(outDir, 'player.so');
+      return { argv: [compiler.path, ...FLAGS, '-idirafter', stagedSdk, '-idirafter', sharedHeaders, ...translationUnits, '-Wl,-z,defs', '-o', output], output };
+    },
+  });
+}
+
+export interface CachedBuild {
+  /** What the cache key starts with: the compiler, flags and anything else the output depends on besides the sources. */
+  keyPrefix: string;
+  /** The cache entry's file name for a content hash. */
+  cacheName: (hash: string) => string;
+  submission: ResolvedSubmission;
+  root: string;
+  files: string[];
+  /** The staged folder's prefix (staging.ts). */
+  stagePrefix: string;
+  /** A trusted header folder staged world-readable and mounted read-only for the compiler. */
+  headers: string;
+  /** How errors name what was compiled ("the submission", "the bot"). */
+  what: string;
+  options: CppCompileOptions;
+  /** The compiler's command line, given the staged sources, the staged headers and the writable output folder. */
+  command: (staged: string, headers: string, outDir: string) => { argv: string[]; output: string; mode?: number };
+}
+
+/**
+ * One content-addressed, sandboxed g++ build, shared by C++ AIPlayers and Botzone bots: the key (prefix, then each
+ * file's relative name and bytes), the cache lookup, the private staged copy with its writable output folder, the
+ * confined compiler, its failures as located problems, and the result cached under the key.
+ */
+export async function cachedSandboxBuild(build: CachedBuild): Promise<CompiledSubmission> {
+  const { root, files, options } = build;
+  const key = createHash('sha256').update(build.keyPrefix);
   for (const file of files) key.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0');
   const hash = key.digest('hex').slice(0, 20);
-  const cached = join(cacheDir(), `cpp-${hash}.so`);
+  const cached = join(cacheDir(), build.cacheName(hash));
   if (existsSync(cached)) {
     touchCacheEntry(cached);
     return { bundlePath: cached, hash, warnings: [], files: [cached] };
   }
 
-  const staged = stageProgram(root, files, submission.entry, 'cc');
+  const staged = stageProgram(root, files, build.submission.entry, build.stagePrefix);
   try {
-    const sharedHeaders = stageShared(headers);
-    const stagedSdk = join(sharedHeaders, 'sdk');
+    const sharedHeaders = stageShared(build.headers);
     const outDir = join(staged.dir, '.out');
     mkdirSync(outDir, { mode: 0o777 });
     chmodSync(outDir, 0o777);
-    // Every source as ./name: nothing the student named can read as an option or a response file (@file).
-    const translationUnits = units.map((file) => `./${relative(root, file).split(sep).join('/')}`);
-    if (aiPlayer) {
-      writeFileSync(join(staged.dir, GLUE_NAME), glue(entryRelative), { mode: 0o644 });
-      translationUnits.push(`./${GLUE_NAME}`);
-    }
-    if (!ownJudge) translationUnits.push(join(stagedSdk, 'Judge.cpp'));
-    const output = join(outDir, 'player.so');
+    const { argv, output, mode } = build.command(staged.dir, sharedHeaders, outDir);
     const outcome = await runSandboxedBuild({
-      command: [compiler.path, ...FLAGS, '-idirafter', stagedSdk, '-idirafter', sharedHeaders, ...translationUnits, '-Wl,-z,defs', '-o', output],
+      command: argv,
       sourceDir: staged.dir,
       outDir,
       readOnly: [sharedHeaders],
@@ -235,15 +277,16 @@ export async function compileCppSubmission(submission: ResolvedSubmission, optio
       layers: options.layers,
     });
     const problem = (text: string): CompileError => new CompileError([{ file: '', line: 0, column: 0, text }]);
-    if (outcome.result === 'timeout') throw problem(`g++ ran over its ${Math.round((options.timeoutMs ?? 120_000) / 1000)} s limit compiling the submission: look for a template or constexpr computation that never ends, or an #include of a device`);
-    if (outcome.result === 'memory') throw problem(`g++ ran out of its ${options.memoryMb ?? 1024} MB memory compiling the submission: look for a template or constexpr blow-up`);
+    if (outcome.result === 'timeout') throw problem(`g++ ran over its ${Math.round((options.timeoutMs ?? 120_000) / 1000)} s limit compiling ${build.what}: look for a template or constexpr computation that never ends, or an #include of a device`);
+    if (outcome.result === 'memory') throw problem(`g++ ran out of its ${options.memoryMb ?? 1024} MB memory compiling ${build.what}: look for a template or constexpr blow-up`);
     if (outcome.result === 'failed') {
       const windows = windowsOnlyCode(root, files);
       if (windows.length > 0) throw problem(windowsOnlyMessage(windows));
       const problems = buildProblems(outcome.stderr, staged.dir, sharedHeaders);
       throw new CompileError(problems.length > 0 ? problems : [{ file: '', line: 0, column: 0, text: `g++ failed: ${outcome.stderr.trim().split('\n').slice(-3).join(' ⏎ ').slice(0, 500)}` }]);
     }
-    const bundlePath = cacheFile(`cpp-${hash}.so`, readFileSync(output));
+    const bundlePath = cacheFile(build.cacheName(hash), readFileSync(output));
+    if (mode !== undefined) chmodSync(bundlePath, mode);
     return { bundlePath, hash, warnings: [], files: [bundlePath] };
   } finally {
     staged.remove();

@@ -8,7 +8,8 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { findPython, NO_PYTHON, pythonRuntimeDir } from '../sandbox/python-runtime.js';
+import { GraderError } from '../referee/grader-error.js';
+import { findPython, noPython, pythonRuntimeDir } from '../sandbox/python-runtime.js';
 import { aloneMessage, CompileError, type CompiledSubmission, type SourceProblem } from './compile.js';
 import type { ResolvedSubmission } from './resolve.js';
 
@@ -43,7 +44,8 @@ function runSyntaxCheck(interpreter: string, submission: ResolvedSubmission): Pr
 /** Parse the submission's own modules; throws CompileError with every syntax error located. */
 export async function compilePythonSubmission(submission: ResolvedSubmission): Promise<CompiledSubmission> {
   const python = findPython();
-  if (!python) throw new CompileError([{ file: '', line: 0, column: 0, text: NO_PYTHON }]);
+  // No interpreter is the grader's problem, never a compile failure charged to the student.
+  if (!python) throw new GraderError(noPython());
   const report = await runSyntaxCheck(python.path, submission);
   if (report.problems.length > 0) throw new CompileError(report.problems);
   // board.py, game.py and func_timeout.py are the grader's own (the host registers them first): a local copy is not an import.

@@ -2,12 +2,12 @@
  * A submission as a Player: resolve its entry, compile it, and put it behind the sandbox. This is what
  * `referee play` and grading use for anything that is not a built-in player.
  */
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { Player } from '../referee/player.js';
 import { SandboxPlayer, type SandboxOptions } from '../sandbox/sandbox-player.js';
 import { compileSubmission } from './compile.js';
 import { BotzonePlayer } from '../sandbox/botzone-player.js';
-import { resolveSubmission, runtimeOf, type SubmissionLimits, type SubmissionProtocol } from './resolve.js';
+import { resolveSubmission, runtimeOf, type ResolvedSubmission, type SubmissionLimits, type SubmissionProtocol } from './resolve.js';
 
 export { isSubmissionPath } from './resolve.js';
 
@@ -25,13 +25,27 @@ export interface SubmissionPlayerOptions
   protocol?: SubmissionProtocol;
 }
 
+/** Folder names that say nothing about whose code it is (a starter's `src`). */
+const GENERIC_FOLDERS = new Set(['src', 'source', 'code', 'python', 'cpp', 'submission', 'solution', 'player']);
+
+/**
+ * The name a submission plays under when none is given: its file or folder name, but for a folder with a generic
+ * name (a starter's `src`) the folder around it (the student's repo), else its entry file ("Strategy.cpp").
+ */
+export function submissionName(submission: Pick<ResolvedSubmission, 'input' | 'entry' | 'kind'>): string {
+  const base = basename(submission.input);
+  if (submission.kind !== 'directory' || !GENERIC_FOLDERS.has(base.toLowerCase())) return base;
+  const parent = basename(dirname(submission.input));
+  return parent && !GENERIC_FOLDERS.has(parent.toLowerCase()) ? parent : basename(submission.entry);
+}
+
 /** Throws SubmissionError or CompileError (one-line, fix-naming messages) before any student code runs. */
 export async function createSubmissionPlayer(path: string, options: SubmissionPlayerOptions = {}): Promise<Player> {
   const submission = resolveSubmission(path, options.limits, options.entry, options.protocol);
   const compiled = await compileSubmission(submission, { allowImports: options.allowImports });
   if (submission.botzone) {
     return new BotzonePlayer({
-      name: options.name ?? basename(submission.input),
+      name: options.name ?? submissionName(submission),
       bundlePath: compiled.bundlePath,
       submissionRoot: submission.root,
       ...(compiled.files && submission.language === 'Python' ? { files: compiled.files } : {}),
@@ -45,7 +59,7 @@ export async function createSubmissionPlayer(path: string, options: SubmissionPl
   }
   return new SandboxPlayer({
     ...options,
-    name: options.name ?? basename(submission.input),
+    name: options.name ?? submissionName(submission),
     bundlePath: compiled.bundlePath,
     submissionRoot: submission.root,
     ...(compiled.files ? { files: compiled.files } : {}),

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir, cacheFile } from '../sandbox/cache-dir.js';
+import { cacheDir, cacheFile, pruneCache, touchCacheEntry } from '../sandbox/cache-dir.js';
 import { gameIds, getGame } from '../games/registry.js';
 import type { SourceProblem } from './compile.js';
 import { isInside, type ResolvedSubmission } from './resolve.js';
@@ -91,7 +91,14 @@ export function typeCheck(submission: ResolvedSubmission, game: string): Promise
   const plan = snapshotPlan(typescript, nodeTypes);
   const plain = () => runTsc(typescript, configPath, submission.root);
   if (!plan) return plain();
-  const viaSnapshot = existsSync(plan.blob) ? runSnapshot(plan, configPath, submission.root) : buildSnapshot(plan, configPath, submission.root);
+  let viaSnapshot: Promise<TypeCheckResult | null>;
+  if (existsSync(plan.blob)) {
+    touchCacheEntry(plan.blob); // a use (LRU), and never pruned under this process
+    viaSnapshot = runSnapshot(plan, configPath, submission.root);
+  } else {
+    pruneCache(); // a new ~40 MB snapshot is coming: older ones (another Node's, another TypeScript's) make room
+    viaSnapshot = buildSnapshot(plan, configPath, submission.root);
+  }
   return viaSnapshot.then((result) => result ?? plain());
 }
 

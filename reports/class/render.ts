@@ -5,6 +5,7 @@
  */
 import Handlebars from 'handlebars';
 import { LOSS_VERDICTS } from '../../harness/referee/verdict.js';
+import { plural, VERDICT_WORDS } from '../loss-cause.js';
 import { classStatus, type StudentSummary } from '../../grading/batch/summary.js';
 import { CLASS_CSS, CLASS_SCRIPT, CLASS_TEMPLATE } from './template.js';
 import { writeFileAtomic } from '../../grading/write-atomic.js';
@@ -85,7 +86,7 @@ function viewModel(options: ClassIndexOptions): Record<string, unknown> {
     items: student.items.map((item) => ({ points: item.points, winRate: pct(item.winRate) })),
     verdicts: LOSS_VERDICTS.map((verdict) => [verdict, student.items.reduce((sum, item) => sum + item.verdicts[verdict], 0)] as const)
       .filter(([, count]) => count > 0)
-      .map(([verdict, count]) => `${verdict} × ${count}`)
+      .map(([verdict, count]) => `${VERDICT_WORDS[verdict]} × ${count}`)
       .join(', '),
     report: student.status === 'graded' ? reportHref(student.id) : null,
     language: student.language ?? '',
@@ -134,6 +135,10 @@ function viewModel(options: ClassIndexOptions): Record<string, unknown> {
     isolationKnown: isolation.length > 0,
     hardened: isolation.length > 0 && notIsolated === 0,
     notIsolated,
+    // Counts in words ('1 student', 'no student failed …'), not '1 students' or 'submission(s)'.
+    studentsText: plural(students.length, 'student'),
+    notIsolatedText: `${plural(notIsolated, 'submission')} ran`,
+    failedText: failures.length === 0 ? 'none failed the interface check' : `${failures.length} failed the interface check or could not be graded`,
     generatedAt: options.generatedAt ?? new Date().toISOString(),
     itemHeaders: (first?.items ?? []).map((item) => ({ title: item.title, opponent: item.opponent })),
     rows,

@@ -4,7 +4,9 @@
  */
 
 export const CLASS_CSS = `
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; color: #222; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 96em; padding: 0 1em; color: #222; }
+/* A class with many rubric items is wider than any screen: its table scrolls inside the page, never the page. */
+.scroll { overflow-x: auto; max-width: 100%; }
 h1 { font-size: 1.5em; margin-bottom: .2em; } h2 { font-size: 1.15em; margin-top: 2em; }
 .meta { color: #666; }
 .badge { font-size: .8em; padding: 2px 8px; border-radius: 10px; color: #fff; }
@@ -19,7 +21,8 @@ th[data-sort]::after { content: " ⇅"; color: #aaa; }
 th[aria-sort="ascending"]::after { content: " ▲"; color: #222; }
 th[aria-sort="descending"]::after { content: " ▼"; color: #222; }
 tr.failed td { color: #a33; }
-td.reason { white-space: normal; text-align: left; }
+td.reason, td.verdicts { white-space: normal; text-align: left; }
+td.verdicts { min-width: 12em; }
 .bar { fill: #4a7ebb; } .axis { stroke: #888; } svg text { font: 11px system-ui, sans-serif; fill: #333; }
 .pill { display: inline-block; padding: 0 .4em; border-radius: .6em; background: #eee; font-size: .85em; }
 `;
@@ -71,11 +74,11 @@ export const CLASS_TEMPLATE = `<!doctype html>
 </head>
 <body>
 <h1>{{title}}</h1>
-{{#if isolationKnown}}{{#if hardened}}<p id="isolation"><span class="badge hardened">hardened</span> every submission ran in the bubblewrap sandbox</p>{{else}}<p id="isolation" class="not-isolated"><span class="badge not-isolated">not isolated</span> {{notIsolated}} submission(s) ran without bubblewrap: results guard against accidents, not attacks</p>{{/if}}{{/if}}
-<p class="meta">{{students.length}} students · mean {{mean}} / {{maxScore}} · median {{median}}{{#if notGradedCount}} (of the {{scoredCount}} graded; {{notGradedCount}} not graded){{/if}} · {{failedCount}} failed the interface check or could not be graded{{#if anonymized}} · anonymised view{{/if}} · {{generatedAt}}</p>
+{{#if isolationKnown}}{{#if hardened}}<p id="isolation"><span class="badge hardened">hardened</span> every submission ran in the bubblewrap sandbox</p>{{else}}<p id="isolation" class="not-isolated"><span class="badge not-isolated">not isolated</span> {{notIsolatedText}} without bubblewrap: results guard against accidents, not attacks</p>{{/if}}{{/if}}
+<p class="meta">{{studentsText}} · mean {{mean}} / {{maxScore}} · median {{median}}{{#if notGradedCount}} (of the {{scoredCount}} graded; {{notGradedCount}} not graded){{/if}} · {{failedText}}{{#if anonymized}} · anonymised view{{/if}} · {{generatedAt}}</p>
 
 <h2>Leaderboard</h2>
-<table class="sortable" id="leaderboard">
+<div class="scroll"><table class="sortable" id="leaderboard">
 <thead><tr>
 <th data-sort="number">#</th><th class="text" data-sort="text">Student</th><th class="text" data-sort="text">Language</th><th class="text" data-sort="text">Late</th><th data-sort="number">Score</th><th data-sort="number">%</th>
 <th data-sort="number">Interface</th>{{#each itemHeaders}}<th data-sort="number" title="{{opponent}}">{{title}}</th>{{/each}}
@@ -86,17 +89,17 @@ export const CLASS_TEMPLATE = `<!doctype html>
 <td data-value="{{rank}}">{{rank}}</td><td class="text">{{name}}{{#if identicalTo}} <span class="pill twin" title="the same files as {{identicalTo}}">identical to {{identicalTo}}</span>{{/if}}</td><td class="text">{{language}}</td><td class="text">{{#if late}}late{{/if}}</td>{{#if notGraded}}<td data-value="-1">not graded</td><td data-value="-1"></td>
 <td data-value="-1"></td>{{#each items}}<td data-value="-1"></td>{{/each}}{{else}}<td data-value="{{score}}">{{score}} / {{maxScore}}</td><td data-value="{{percent}}">{{percent}}</td>
 <td data-value="{{interfacePoints}}">{{interfacePoints}}</td>{{#each items}}<td data-value="{{points}}" title="win rate {{winRate}}">{{points}}</td>{{/each}}{{/if}}
-<td class="text">{{verdicts}}</td>{{#unless ../anonymized}}<td class="text">{{#if report}}<a href="{{report}}">report</a>{{else}}—{{/if}}</td>{{/unless}}
+<td class="text verdicts">{{verdicts}}</td>{{#unless ../anonymized}}<td class="text">{{#if report}}<a href="{{report}}">report</a>{{else}}—{{/if}}</td>{{/unless}}
 </tr>
 {{/each}}
 </tbody>
-</table>
+</table></div>
 
 <h2>Score distribution</h2>
 {{{histogram}}}
 
 <h2>Win rate per opponent</h2>
-<table class="sortable" id="opponents">
+<div class="scroll"><table class="sortable" id="opponents">
 <thead><tr><th class="text" data-sort="text">Item</th><th class="text" data-sort="text">Opponent</th><th data-sort="number">Students</th>
 <th data-sort="number">Mean win rate</th><th data-sort="number">Median</th><th data-sort="number">Full points</th><th class="text">W-D-L (all games)</th></tr></thead>
 <tbody>
@@ -104,17 +107,17 @@ export const CLASS_TEMPLATE = `<!doctype html>
 <td data-value="{{mean}}">{{meanText}}</td><td data-value="{{median}}">{{medianText}}</td><td data-value="{{fullShare}}">{{fullText}}</td><td class="text">{{wins}}-{{draws}}-{{losses}}</td></tr>
 {{/each}}
 </tbody>
-</table>
+</table></div>
 
 <h2>Failed the interface check or not graded ({{failures.length}})</h2>
 {{#if failures.length}}
-<table id="failures">
+<div class="scroll"><table id="failures">
 <thead><tr><th class="text">Student</th><th class="text">Status</th><th class="text">Reason</th></tr></thead>
 <tbody>
 {{#each failures}}<tr><td class="text">{{name}}</td><td class="text"><span class="pill">{{status}}</span></td><td class="reason">{{reason}}</td></tr>
 {{/each}}
 </tbody>
-</table>
+</table></div>
 {{else}}<p>Everyone passed the interface check.</p>{{/if}}
 <script>{{{script}}}</script>
 </body>

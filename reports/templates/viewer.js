@@ -38,7 +38,7 @@
 
   function describeAttempts(parent, attempts, prefix) {
     attempts.forEach(function (attempt, index) {
-      line(parent, 'illegal', prefix + ' ' + (index + 1) + ': returned ' + attempt.text + ' (' + attempt.reason + ')');
+      line(parent, 'illegal', prefix + ' ' + (index + 1) + ': returned ' + attempt.text + ' — ' + attempt.reason);
     });
   }
 
@@ -82,48 +82,82 @@
   }
 
   // One bar per ply, then the failing ask of a forced loss (drawn to its wall time, past the limit for a
-  // timeout); the dashed line is the limit, always drawn: the headroom is the lesson.
+  // timeout). The scale is logarithmic with a grid line per decade: moves of a few milliseconds and a limit of
+  // seconds both read (a linear scale made them 1-px bars). The dashed line is the limit, always drawn: the
+  // headroom is the lesson; a red tick marks a move's own limit where it differs (first turn, language factor).
+  function msText(value) {
+    if (value >= 1000) return (value / 1000 >= 10 ? Math.round(value / 1000) : Number((value / 1000).toFixed(1))) + ' s';
+    return (value >= 1 ? Math.round(value) : Number(value.toPrecision(1))) + ' ms';
+  }
   function drawChart(game, frame) {
     while (chart.firstChild) chart.removeChild(chart.firstChild);
     var width = Number(chart.getAttribute('width'));
     var height = Number(chart.getAttribute('height'));
+    var left = 46, right = 6, top = 8, bottom = 20;
+    var plotWidth = width - left - right;
+    var plotHeight = height - top - bottom;
     var bars = game.plies.map(function (ply, index) { return { ply: ply.ply, side: ply.side, label: ply.label, wallMs: ply.wallMs, index: index, limitMs: ply.limitMs, strikes: ply.strikes, bankLeftMs: ply.bankLeftMs }; });
     // A timeout used all the time it had (the turn's limit can end an ask a hair before the per-ask line): its bar
     // reaches past the line; the true time is in its label and under the board.
-    var fatalMs = game.fatal && game.fatal.verdict === 'timeout' ? Math.max(game.fatal.wallMs, game.timeLimitMs * 1.04) : game.fatal && game.fatal.wallMs;
+    var fatalMs = game.fatal && game.fatal.verdict === 'timeout' ? Math.max(game.fatal.wallMs, game.timeLimitMs * 1.1) : game.fatal && game.fatal.wallMs;
     if (game.fatal) bars.push({ ply: game.plies.length + 1, side: game.fatal.side, label: game.fatal.verdict, wallMs: fatalMs, realMs: game.fatal.wallMs, fatal: true });
     if (bars.length === 0) return;
-    var top = game.timeLimitMs;
-    bars.forEach(function (bar) { if (bar.wallMs !== null && bar.wallMs > top) top = bar.wallMs; if (bar.limitMs && bar.limitMs > top) top = bar.limitMs; });
-    var scale = top * 1.08;
-    var usable = height - 4;
-    var barWidth = width / bars.length;
+    var high = game.timeLimitMs, low = game.timeLimitMs;
+    bars.forEach(function (bar) {
+      if (bar.wallMs !== null && bar.wallMs > high) high = bar.wallMs;
+      if (bar.wallMs !== null && bar.wallMs > 0 && bar.wallMs < low) low = bar.wallMs;
+      if (bar.limitMs && bar.limitMs > high) high = bar.limitMs;
+    });
+    var lowExp = Math.floor(Math.log10(Math.max(0.01, low)));
+    var highExp = Math.max(lowExp + 1, Math.ceil(Math.log10(high * 1.05)));
+    function yOf(value) {
+      var exp = Math.log10(Math.max(value, Math.pow(10, lowExp)));
+      return top + plotHeight - ((exp - lowExp) / (highExp - lowExp)) * plotHeight;
+    }
+    // Axis: a grid line and a label per decade, the axis line, and ply numbers under the first, middle and last bar.
+    for (var exp = lowExp; exp <= highExp; exp++) {
+      var gy = yOf(Math.pow(10, exp));
+      chart.appendChild(svgElement('line', { x1: left, x2: width - right, y1: gy, y2: gy, stroke: '#e5e5e5', 'class': 'grid' }));
+      var tick = svgElement('text', { x: left - 4, y: gy + 3.5, 'text-anchor': 'end', 'font-size': 11, fill: '#555', 'class': 'axis-label' });
+      tick.textContent = msText(Math.pow(10, exp));
+      chart.appendChild(tick);
+    }
+    chart.appendChild(svgElement('line', { x1: left, x2: left, y1: top, y2: top + plotHeight, stroke: '#999', 'class': 'axis' }));
+    chart.appendChild(svgElement('line', { x1: left, x2: width - right, y1: top + plotHeight, y2: top + plotHeight, stroke: '#999', 'class': 'axis' }));
+    var barWidth = plotWidth / bars.length;
+    [0, Math.floor((bars.length - 1) / 2), bars.length - 1].forEach(function (index, position, all) {
+      if (position > 0 && index === all[position - 1]) return;
+      var plyText = svgElement('text', { x: left + (index + 0.5) * barWidth, y: height - 5, 'text-anchor': 'middle', 'font-size': 11, fill: '#555', 'class': 'ply-label' });
+      plyText.textContent = (position === 0 ? 'ply ' : '') + bars[index].ply;
+      chart.appendChild(plyText);
+    });
     bars.forEach(function (bar, index) {
-      var h = bar.wallMs === null ? 0 : Math.max(1, (bar.wallMs / scale) * usable);
+      var y = bar.wallMs === null ? top + plotHeight : Math.min(top + plotHeight - 2, yOf(bar.wallMs));
+      var h = top + plotHeight - y;
       var classes = ['bar', bar.side === game.studentSide ? 'you' : 'them'];
       if (bar.fatal) classes.push('fatal');
       if (bar.strikes) classes.push('struck');
       if (!bar.fatal && index === frame - 1) classes.push('current');
       var fill = bar.fatal ? '#e53935' : index === frame - 1 ? '#ff9800' : bar.strikes ? '#8e24aa' : bar.side === game.studentSide ? '#1565c0' : '#bdbdbd';
-      var rect = svgElement('rect', { x: index * barWidth, y: height - h, width: Math.max(1, barWidth - 1), height: h, fill: fill, 'class': classes.join(' '), 'data-ply': bar.ply });
+      var x = left + index * barWidth;
+      var rect = svgElement('rect', { x: x, y: y, width: Math.max(1, barWidth - (barWidth > 3 ? 1 : 0)), height: h, fill: fill, 'class': classes.join(' '), 'data-ply': bar.ply });
       var title = document.createElementNS(SVG_NS, 'title');
       var ms = bar.realMs !== undefined ? bar.realMs : bar.wallMs;
       title.textContent = 'ply ' + bar.ply + ': ' + bar.label + (ms === null ? '' : ', ' + ms.toFixed(1) + ' ms') +
         (bar.limitMs ? ' (limit ' + bar.limitMs + ' ms)' : '') + (bar.strikes ? ', strike ' + bar.strikes : '') +
         (bar.bankLeftMs !== null && bar.bankLeftMs !== undefined ? ', bank left ' + bar.bankLeftMs.toFixed(0) + ' ms' : '');
       rect.appendChild(title);
-      // A move with its own limit (first turn, language multiplier): a short tick at that limit above its bar.
       if (bar.limitMs) {
-        var tickY = height - (bar.limitMs / scale) * usable;
-        chart.appendChild(svgElement('line', { x1: index * barWidth, x2: index * barWidth + Math.max(1, barWidth - 1), y1: tickY, y2: tickY, stroke: '#c62828', 'class': 'own-limit', 'data-ply': bar.ply }));
+        var tickY = yOf(bar.limitMs);
+        chart.appendChild(svgElement('line', { x1: x, x2: x + Math.max(1, barWidth - 1), y1: tickY, y2: tickY, stroke: '#c62828', 'stroke-width': 2, 'class': 'own-limit', 'data-ply': bar.ply }));
       }
       rect.addEventListener('click', function () { show(current.game, bar.fatal ? Infinity : bar.index + 1); });
       chart.appendChild(rect);
     });
-    var y = height - (game.timeLimitMs / scale) * usable;
-    chart.appendChild(svgElement('line', { id: 'limit-line', x1: 0, x2: width, y1: y, y2: y, stroke: '#c62828', 'stroke-dasharray': '4 3', 'data-limit-ms': game.timeLimitMs }));
-    var label = svgElement('text', { x: width - 2, y: Math.max(10, y - 2), 'text-anchor': 'end', 'font-size': 10, fill: '#c62828' });
-    label.textContent = game.timeLimitMs + ' ms';
+    var limitY = yOf(game.timeLimitMs);
+    chart.appendChild(svgElement('line', { id: 'limit-line', x1: left, x2: width - right, y1: limitY, y2: limitY, stroke: '#c62828', 'stroke-dasharray': '4 3', 'data-limit-ms': game.timeLimitMs }));
+    var label = svgElement('text', { x: width - right - 2, y: Math.max(top + 10, limitY - 3), 'text-anchor': 'end', 'font-size': 11, fill: '#c62828', 'class': 'limit-label' });
+    label.textContent = 'limit ' + msText(game.timeLimitMs);
     chart.appendChild(label);
   }
 

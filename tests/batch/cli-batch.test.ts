@@ -52,7 +52,7 @@ describe('referee batch', () => {
   test('an LMS zip grades end to end: the layout line, a line per student, index.html, grades.csv, --anonymize', async () => {
     const out = join(dir, 'out');
     const printed = await run([zip, '--config', config, '--out', out, '--jobs', '2', '--anonymize']);
-    expect(printed.out).toContain('Found 7 student(s) in the zip');
+    expect(printed.out).toContain('Found 7 students in the zip');
     expect(printed.out).toContain('Canvas-style files (name_id_submissionid_file)');
     expect(printed.out).toContain('ignored 1 other entry (/tmp/evil.ts (has an absolute path');
     // Progress without a terminal: one line per finished student, on stderr.
@@ -136,9 +136,9 @@ describe('referee batch', () => {
     writeFileSync(join(classDir, 'cara.zip'), makeZip([{ name: 'cara/AIPlayer.ts', content: SOURCES.weak(), deflate: true }]));
     const out = join(classDir, 'graded');
     const first = await run([classDir, '--config', config, '--out', out, '--jobs', '2']);
-    expect(first.out).toContain('Found 3 student(s) in the folder');
+    expect(first.out).toContain('Found 3 students in the folder');
     const again = await run([classDir, '--config', config, '--out', out, '--resume']);
-    expect(again.out).toContain('Found 3 student(s) in the folder');
+    expect(again.out).toContain('Found 3 students in the folder');
     expect(again.out).toContain("graded/ (Referee's own output folder, left out)");
     const rows = readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
     expect(rows.map((row) => [row[0], row.at(-2)])).toEqual([['anna', 'interface check failed'], ['bob', 'not graded'], ['cara', 'graded']]);

@@ -40,6 +40,19 @@ describe('openSubmissions and snapshots', () => {
     expect(taken[0].hash).not.toBe(taken[1].hash);
   });
 
+  test('non-ASCII names without the UTF-8 flag: UTF-8 bytes (macOS, LMS downloads) and GBK (a Chinese Windows) read right', async () => {
+    const dir = tempDir('zip');
+    const zip = join(dir, 'class.zip');
+    const gbk = Buffer.from([0xcd, 0xf5, 0xce, 0xe5]); // 王五 in GBK
+    writeFileSync(zip, makeZip([
+      { name: '张三/AIPlayer.ts', content: 'export class AIPlayer {}' },
+      { name: '李四/AIPlayer.ts', nameBytes: Buffer.from('李四/AIPlayer.ts', 'utf8'), utf8Flag: false, content: 'export class AIPlayer {}' },
+      { name: '王五/AIPlayer.ts', nameBytes: Buffer.concat([gbk, Buffer.from('/AIPlayer.ts')]), utf8Flag: false, content: 'export class AIPlayer {}' },
+    ]));
+    const { taken } = await snapshots(zip);
+    expect(taken.map((each) => each.id).sort()).toEqual(['张三', '李四', '王五'].sort());
+  });
+
   test('hostile zip entries (.., symlink, oversized, lying sizes) fail their student only; an absolute path makes no student', async () => {
     const dir = tempDir('zip');
     const zip = join(dir, 'class.zip');

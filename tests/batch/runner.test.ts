@@ -39,7 +39,7 @@ describe('runBatch on a small class', () => {
     classDir = makeClass({ alice: 'fair', bob: 'weak', carol: 'broken', 'dave.ts': 'killer' });
     outDir = join(tempDir('out'), 'out');
     first = await batch(classDir, outDir, { onEvent: (event) => events.push(event) });
-  });
+  }, 240_000); // a class of four graded at high load: the hook waits on the batch, not on a clock
 
   test('every student gets a result: compile errors and sandbox killers are failed checks, never a batch abort', () => {
     expect(first.students.map((student) => [student.id, student.status, student.interfaceCheck.passed])).toEqual([
@@ -68,7 +68,9 @@ describe('runBatch on a small class', () => {
       const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(dir, 'junit.xml'), 'utf8')) as { testsuite: { '@_name': string } };
       expect(junit.testsuite['@_name']).toBe(id);
     }
-    const csv = readFileSync(join(outDir, 'grades.csv'), 'utf8').trim().split('\n');
+    const csvText = readFileSync(join(outDir, 'grades.csv'), 'utf8');
+    expect(csvText.startsWith('\ufeffstudent,')).toBe(true); // the BOM that makes Excel read UTF-8
+    const csv = csvText.trim().split('\n');
     expect(csv[0]).toBe('student,name,lms_id,late,language,total,max,Interface check,vs random,vs greedy,status,note');
     expect(csv.slice(1).map((line) => line.split(',')[0])).toEqual(['alice', 'bob', 'carol', 'dave']);
     expect(csv[3]).toMatch(/^carol,carol,,,[A-Za-z]*,0,60,0,0,0,interface check failed,/);

@@ -10,6 +10,9 @@ export interface ZipFileSpec {
   declaredSize?: number;
   /** Unix mode for the external attributes, e.g. 0o120777 for a symlink. */
   mode?: number;
+  /** The name's bytes as an archiver wrote them (e.g. GBK), and whether it set the UTF-8 flag (default: UTF-8, set). */
+  nameBytes?: Buffer;
+  utf8Flag?: boolean;
 }
 
 export function makeZip(files: ZipFileSpec[]): Buffer {
@@ -19,13 +22,14 @@ export function makeZip(files: ZipFileSpec[]): Buffer {
   for (const file of files) {
     const data = Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content);
     const stored = file.deflate ? deflateRawSync(data) : data;
-    const name = Buffer.from(file.name, 'utf8');
+    const name = file.nameBytes ?? Buffer.from(file.name, 'utf8');
+    const flags = file.utf8Flag === false ? 0 : 0x800;
     const crc = crc32(data);
     const size = file.declaredSize ?? data.length;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x800, 6);
+    local.writeUInt16LE(flags, 6);
     local.writeUInt16LE(file.deflate ? 8 : 0, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(stored.length, 18);
@@ -36,7 +40,7 @@ export function makeZip(files: ZipFileSpec[]): Buffer {
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x800, 8);
+    central.writeUInt16LE(flags, 8);
     central.writeUInt16LE(file.deflate ? 8 : 0, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(stored.length, 20);

@@ -78,6 +78,17 @@ test('a sandbox that cannot start is exit 3 and a grader-error grade, never a 0'
   expect(grade.status).toBe('grader-error');
   expect(grade.graderError).toMatch(/sandbox did not start/);
   expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('Not graded: grader error.');
+  // The summary charges nothing to the student: no ✗ and no FAILED 0/10 for a check the grader could not run.
+  expect(run.stdout).toMatch(/Interface check\s+not finished: the grader failed, not the submission/);
+  expect(run.stdout).not.toMatch(/✗|FAILED/);
+});
+
+test('REFEREE_PYTHON naming no interpreter is one line that names it, a grader error, never a fallback or a compile failure', () => {
+  const submission = resolve('tests/fixtures/python/random/AIPlayer.py');
+  const run = referee(['check', submission], { REFEREE_PYTHON: '/nonexistent/python3' });
+  expect(run.code).toBe(3);
+  expect(run.stderr + run.stdout).toContain('REFEREE_PYTHON=/nonexistent/python3 does not exist: point it at a python3 >= 3.8, or unset it');
+  expect(run.stdout).not.toMatch(/compile|syntax/i);
 });
 
 test('REFEREE_REQUIRE_ISOLATION=1 with a broken bubblewrap refuses: exit 3 with the fix', () => {
@@ -110,8 +121,8 @@ test('batch: the class index says "not graded: grader error" and the run exits 3
   expect(index).toContain('not graded: grader error');
   const csv = readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n');
   expect(csv[0]).toBe('student,name,lms_id,late,language,total,max,Interface check,vs random,vs greedy,status,note');
-  // Not graded: total and item cells blank (an LMS import would record a 0), max kept, status error, the reason.
-  expect(csv[1]).toMatch(/^alice,alice,,,TypeScript,,60,,,,error,"?not graded: grader error: .*sandbox did not start/);
+  // Not graded: total and item cells blank (an LMS import would record a 0), max kept, status 'not graded', the reason.
+  expect(csv[1]).toMatch(/^alice,alice,,,TypeScript,,60,,,,not graded,"?not graded: grader error: .*sandbox did not start/);
 
   // `referee export` of that grade in every format: nothing charged to the student.
   const gradeJson = join(out, 'students', 'alice', 'grade.json');
@@ -120,7 +131,7 @@ test('batch: the class index says "not graded: grader error" and the run exits 3
     expect({ format, code: result.code, stderr: result.stderr }).toEqual({ format, code: 0, stderr: '' });
     return result.stdout;
   };
-  expect(exported('csv').trim().split('\n')[1]).toMatch(/^alice,alice,,,TypeScript,,60,,,,error,"?not graded: grader error/);
+  expect(exported('csv').trim().split('\n')[1]).toMatch(/^alice,alice,,,TypeScript,,60,,,,not graded,"?not graded: grader error/);
   const junit = exported('junit');
   expect(junit).toMatch(/<testsuite name="alice" tests="1" failures="0" errors="1" skipped="0"/);
   expect(junit).toMatch(/<error message="not graded: grader error: .*sandbox did not start/);

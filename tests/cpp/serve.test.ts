@@ -36,8 +36,7 @@ test('a person against a C++ Strategy.cpp: every click is answered by the sandbo
   await playToEnd(page);
   expect(await page.textContent('#banner')).toMatch(/wins|draw/i);
   // The C++ player answered every turn it had: its moves are in the list next to the person's.
-  const moves = (await page.textContent('#move-list')) ?? '';
-  expect(moves).toMatch(/O \d+/);
+  expect(await page.locator('#move-list tbody td:nth-child(3) button').count()).toBeGreaterThan(0);
   await page.close();
 }, 120_000);
 

@@ -81,7 +81,7 @@ describe('referee grade', () => {
     const printed = await run([join(HOSTILE_DIR, 'throws-late.ts'), '--config', config, '--out', join(dir, 'out')]);
     expect(process.exitCode ?? 0).toBe(0);
     expect(printed).toMatch(/warning: later positions/);
-    expect(printed).toMatch(/First forced loss vs random, game 1 at ply \d+: error: Error: gave up at \d+ discs/);
+    expect(printed).toMatch(/First game lost by a rule vs random, game 1 at ply \d+: it threw an error: Error: gave up at \d+ discs/);
     expect(printed).toMatch(/│ {5}at explode \(throws-late\.ts:16:9\)/);
     expect(printed).toMatch(/> discs on the board: \d+/);
     expect(printed).toMatch(/replay it: .*report\.html#game=1&ply=\d+/);

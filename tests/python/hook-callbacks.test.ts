@@ -1,7 +1,7 @@
 /**
  * Issue #22's Python item, run as a user would (`referee check` as a subprocess) in the three modes a grader meets:
- * bubblewrap, no bubblewrap as root, and no bubblewrap as a non-root grader (the CLI started as uid 65534 with
- * setpriv when the tests run as root). The fixture's __fspath__ answers an allowed path first and an outside file
+ * bubblewrap, no bubblewrap as root, and no bubblewrap as a non-root grader (rows of tests/setup/sandbox-modes.ts;
+ * the CLI started as uid 4242 with setpriv when the tests run as root). The fixture's __fspath__ answers an allowed path first and an outside file
  * after, and tries to disarm the audit hook from inside it: the check passes only if the hook never called it and
  * the outside file was never opened.
  */
@@ -11,22 +11,20 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { PYTHON_HOSTILE } from './support.js';
 import { scratch } from '../sandbox/support.js';
+import { seedCache } from '../setup/suite-cache.js';
+import { canRun, graderCommand, modeEnv, sandboxModes, type SandboxMode } from '../setup/sandbox-modes.js';
 
 const run = promisify(execFile);
 const CLI = resolve('dist/cli/index.js');
-const root = process.getuid?.() === 0;
 
 interface CheckJson {
   ok: boolean;
   steps: { title: string; status: string; detail?: string }[];
 }
 
-async function checkAs(mode: 'bwrap' | 'no-bwrap-root' | 'no-bwrap-non-root', submission: string, cache: string): Promise<CheckJson> {
-  const env: NodeJS.ProcessEnv = { ...process.env, REFEREE_CACHE_DIR: cache, NODE_OPTIONS: '' };
-  if (mode !== 'bwrap') env.REFEREE_SANDBOX_NO_BWRAP = '1';
-  const command = mode === 'no-bwrap-non-root' && root ? 'setpriv' : process.execPath;
-  const args = [CLI, 'check', submission, '--json'];
-  if (command === 'setpriv') args.unshift('--reuid=65534', '--regid=65534', '--clear-groups', process.execPath);
+async function checkAs(mode: SandboxMode, submission: string, cache: string): Promise<CheckJson> {
+  const env = modeEnv(mode, { ...process.env, REFEREE_CACHE_DIR: cache, NODE_OPTIONS: '' });
+  const [command, ...args] = graderCommand(mode, [CLI, 'check', submission, '--json']);
   try {
     const { stdout } = await run(command, args, { env, cwd: cache, timeout: 120_000 });
     return JSON.parse(stdout) as CheckJson;
@@ -42,18 +40,30 @@ const FIXTURES = [
   ['hook_lookups.py', 'the audit hook looks nothing up that the submission replaced (builtins, os.lstat, realpath)'],
 ] as const;
 
-describe.each(['bwrap', 'no-bwrap-root', 'no-bwrap-non-root'] as const)('%s', (mode) => {
-  test.each(FIXTURES)('%s: %s, and the outside file stays unread', async (fixture) => {
-    const dir = scratch(`hook-${mode}`);
-    const cache = join(dir, 'cache');
+/** One cache per mode: seeded with the suite's runtime for a root grader; empty (its own) for a non-root one. */
+const caches = new Map<string, string>();
+function cacheFor(mode: SandboxMode): string {
+  if (!caches.has(mode.id)) {
+    const cache = join(scratch(`hook-cache-${mode.id}`), 'cache');
     mkdirSync(cache);
-    chmodSync(dir, 0o777);
+    chmodSync(join(cache, '..'), 0o777);
     chmodSync(cache, 0o777);
+    caches.set(mode.id, mode.uid === 0 ? seedCache(cache) : cache);
+  }
+  return caches.get(mode.id)!;
+}
+
+describe.each(sandboxModes('bwrap', 'no-bwrap-root', 'no-bwrap-user'))('$label', (mode) => {
+  (canRun(mode) ? test : test.skip).each(FIXTURES)('%s: %s, and the outside file stays unread', async (fixture) => {
+    const dir = scratch(`hook-${mode.id}`);
+    const cache = cacheFor(mode);
+    chmodSync(dir, 0o777);
     const code = readFileSync(join(PYTHON_HOSTILE, fixture), 'utf8').replace('__TARGET__', JSON.stringify(resolve('package.json')));
     const submission = join(dir, 'AIPlayer.py');
     writeFileSync(submission, code, { mode: 0o644 });
     const result = await checkAs(mode, submission, cache);
     const opening = result.steps.find((step) => step.title.startsWith('get_move answers the opening'));
-    expect({ ok: result.ok, opening: opening?.status, detail: opening?.detail }).toEqual({ ok: true, opening: 'pass', detail: expect.stringMatching(/→ [A-H][1-8]/) });
+    // 'warn' only says the answer was slower than the built-in ladder's pace (a loaded machine): the hook held.
+    expect({ ok: result.ok, opening: opening?.status, detail: opening?.detail }).toEqual({ ok: true, opening: expect.stringMatching(/^(pass|warn)$/), detail: expect.stringMatching(/→ [A-H][1-8]/) });
   });
 });

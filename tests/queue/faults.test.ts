@@ -13,7 +13,9 @@ import { DelayedError, Queue, Worker } from 'bullmq';
 import { harnessVersion } from '../../grading/package-root.js';
 import { queueName } from '../../grading/queue/connection.js';
 import { tempDir } from '../batch/helpers.js';
-import { Cli, freePort, makeQueueClass, RedisServer, sleep, startWorker, writeQueueConfig } from './helpers.js';
+import { Redis } from 'ioredis';
+import { KEYS_VANISHED_WARNING } from '../../grading/queue/pool.js';
+import { Cli, freePort, journalStats, makeQueueClass, RedisServer, sleep, startWorker, unexplainedReplays, waitForGames, writeQueueConfig } from './helpers.js';
 
 let redis: RedisServer;
 beforeAll(async () => {
@@ -183,6 +185,54 @@ describe('a fleet under faults', () => {
       expect(run.stdout).toMatch(/0 not graded/);
     } finally {
       redis.thaw();
+      await worker.stop();
+    }
+  }, 240_000);
+
+  test('a coordinator and a worker held up by the machine (SIGSTOP for longer than the silence and lock limits): no false warning; the held game is played again once, said by its worker', async () => {
+    const held = startWorker(redis.url, 'held-w');
+    const other = startWorker(redis.url, 'other-w');
+    try {
+      await Promise.all([held.waitFor(/waiting for games/), other.waitFor(/waiting for games/)]);
+      const out = join(tempDir('f8'), 'out');
+      const run = batch(makeQueueClass(['f8ann', 'f8ben'], 40), writeQueueConfig(1800), out, ['--jobs', '2']);
+      const label = (await held.waitFor(/\] playing (f8\S+ vs \S+ #\d+)/))[1];
+      // Redis answers all along; the coordinator's own loop stands still past the watch's 5 s, and the worker past its
+      // 3 s lock: BullMQ gives its game to the other worker, but it beats again afterwards.
+      run.process.kill('SIGSTOP');
+      held.process.kill('SIGSTOP');
+      await sleep(6500);
+      held.process.kill('SIGCONT');
+      run.process.kill('SIGCONT');
+      const exit = await run.exited;
+      expect({ code: exit.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(journalStats(out)).toEqual({ games: 8, maxPlays: 1, grades: 2 });
+      expect(held.stdout).toContain(`lost ${label}: this worker's lock on it lapsed`);
+      expect(other.stdout).toContain(`playing ${label} `);
+      expect(unexplainedReplays([held.stdout, other.stdout], 'f8')).toEqual([]);
+    } finally {
+      for (const worker of [held, other]) worker.process.kill('SIGCONT');
+      await Promise.all([held.stop(), other.stop()]);
+    }
+  }, 240_000);
+
+  test("FLUSHALL mid-run: one line with the fix, the lost games enqueued again, nothing graded lost; the run's compiled submissions leave Redis when it ends", async () => {
+    const worker = startWorker(redis.url, 'flush-w');
+    const admin = new Redis(redis.adminUrl);
+    try {
+      await worker.waitFor(/waiting for games/);
+      const out = join(tempDir('f9'), 'out');
+      const run = batch(makeQueueClass(['f9ann', 'f9ben'], 30), writeQueueConfig(1900), out, ['--jobs', '2']);
+      await waitForGames(out, 2);
+      expect(await admin.keys('referee:artefacts:*')).not.toEqual([]);
+      await admin.flushall();
+      const exit = await run.exited;
+      expect({ code: exit.code, stderr: run.stderr }).toEqual({ code: 0, stderr: `warning: ${KEYS_VANISHED_WARNING}\n` });
+      expect(run.stdout).toMatch(/0 not graded/);
+      expect(journalStats(out)).toEqual({ games: 8, maxPlays: 1, grades: 2 });
+      expect(await admin.keys('referee:artefact*')).toEqual([]);
+    } finally {
+      admin.disconnect();
       await worker.stop();
     }
   }, 240_000);

@@ -139,8 +139,11 @@ export class Cli {
   }
 }
 
-/** Workers renew their locks every second, so a killed worker's game is taken over within ~2 s. */
-export const LOCK_ENV = { REFEREE_QUEUE_LOCK_MS: '2000' };
+/**
+ * A 3 s lock (renewed every 750 ms): a killed worker's game is taken over within ~5 s, while a worker held up for
+ * up to ~2 s by the suite's load keeps its game.
+ */
+export const LOCK_ENV = { REFEREE_QUEUE_LOCK_MS: '3000' };
 
 export function startWorker(url: string, name: string, env: Record<string, string> = {}): Cli {
   return new Cli(['worker', '--queue', url, '--concurrency', '1', '--name', name, '--grace-seconds', '1'], { ...LOCK_ENV, ...env });
@@ -197,6 +200,20 @@ export async function waitForGames(outDir: string, count: number, timeoutMs = 12
     await sleep(50);
   }
   throw new Error(`the journal in ${outDir} never reached ${count} games`);
+}
+
+/**
+ * Each game's starts beyond its first that no "lost" line explains, across worker logs: `label: starts, lost`.
+ * A worker whose lock lapsed (frozen, or a machine too loaded to renew it) says `lost <label>` and BullMQ gives the
+ * game to another worker, which plays it from its start — the one replay the design allows. Any other second
+ * start (a finished game played again) is listed. Empty when every game was started once, or once plus its losses.
+ */
+export function unexplainedReplays(logs: string[], prefix: string): string[] {
+  const lost = new Map<string, number>();
+  for (const log of logs) {
+    for (const match of log.matchAll(/\] lost (\S+ vs \S+ #\d+):/g)) lost.set(match[1], (lost.get(match[1]) ?? 0) + 1);
+  }
+  return [...playsByLabel(logs, prefix)].filter(([label, starts]) => starts !== 1 + (lost.get(label) ?? 0)).map(([label, starts]) => `${label}: ${starts} starts, ${lost.get(label) ?? 0} lost`);
 }
 
 /** How many times each game label was started across worker logs. */

@@ -13,7 +13,7 @@ import { BATCH_JOURNAL_FILE } from '../../grading/batch/journal-db.js';
 import { validProgress } from '../../grading/pool/progress.js';
 import { tempDir } from '../batch/helpers.js';
 import { queueName } from '../../grading/queue/connection.js';
-import { Cli, freePort, journalStats, makeQueueClass, playsByLabel, RedisServer, sleep, startWorker, waitForGames, writeQueueConfig } from './helpers.js';
+import { Cli, freePort, journalStats, makeQueueClass, playsByLabel, RedisServer, sleep, startWorker, unexplainedReplays, waitForGames, writeQueueConfig } from './helpers.js';
 
 let redis: RedisServer;
 const workers: Cli[] = [];
@@ -85,9 +85,10 @@ describe('referee batch --queue with two referee workers', () => {
       for (const id of ids) expect(comparable(join(outs, 'queued'), id)).toEqual(comparable(join(outs, 'local'), id));
       expect(readFileSync(join(outs, 'queued', 'grades.csv'), 'utf8')).toBe(readFileSync(join(outs, 'local', 'grades.csv'), 'utf8'));
       expect(journalStats(join(outs, 'queued'))).toEqual({ games: 24, maxPlays: 1, grades: 6 });
-      // Both workers took part, and every game was played once.
+      // Both workers took part, and every game was played once (or again only after its worker lost its lock).
       expect(workers.every((worker) => /playing q1/.test(worker.stdout))).toBe(true);
-      expect([...playsByLabel(logs(), 'q1').values()]).toEqual(Array(24).fill(1));
+      expect(playsByLabel(logs(), 'q1').size).toBe(24);
+      expect(unexplainedReplays(logs(), 'q1')).toEqual([]);
 
       for (const id of ['evil-path', 'evil-command']) {
         const job = await Job.fromId(queue, id);
@@ -192,10 +193,11 @@ describe('referee batch --queue with two referee workers', () => {
     const exit = await resumed.exited;
     expect({ exit, stderr: resumed.stderr }).toMatchObject({ exit: { code: 0 }, stderr: '' });
     expect(journalStats(out)).toEqual({ games: 12, maxPlays: 1, grades: 3 });
-    // Across all workers each game of the class was started exactly once: none replayed.
-    const plays = playsByLabel(logs(), 'q3');
-    expect(plays.size).toBe(12);
-    expect([...plays.values()].every((count) => count === 1)).toBe(true);
+    // Across all workers each game of the class was started once: the games workers finished while no coordinator
+    // was there were collected from Redis, not played again. The only second start allowed is the replay after a
+    // worker said it lost that game's lock (a stall of the loaded machine, unrelated to the kill), never after a result.
+    expect(playsByLabel(logs(), 'q3').size).toBe(12);
+    expect(unexplainedReplays(logs(), 'q3')).toEqual([]);
   }, 240_000);
 
   test('redis-server stopped and started again mid-run: the batch completes, every game once', async () => {
@@ -291,7 +293,7 @@ describe('referee batch --queue with two referee workers', () => {
       expect(lines[0]).toMatch(/^referee: (cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/0 \((ECONNREFUSED\): start redis-server|WRONGPASS[^)]*\): Redis refused the password: set REFEREE_REDIS_PASSWORD)|--queue must be a redis:\/\/ or rediss:\/\/ URL)/);
       expect(run.stderr).not.toContain('secret');
     }
-  }, 60_000);
+  }, 120_000); // five CLIs starting at once: 44 s at load 50, over 60 s at load 51
 });
 
 test('SIGTERM stops a worker cleanly (exit 0); no worker process outlives the tests', async () => {

@@ -103,6 +103,9 @@ describe('replayRecord', () => {
     const attempt = copy(valid) as unknown as { turns: Array<{ illegal: Array<Record<string, unknown>> }> };
     attempt.turns[0].illegal[0].reason = 'rude';
     rejected(attempt, 1, /illegal\[0\]\.reason/);
+    const why = copy(valid) as unknown as { turns: Array<{ illegal: Array<Record<string, unknown>> }> };
+    why.turns[0].illegal[0].why = { html: '<b>' };
+    rejected(why, 1, /illegal\[0\]\.why must be a string/);
     expect(() => validateRecordShape({})).toThrow(/format/);
   });
 

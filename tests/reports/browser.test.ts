@@ -12,6 +12,8 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { getGame } from '../../harness/games/registry.js';
 import { writeGradeResult, type GradeResult } from '../../grading/grade-result.js';
 import { writeReport } from '../../reports/render.js';
+import { summarizeGrade } from '../../grading/batch/summary.js';
+import { writeClassIndex } from '../../reports/class/render.js';
 import { HOSTILE, hostile, referenceGrade } from './helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -148,5 +150,27 @@ browserDescribe('report.html in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(dialogs).toEqual([]);
     await page.close();
+  });
+
+  test('the class index never scrolls sideways at 1280 or 1800 px: a class wider than the screen scrolls inside its table', async () => {
+    // Twelve rubric items with long titles and long names: wider than a 1280 px window.
+    const items = Array.from({ length: 12 }, (_, index) => ({ ...result.items[0], title: `vs opponent number ${index + 1} (long title)` }));
+    const wide = { ...result, items };
+    const students = ['王小明-Wang-Xiaoming-2026-section-B', 'a-very-long-student-folder-name_123456_assignsubmission_file_', 'bob']
+      .map((id) => summarizeGrade(id, wide, null));
+    writeClassIndex(join(dir, 'index.html'), { title: 'A wide class', students });
+    for (const width of [1280, 1800]) {
+      const page = await context.newPage();
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(pathToFileURL(join(dir, 'index.html')).href);
+      const sizes = await page.evaluate(() => {
+        const box = document.querySelector('#leaderboard')!.parentElement!;
+        return { page: document.documentElement.scrollWidth, window: window.innerWidth, table: box.scrollWidth, box: box.clientWidth };
+      });
+      expect({ width, overflows: sizes.page > sizes.window }).toEqual({ width, overflows: false });
+      // The control: at 1280 px the leaderboard really is wider than the page, and it is its box that scrolls.
+      if (width === 1280) expect(sizes.table).toBeGreaterThan(sizes.box);
+      await page.close();
+    }
   });
 });

@@ -31,24 +31,32 @@ function timingOut(language: string): GradeResult {
   return result;
 }
 
+/** The Python grade with every game of item 0 lost on time before its first move, under `limits`. */
+function lostAtStart(limits: Record<string, number>, wallMs: number, message: string, rule: string): GradeResult {
+  const result = timingOut('Python');
+  for (const entry of result.games.filter((game) => game.item === 0)) {
+    entry.record.turns = [];
+    entry.record.config = { ...entry.record.config, ...limits };
+    entry.record.end.loser = { side: entry.studentSide, verdict: 'timeout', phase: 'start', attempts: [], wallMs, message, rule };
+  }
+  return result;
+}
+
 describe('diagnosis', () => {
   test('timeouts at plies 18–19 in every game: losses by rule, not "decided in the endgame"', () => {
     const lines = diagnose(timingOut('TypeScript'), 0, new Map(), ['Black', 'White']).lines;
     expect(lines.some((line) => line.startsWith('Losses decided'))).toBe(false);
     expect(lines).toContainEqual(expect.stringMatching(/^Losses: all \d+ by rule \(at plies 18–19\), none on the board/));
-    expect(lines).toContainEqual(expect.stringMatching(/^Time: \d+ game\(s\) lost on time/));
+    // The cause comes first, with the fix that fits it.
+    expect(lines[0]).toMatch(/^Time: \d+ games lost at plies 18–19 \(the first: no answer within the limit\)\. Fix: stop the search by the clock/);
   });
 
   test('a load past its allowance is a Loading line naming the __main__ guard, not "lost on time"', () => {
-    const result = timingOut('Python');
-    for (const entry of result.games.filter((game) => game.item === 0)) {
-      entry.record.turns = [];
-      entry.record.end.loser = { side: entry.studentSide, verdict: 'timeout', phase: 'start', attempts: [], wallMs: 1000, message: 'loading the submission took over 500 ms', rule: 'loadTimeoutMs: loading the submission (imports, module-level code, static initialisers) must take at most 500 ms' } as never;
-    }
+    const result = lostAtStart({ loadTimeoutMs: 500 }, 1000, 'loading the submission took over 500 ms', 'loadTimeoutMs: loading the submission (imports, module-level code, static initialisers) must take at most 500 ms');
     result.assignment.config.referee = { ...result.assignment.config.referee, loadTimeoutMs: 500 };
     const lines = diagnose(result, 0, new Map(), ['Black', 'White']).lines;
-    expect(lines).toContainEqual(expect.stringMatching(/^Loading: \d+ game\(s\) lost because loading the submission took longer than its 500 ms allowance: .*if __name__ == '__main__':/));
-    expect(lines.some((line) => /lost on time/.test(line))).toBe(false);
+    expect(lines[0]).toMatch(/^Loading: \d+ games lost while the submission was loading: loading the submission took 1 s, over the 500 ms allowed\. Fix: .*if __name__ == '__main__':/);
+    expect(lines.some((line) => /clock/.test(line))).toBe(false);
   });
 
   test('the time-limit API in the submission\'s language, with the starter\'s import', () => {
@@ -58,5 +66,12 @@ describe('diagnosis', () => {
     const python = diagnose(timingOut('Python'), 0, new Map(), ['Black', 'White']).lines.find((line) => line.startsWith('Time:'));
     expect(python).toContain('info.time_limit_ms, with get_move(self, board, info=None)');
     expect(python).not.toContain('moveInfo');
+  });
+
+  test('a constructor over its own time is "Building the AIPlayer", with the fix for a constructor, never the clock', () => {
+    const result = lostAtStart({ constructTimeoutMs: 1000 }, 1234, 'answered after 1234 ms, over the 1000 ms limit', 'constructTimeoutMs: building the AIPlayer must take at most 1000 ms (loading not included)');
+    const lines = diagnose(result, 0, new Map(), ['Black', 'White']).lines;
+    expect(lines[0]).toMatch(/^Building the AIPlayer: \d+ games lost while the AIPlayer was being built, before its first move: building the AIPlayer took 1\.2 s, over the 1 s allowed\. Fix: keep __init__ light/);
+    expect(lines.some((line) => /clock/.test(line))).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ export async function referenceGrade(): Promise<GradeResult> {
   return grade({ assignment: smallAssignment(), assignmentSource: 'test', contestant: countingContestant('greedy') });
 }
 
-/** Plant HOSTILE in output, an illegal answer, the checklist, the submission's name and a warning. */
+/** Plant HOSTILE in output, an illegal answer and its reason, an exception's site, the checklist, the submission's name and a warning. */
 export function hostile(result: GradeResult): GradeResult {
   const copy = JSON.parse(JSON.stringify(result)) as GradeResult;
   copy.submission = { ...copy.submission, name: HOSTILE, path: `${HOSTILE}.ts` };
@@ -22,6 +22,17 @@ export function hostile(result: GradeResult): GradeResult {
   const turn = entry.record.turns.find((candidate) => candidate.side === entry.studentSide && candidate.kind === 'move');
   if (!turn) throw new Error('no student move in game 0');
   turn.output = { text: HOSTILE, droppedBytes: 0 };
-  turn.illegal = [{ returned: { type: 'string', text: HOSTILE }, reason: 'not-notation', wallMs: 1 }];
+  turn.illegal = [{ returned: { type: 'string', text: HOSTILE }, reason: 'not-legal', why: HOSTILE, wallMs: 1 }];
+  // A second game lost by an exception whose file, function and message the submission chose (the diagnosis, the
+  // game table and the viewer all show them).
+  const lost = copy.games[1];
+  lost.result = 'loss';
+  lost.record.end = {
+    ...lost.record.end,
+    winner: (1 - lost.studentSide) as 0 | 1,
+    reason: 'error',
+    score: null,
+    loser: { side: lost.studentSide, verdict: 'error', message: HOSTILE, phase: 'move', attempts: [], wallMs: 1, where: { file: HOSTILE, line: 7, function: HOSTILE } },
+  };
   return copy;
 }

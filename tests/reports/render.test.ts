@@ -43,6 +43,8 @@ describe('report.html', () => {
     const parsed = JSON.parse(data![1]) as { games: { plies: { illegal: { text: string }[] }[] }[] };
     const shown = parsed.games[0].plies.flatMap((ply) => ply.illegal.map((attempt) => attempt.text));
     expect(shown).toEqual([JSON.stringify(HOSTILE)]);
+    // The exception's site and message reach the advice and the game table, escaped.
+    expect(html).toMatch(/<li>Exception: 1 game lost at ply \d+: &lt;\/script&gt;/);
   });
 
   test('scriptSafeJson round-trips and never contains <, > or &', () => {

@@ -26,6 +26,19 @@ test('past the cap the least recently used entries go, and a hit counts as a use
   expect(pruneCache(10, dir)).toBe(0);
 });
 
+test('type-check snapshots count toward the cap and go oldest first (they once held a cache at 3x its cap)', () => {
+  const dir = scratch('cache-snapshots');
+  process.env.REFEREE_CACHE_DIR = dir;
+  const old = [join(dir, 'typecheck-0dd0.blob'), join(dir, 'typecheck-snapshot-0dd0.cjs')];
+  const current = join(dir, 'typecheck-c0de.blob');
+  const working = join(dir, 'typecheck-c0de.blob.123.tmp'); // being written by a running check: never touched
+  for (const path of [...old, current, working]) writeFileSync(path, 'x'.repeat(1000));
+  for (const path of old) utimesSync(path, new Date(1000), new Date(1000));
+  expect(pruneCache(1500, dir)).toBe(2000);
+  expect(old.map((path) => existsSync(path))).toEqual([false, false]);
+  expect([existsSync(current), existsSync(working)]).toEqual([true, true]);
+});
+
 test('referee cache clean empties the cache', () => {
   const dir = scratch('cache-clean');
   writeFileSync(join(dir, 'submission-a.cjs'), 'a');

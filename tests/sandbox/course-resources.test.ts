@@ -1,7 +1,7 @@
 /**
  * Issue #29: the course platforms' resource model, through the CLI as a user runs it, in one place for every
  * sandbox mode a course meets (bubblewrap; no bubblewrap as root; no bubblewrap as a non-root grader, uid 4242;
- * that one with Landlock refused). One cache folder is shared by every run, so each submission is compiled once.
+ * that one with Landlock refused; the rows of tests/setup/sandbox-modes.ts). One cache folder is shared by every run, so each submission is compiled once.
  *
  *  - a Strategy.cpp with an 8 GB static pool touched lazily (a clock() UCT) loads and plays in every mode, and the
  *    record says which wall holds memory (the cgroup as root, the grader's watchdog without one);
@@ -18,13 +18,14 @@ import { chmodSync, chownSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmS
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { GRADER_UID, graderCommand, isRoot, modeEnv, SANDBOX_MODES, sandboxModes, type ModeId } from '../setup/sandbox-modes.js';
 
 const CLI = resolve('dist/cli/index.js');
-const USER = 4242;
-const root = process.getuid?.() === 0;
+const USER = GRADER_UID;
+const root = isRoot;
 
-type Mode = 'bwrap' | 'no-bwrap-root' | 'no-bwrap-user' | 'landlock-refused-user';
-const MODES: Mode[] = ['bwrap', 'no-bwrap-root', 'no-bwrap-user', 'landlock-refused-user'];
+type Mode = Extract<ModeId, 'bwrap' | 'no-bwrap-root' | 'no-bwrap-user' | 'landlock-refused-user'>;
+const MODES = sandboxModes('bwrap', 'no-bwrap-root', 'no-bwrap-user', 'landlock-refused-user').map((mode) => mode.id as Mode);
 
 let work: string;
 let cache: string;
@@ -55,11 +56,8 @@ interface Run {
 
 /** `referee <args>` as a grader of `mode` would run it (its user, its switches), sharing the one cache. */
 function referee(mode: Mode, args: string[]): Promise<Run> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, REFEREE_CACHE_DIR: cache };
-  if (mode !== 'bwrap') env.REFEREE_SANDBOX_NO_BWRAP = '1';
-  if (mode === 'landlock-refused-user') env.REFEREE_SANDBOX_NO_LANDLOCK = '1';
-  const user = mode.endsWith('-user') ? ['setpriv', `--reuid=${USER}`, `--regid=${USER}`, '--clear-groups'] : [];
-  const command = [...user, process.execPath, CLI, ...args];
+  const env = modeEnv(SANDBOX_MODES[mode], { HOME: work, REFEREE_CACHE_DIR: cache });
+  const command = graderCommand(SANDBOX_MODES[mode], [CLI, ...args]);
   return new Promise((done) => {
     const child = spawn(command[0], command.slice(1), { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

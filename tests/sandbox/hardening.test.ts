@@ -2,7 +2,9 @@
  * Issue #22's attacks, each a hostile fixture (tests/fixtures/hardening) run by a grader in its own process in every
  * mode a course meets: bubblewrap; no bubblewrap as root (unshare + uid 65534 + Landlock); no bubblewrap as a
  * non-root grader (Landlock and seccomp installed by the child itself); and that last one with Landlock refused
- * (REFEREE_SANDBOX_NO_LANDLOCK=1), where the record must say so. JavaScript runs twice: with node's permission
+ * (REFEREE_SANDBOX_NO_LANDLOCK=1), where the record must say so; and bubblewrap installed but unable to start (a
+ * stub that fails as Docker's does), where the fallback layers stand in. The modes come from
+ * tests/setup/sandbox-modes.ts (the one table). JavaScript runs twice: with node's permission
  * model, and without it ("bare"), so that only the layers below the language stand in the way. Every attempt must
  * be blocked; the test also checks from outside that nothing arrived, appeared or died. A Botzone bot (#34) runs the
  * Python attacks as a whole program, with nothing above the OS layers, in the same modes.
@@ -13,12 +15,11 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, wri
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { seedCache } from '../setup/suite-cache.js';
+import { canRun, graderCommand, modeEnv, ownedBy, SANDBOX_MODES, sandboxModes, type SandboxMode } from '../setup/sandbox-modes.js';
 
 const DRIVER = resolve('tests/fixtures/hardening/grader-driver.mjs');
 const DIST = resolve('dist');
-/** A non-root grader's uid (not 65534, which the root grader drops its children to). */
-const USER = 4242;
-const root = process.getuid?.() === 0;
 
 interface Outcome {
   kind: string;
@@ -30,10 +31,11 @@ interface Outcome {
   left: string[];
   isolation: { hardened: boolean; layers: string[]; problem?: string };
   uid: number;
+  /** A Botzone bot's attacks on the spawner that started it (restart per turn), and that parent's name. */
+  spawner: { seen: Record<string, string>; spawned: boolean } | null;
 }
 
-type Mode = 'bwrap' | 'no-bwrap-root' | 'no-bwrap-user' | 'landlock-refused-user';
-const MODES: Mode[] = ['bwrap', 'no-bwrap-root', 'no-bwrap-user', 'landlock-refused-user'];
+const MODES = sandboxModes('bwrap', 'no-bwrap-root', 'no-bwrap-user', 'landlock-refused-user', 'broken-bwrap');
 
 const received: string[] = [];
 let tcp: Server;
@@ -76,27 +78,40 @@ afterAll(async () => {
   }
 });
 
-/** A folder the grader of `mode` owns: the submission, its cache, and a classmate's file beside it. */
-function workFor(mode: Mode): { work: string; cache: string; neighbour: string; uid: number } {
-  const uid = mode.endsWith('-user') ? USER : 0;
-  const work = mkdtempSync(join(tmpdir(), `referee-hardening-${mode}-`));
+/**
+ * One cache per grader user, shared by that user's hardened modes and runs (its artefacts are content-addressed): a
+ * root grader's starts from the suite's runtime (tests/setup/suite-cache.ts); a non-root grader builds its own
+ * once. A mode that is not hardened (its attacks may get through) gets a cache of its own.
+ */
+const caches = new Map<string, string>();
+function cacheFor(mode: SandboxMode): string {
+  const key = `${mode.uid}-${mode.hardened ? 'hardened' : mode.id}`;
+  if (!caches.has(key)) {
+    const dir = ownedBy(mkdtempSync(join(tmpdir(), `referee-hardening-cache-${mode.uid}-`)), mode.uid);
+    dirs.push(dir);
+    caches.set(key, mode.uid === 0 ? seedCache(dir) : dir);
+  }
+  return caches.get(key)!;
+}
+
+/** A folder the grader of `mode` owns: the submission and a classmate's file beside it; the user's cache. */
+function workFor(mode: SandboxMode): { work: string; cache: string; neighbour: string; uid: number } {
+  const uid = mode.uid;
+  const work = mkdtempSync(join(tmpdir(), `referee-hardening-${mode.id}-`));
   dirs.push(work);
-  const cache = join(work, 'cache');
+  const cache = cacheFor(mode);
   const neighbour = join(work, 'classmate-grades.csv');
   writeFileSync(neighbour, 'alice,100\n', { mode: 0o644 });
-  chmodSync(work, 0o755);
-  if (uid !== 0) {
-    chownSync(work, uid, uid);
-    chownSync(neighbour, uid, uid);
-  }
+  ownedBy(work, uid);
+  if (uid !== 0) chownSync(neighbour, uid, uid);
   return { work, cache, neighbour, uid };
 }
 
 let runs = 0;
 
-function runGrader(mode: Mode, runtime: 'node' | 'python' | 'botzone', bare: boolean): Outcome {
+function runGrader(mode: SandboxMode, runtime: 'node' | 'python' | 'botzone', bare: boolean, extraEnv: Record<string, string> = {}): Outcome {
   const { work, cache, neighbour, uid } = workFor(mode);
-  const runTag = `${tag}-${mode}-${(runs += 1)}`;
+  const runTag = `${tag}-${mode.id}-${(runs += 1)}`;
   const spec = {
     dist: DIST,
     template: resolve('tests/fixtures/hardening', runtime === 'node' ? 'escape.js' : 'escape.py'),
@@ -108,11 +123,8 @@ function runGrader(mode: Mode, runtime: 'node' | 'python' | 'botzone', bare: boo
       __UNIX__: unixPath, __ABSTRACT__: abstractName,
     },
   };
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, REFEREE_CACHE_DIR: cache };
-  if (mode !== 'bwrap') env.REFEREE_SANDBOX_NO_BWRAP = '1';
-  if (mode === 'landlock-refused-user') env.REFEREE_SANDBOX_NO_LANDLOCK = '1';
-  const user = uid === 0 ? [] : ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups'];
-  const command = [...user, process.execPath, DRIVER, JSON.stringify(spec)];
+  const env = modeEnv(mode, { HOME: work, REFEREE_CACHE_DIR: cache, ...extraEnv });
+  const command = graderCommand(mode, [DRIVER, JSON.stringify(spec)]);
   const run = spawnSync(command[0], command.slice(1), { cwd: work, env, encoding: 'utf8', timeout: 120_000 });
   const line = run.stdout.trim().split('\n').pop() ?? '';
   if (run.status !== 0 || !line.startsWith('{')) throw new Error(`the grader failed (${run.status}): ${run.stderr.slice(-2000)}`);
@@ -128,8 +140,8 @@ function runGrader(mode: Mode, runtime: 'node' | 'python' | 'botzone', bare: boo
 
 const legal = ['D3', 'C4', 'F5', 'E6'];
 
-describe.each(MODES)('%s', (mode) => {
-  const skip = !root || (mode === 'bwrap' && !spawnSync('bwrap', ['--version']).stdout);
+describe.each(MODES)('$label', (mode) => {
+  const skip = !canRun(mode);
   const contained = (outcome: Outcome): void => {
     expect(outcome.kind).toBe('move');
     expect(legal).toContain(outcome.value);
@@ -140,15 +152,24 @@ describe.each(MODES)('%s', (mode) => {
     expect(received).toEqual([]);
   };
 
-  (skip ? test.skip : test).each([
+  const cases = [
     ['JavaScript', 'node', false],
     ['JavaScript without node permissions (OS layers only)', 'node', true],
     ['Python', 'python', false],
     // A Botzone bot is a whole Python program: no audit hook, only the OS layers and the no-fork filter (#34).
     ['Botzone bot (Python, a whole program: OS layers only)', 'botzone', true],
-  ] as const)('%s: every attack of the issue is contained, and the record says what held', (_, runtime, bare) => {
+  ] as const;
+  // A broken bubblewrap falls back to the no-bubblewrap layers (the row above it runs every case through them):
+  // one case with nothing above the OS layers shows the fallback holds.
+  (skip ? test.skip : test).each(mode.id === 'broken-bwrap' ? cases.filter(([, runtime, bare]) => runtime === 'node' && bare) : cases)('%s: every attack of the issue is contained, and the record says what held', (_, runtime, bare) => {
     const outcome = runGrader(mode, runtime, bare);
-    if (mode === 'landlock-refused-user') {
+    if (runtime === 'botzone') {
+      // Started by the spawner kept in its sandbox, which the bot cannot signal, read, write or hold a pipe of (its
+      // own filter and the spawner's non-dumpable state hold with Landlock refused too).
+      expect(outcome.spawner?.spawned).toBe(true);
+      expect(Object.entries(outcome.spawner?.seen ?? { none: 'no report' }).filter(([, result]) => result !== 'blocked')).toEqual([]);
+    }
+    if (mode.id === 'landlock-refused-user') {
       // Refused by the kernel (simulated): recorded as missing, never fatal, never called hardened.
       expect(outcome.kind).toBe('move');
       expect(outcome.isolation.hardened).toBe(false);
@@ -170,6 +191,17 @@ describe.each(MODES)('%s', (mode) => {
     }
     contained(outcome);
     expect(outcome.isolation.hardened).toBe(true);
-    if (mode !== 'bwrap') expect(outcome.isolation.layers).toEqual(expect.arrayContaining(['landlock', 'seccomp']));
+    if (mode.id !== 'bwrap') expect(outcome.isolation.layers).toEqual(expect.arrayContaining(['landlock', 'seccomp']));
   });
+});
+
+// The control for the spawner's row: with seccomp off the bot's own filter is gone, and the same bot does signal the
+// spawner that started it, so the rows above owe 'blocked' to the filter. Its memory stays shut (non-dumpable).
+(canRun(SANDBOX_MODES['no-bwrap-user']) ? test : test.skip)('control: a Botzone bot with seccomp off can signal its spawner', () => {
+  const outcome = runGrader(SANDBOX_MODES['no-bwrap-user'], 'botzone', true, { REFEREE_SANDBOX_NO_SECCOMP: '1' });
+  expect(outcome.kind).toBe('move');
+  expect(outcome.spawner?.spawned).toBe(true);
+  expect(outcome.spawner?.seen['signal the spawner']).toMatch(/^ALLOWED/);
+  expect(outcome.spawner?.seen["open the spawner's memory"]).toBe('blocked');
+  received.splice(0);
 });

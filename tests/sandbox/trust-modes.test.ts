@@ -13,20 +13,27 @@
  * modes of that user).
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { seedCache } from '../setup/suite-cache.js';
+import { canRun, GRADER_UID, graderCommand, isRoot, modeEnv, ownedBy, sandboxModes, SANDBOX_MODES, type SandboxMode } from '../setup/sandbox-modes.js';
 
 const DIST = resolve('dist');
 const DRIVER = resolve('tests/fixtures/trust4/grader-driver.mjs');
-const RUNTIME = resolve('tests/fixtures/trust4/metadata');
 const JS_DRIVER = resolve('tests/fixtures/hardening/grader-driver.mjs');
-const USER = 4242;
-const TARGET_DIR = '/var/tmp/referee-trust4';
+const USER = GRADER_UID;
+// The grader-owned target lives outside /tmp (the sandboxes have their own) and is made per run: two suites on one
+// machine would otherwise reset each other's target between a row's attack and its check.
+const TARGET_DIR = mkdtempSync('/var/tmp/referee-trust4-');
 const TARGET = join(TARGET_DIR, 'target');
+/** The runtime attacker with this run's target filled in (one copy, so it is compiled once per grader user). */
+const RUNTIME = mkdtempSync(join(tmpdir(), 'referee-trust4-runtime-'));
+cpSync(resolve('tests/fixtures/trust4/metadata'), RUNTIME, { recursive: true });
+chmodSync(RUNTIME, 0o755);
+writeFileSync(join(RUNTIME, 'Strategy.cpp'), readFileSync(join(RUNTIME, 'Strategy.cpp'), 'utf8').replaceAll('__TARGET__', TARGET), { mode: 0o644 });
 const FIXED_TIME = 1_000_000_000; // 2001-09-09: any change to the target's times shows
-const root = process.getuid?.() === 0;
-const hasBwrap = root && Boolean(spawnSync('bwrap', ['--version']).stdout?.length);
+const root = isRoot;
 
 interface Outcome {
   uid: number;
@@ -37,8 +44,11 @@ interface Outcome {
 
 interface Mode {
   name: string;
-  uid: number;
+  /** The row of tests/setup/sandbox-modes.ts this mode is (controls: that row with one more layer off). */
+  base: SandboxMode;
+  /** Switches on top of the row's (the controls'). */
   env: Record<string, string>;
+  uid: number;
   /** Compile the hostile folders too (needs g++; the no-compiler mode runs the prebuilt artefact only). */
   compile: boolean;
   /** The layers hold every attack (true), or this row is a control / a documented unhardened mode. */
@@ -47,41 +57,41 @@ interface Mode {
   allowed?: string[];
 }
 
-const NO_BWRAP = { REFEREE_SANDBOX_NO_BWRAP: '1' };
+const row = (base: SandboxMode, extra: Partial<Mode> = {}): Mode => ({ name: base.label, base, env: {}, uid: base.uid, compile: base.id !== 'no-compiler-user', hardened: base.hardened, ...extra });
+const [BWRAP, NO_BWRAP_ROOT, NO_BWRAP_USER, LANDLOCK_REFUSED, BROKEN_BWRAP, NO_COMPILER] = sandboxModes('bwrap', 'no-bwrap-root', 'no-bwrap-user', 'landlock-refused-user', 'broken-bwrap', 'no-compiler-user');
+const METADATA = ['chmod', 'fchmodat', 'utimensat', 'utimes', 'setxattr', 'chown', 'memfd'];
 const MODES: Mode[] = [
-  { name: 'bubblewrap', uid: 0, env: {}, compile: true, hardened: true },
-  { name: 'no bubblewrap, root', uid: 0, env: NO_BWRAP, compile: true, hardened: true },
-  { name: 'no bubblewrap, non-root', uid: USER, env: NO_BWRAP, compile: true, hardened: true },
+  row(BWRAP),
+  row(NO_BWRAP_ROOT),
+  row(NO_BWRAP_USER),
+  // bubblewrap installed but failing (Docker): the fallback layers confine the compile and the player as without it.
+  row(BROKEN_BWRAP),
   // No C compiler on PATH at run time: the launcher and guard come from the cache `referee doctor --build` filled.
-  { name: 'no C compiler, non-root (tools built ahead)', uid: USER, env: { ...NO_BWRAP, PATH: '/nonexistent' }, compile: false, hardened: true },
+  row(NO_COMPILER),
   // Landlock refused: not hardened (the record says so); the seccomp filter still refuses metadata, memfd, signals.
-  { name: 'Landlock refused, non-root', uid: USER, env: { ...NO_BWRAP, REFEREE_SANDBOX_NO_LANDLOCK: '1' }, compile: true, hardened: false },
+  row(LANDLOCK_REFUSED),
   // Controls: seccomp off, so only Landlock stands (it does not govern metadata or memfd; it scopes signals, so the
   // grader is out of reach, though kill(-1, 0) still finds some process inside the sandbox's own domain) ...
-  { name: 'control: seccomp off, non-root', uid: USER, env: { ...NO_BWRAP, REFEREE_SANDBOX_NO_SECCOMP: '1' }, compile: false, hardened: false, allowed: ['chmod', 'fchmodat', 'utimensat', 'utimes', 'setxattr', 'chown', 'memfd', 'kill -1 (signal 0)'] },
+  row(NO_BWRAP_USER, { name: 'control: seccomp off, non-root', env: { REFEREE_SANDBOX_NO_SECCOMP: '1' }, compile: false, hardened: false, allowed: [...METADATA, 'kill -1 (signal 0)'] }),
   // ... and with Landlock refused too, the grader's own processes can be signalled.
-  { name: 'control: seccomp off, Landlock refused, non-root', uid: USER, env: { ...NO_BWRAP, REFEREE_SANDBOX_NO_SECCOMP: '1', REFEREE_SANDBOX_NO_LANDLOCK: '1' }, compile: false, hardened: false, allowed: ['chmod', 'fchmodat', 'utimensat', 'utimes', 'setxattr', 'chown', 'memfd', 'kill the grader (signal 0)', 'kill -1 (signal 0)'] },
+  row(LANDLOCK_REFUSED, { name: 'control: seccomp off, Landlock refused, non-root', env: { REFEREE_SANDBOX_NO_SECCOMP: '1' }, compile: false, hardened: false, allowed: [...METADATA, 'kill the grader (signal 0)', 'kill -1 (signal 0)'] }),
 ];
 
 const dirs: string[] = [];
 const caches = new Map<number, string>();
 afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  rmSync(TARGET_DIR, { recursive: true, force: true });
+  for (const dir of [...dirs, RUNTIME, TARGET_DIR]) rmSync(dir, { recursive: true, force: true });
 });
 
-function owned(dir: string, uid: number): string {
-  chmodSync(dir, 0o755);
-  if (uid !== 0) chownSync(dir, uid, uid);
-  return dir;
-}
+const owned = ownedBy;
 
 /** The grader user's cache, shared by its modes (the runtime artefact is compiled once per user). */
 function cacheFor(uid: number): string {
   if (!caches.has(uid)) {
     const dir = owned(mkdtempSync(join(tmpdir(), `referee-trust4-cache-${uid}-`)), uid);
     dirs.push(dir);
-    caches.set(uid, dir);
+    // A root grader starts from the suite's runtime (launcher, guard, C++ host); a non-root one builds its own.
+    caches.set(uid, uid === 0 ? seedCache(dir) : dir);
   }
   return caches.get(uid)!;
 }
@@ -103,10 +113,9 @@ function targetState(): { mode: string; mtime: number; xattrs: string } {
   return { mode: (stat.mode & 0o7777).toString(8), mtime: Math.round(stat.mtimeMs / 1000), xattrs };
 }
 
-function runAs(uid: number, env: Record<string, string>, cwd: string, args: string[]): string {
-  const user = uid === 0 ? [] : ['/usr/bin/setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups'];
-  const command = [...user, process.execPath, ...args];
-  const run = spawnSync(command[0], command.slice(1), { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, ...env }, encoding: 'utf8', timeout: 240_000 });
+function runAs(mode: SandboxMode, env: Record<string, string>, cwd: string, args: string[]): string {
+  const command = graderCommand(mode, args);
+  const run = spawnSync(command[0], command.slice(1), { cwd, env: modeEnv(mode, { HOME: cwd, ...env }), encoding: 'utf8', timeout: 240_000 });
   const line = run.stdout.trim().split('\n').pop() ?? '';
   if (run.status !== 0 || !line.startsWith('{')) throw new Error(`the grader failed (${run.status}): ${run.stderr.slice(-2000)}`);
   return line;
@@ -126,7 +135,7 @@ function runMode(mode: Mode): Outcome & { work: string } {
   // Without a compiler the artefact compiled in an earlier mode of this user is graded as the prebuilt .so it is.
   const runtime = mode.compile || !bundles.has(mode.uid) ? RUNTIME : bundles.get(mode.uid)!;
   const spec = { dist: DIST, work, secret, secretText, missing: join(work, 'no-such-file.txt'), runtime, compile: mode.compile };
-  const outcome = JSON.parse(runAs(mode.uid, { ...mode.env, REFEREE_CACHE_DIR: cacheFor(mode.uid) }, work, [DRIVER, JSON.stringify(spec)])) as Outcome;
+  const outcome = JSON.parse(runAs(mode.base, { ...mode.env, REFEREE_CACHE_DIR: cacheFor(mode.uid) }, work, [DRIVER, JSON.stringify(spec)])) as Outcome;
   expect(outcome.uid).toBe(mode.uid);
   if (outcome.runtimeBundle?.endsWith('.so') && runtime === RUNTIME) bundles.set(mode.uid, outcome.runtimeBundle);
   return { ...outcome, work };
@@ -136,7 +145,7 @@ const REFUSED_NAME = /SubmissionError: .*g\+\+ would read a name starting with [
 const NOT_FOUND = /classmate\.txt: No such file or directory|file not found: .*classmate\.txt|cannot find source file/;
 
 describe.each(MODES)('$name', (mode) => {
-  const skip = !root || (mode.name === 'bubblewrap' && !hasBwrap);
+  const skip = !canRun(mode.base);
   (skip ? test.skip : test)('the compile and the player are confined as the row says; the record says what held', () => {
     const outcome = runMode(mode);
     const after = targetState();
@@ -169,7 +178,8 @@ describe.each(MODES)('$name', (mode) => {
     const seen = runtime.seen ?? {};
     expect(Object.keys(seen).length).toBeGreaterThan(0);
     const through = Object.entries(seen).filter(([, result]) => result.startsWith('ALLOWED')).map(([name]) => name);
-    expect(through.sort()).toEqual([...(mode.allowed ?? [])].sort());
+    // The row's whole record on a mismatch: which attack got which answer.
+    expect({ through: through.sort(), seen }).toEqual({ through: [...(mode.allowed ?? [])].sort(), seen });
     if (!mode.allowed) {
       // Nothing changed on the grader's file, checked from outside.
       expect(after).toEqual({ mode: '600', mtime: FIXED_TIME, xattrs: '[]' });
@@ -180,7 +190,7 @@ describe.each(MODES)('$name', (mode) => {
     expect(runtime.isolation.hardened).toBe(mode.hardened);
     // Not hardened: the record lacks the layer that was off (and says why when the kernel, not a switch, refused it).
     if (!mode.hardened) expect(['landlock', 'seccomp'].every((layer) => runtime.isolation.layers.includes(layer))).toBe(false);
-    if (mode.env.REFEREE_SANDBOX_NO_LANDLOCK) expect(runtime.isolation.problem).toMatch(/landlock: (missing|turned off)/);
+    if (mode.base.env.REFEREE_SANDBOX_NO_LANDLOCK) expect(runtime.isolation.problem).toMatch(/landlock: (missing|turned off)/);
   });
 });
 
@@ -200,7 +210,7 @@ describe('no C compiler at run time: the grader guard', () => {
     const bin = join(work, 'bin');
     mkdirSync(bin);
     symlinkSync('/bin/sleep', join(bin, 'sleep'));
-    return JSON.parse(runAs(USER, { ...NO_BWRAP, PATH: bin, REFEREE_CACHE_DIR: cache }, work, [JS_DRIVER, JSON.stringify(spec(work))])) as {
+    return JSON.parse(runAs(SANDBOX_MODES['no-bwrap-user'], { PATH: bin, REFEREE_CACHE_DIR: cache }, work, [JS_DRIVER, JSON.stringify(spec(work))])) as {
       seen: Record<string, string>;
       isolation: { hardened: boolean; problem?: string };
     };

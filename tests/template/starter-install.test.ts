@@ -3,7 +3,8 @@
  * packs Referee into vendor/ and writes a lockfile; then the workflow's own steps run in order — its `npm ci`
  * installs Referee from the tarball (its dependencies from the registry), its grade step runs `npm run grade` —
  * and `npm run check` passes. Every `run:` step of both workflows must be valid bash. GitHub-only steps (`uses:`)
- * are skipped. Slow (a real npm install per starter), so two games only: TypeScript Connect Four, Python Reversi.
+ * are skipped. Slow (a real npm install per starter): `npm test` installs the TypeScript Connect Four starter;
+ * `npm run test:long` (run by CI after it) adds the Python Reversi starter without a lockfile.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { parse } from 'yaml';
 import { packageRoot } from '../../grading/package-root.js';
+import { LONG } from '../setup/long.js';
 
 const CLI = join(packageRoot(), 'dist', 'cli', 'index.js');
 const COURSE_ASSIGNMENT = (game: string) => ({
@@ -110,7 +112,8 @@ function expectValidBash(workflow: Workflow): void {
 const STARTERS = [
   { label: 'TypeScript, Connect Four', args: ['--game', 'connect4'], entry: 'src/AIPlayer.ts', game: 'connect4', lockfile: true },
   // A course that commits no lockfile (`referee init --no-lockfile`, or deleted): the workflows install without one.
-  { label: 'Python, Reversi, no lockfile', args: ['--python'], entry: 'src/AIPlayer.py', game: 'reversi', lockfile: false },
+  // A second real npm install (~40 s): in the long run only.
+  ...(LONG ? [{ label: 'Python, Reversi, no lockfile', args: ['--python'], entry: 'src/AIPlayer.py', game: 'reversi', lockfile: false }] : []),
 ];
 
 /** The reporter's two totals (classroom-resources/autograding-grading-reporter@v1): Classroom's points and the log table's. */
@@ -151,9 +154,9 @@ describe('the starter installs and its workflows run', () => {
     for (const workflow of [grade, classroom]) {
       const steps = Object.values(workflow.jobs)[0].steps;
       const setupNode = steps.find((step) => step.uses?.startsWith('actions/setup-node'));
-      expect(setupNode).toEqual({ uses: 'actions/setup-node@v6', with: { 'node-version': 24 } });
+      expect(setupNode).toEqual({ uses: 'actions/setup-node@v7', with: { 'node-version': 24 } });
       expect(steps.filter((step) => step.uses?.startsWith('actions/')).map((step) => step.uses)).toEqual(
-        expect.arrayContaining(['actions/checkout@v6', 'actions/setup-node@v6']),
+        expect.arrayContaining(['actions/checkout@v7', 'actions/setup-node@v7']),
       );
       expect(steps.map((step) => step.uses).filter((uses) => uses?.startsWith('actions/') && !/@v(6|7)$/.test(uses))).toEqual([]);
       expect((workflow as { permissions?: Record<string, string> }).permissions).toMatchObject({ contents: 'read' });

@@ -79,8 +79,8 @@ describe('referee tournament (CLI)', () => {
     // The only thing on stderr may be the stated prior (the strong sample can win every game).
     expect(first.stderr.replace(/warning: Some player\(s\) scored nothing.*\n/, '')).toBe('');
     expect(first.status).toBe(0);
-    expect(first.stdout).toContain('Found 8 student(s)');
-    expect(first.stdout).toContain('10 player(s); round-robin');
+    expect(first.stdout).toContain('Found 8 students');
+    expect(first.stdout).toContain('10 players; round-robin');
     const result = validateTournamentResult(JSON.parse(readFileSync(join(straight, 'tournament.json'), 'utf8')));
     expect(result.games).toHaveLength(90);
     expect(result.ranking).toHaveLength(10);

@@ -94,7 +94,7 @@ describe('clicks that mean what they touch', () => {
     expect(await page.textContent('#banner')).toBe('Red (X) — human wins. Red made four in a row across columns 0–3.');
     expect(await page.$$eval('#board .win-line', (marks) => marks.map((m) => m.getAttribute('data-line')))).toEqual(['c0r0', 'c1r0', 'c2r0', 'c3r0']);
     // Pieces count from the game's geometry: 11 discs, 6 Red and 5 Yellow.
-    expect(await page.textContent('#side-0 .score')).toBe('· 6 pieces');
+    expect(await page.textContent('#side-0 .score')).toBe('· 6 discs');
     await refused(page, 'c4r0', 'the game is over: R starts it again, U takes moves back');
     await page.close();
   });
@@ -105,7 +105,7 @@ describe('clicks that mean what they touch', () => {
     await refused(page, 'D4', 'D4 is taken: a disc is never moved, only turned over');
     await refused(page, 'A1', "A1 turns over no disc: a move must close a line of White's discs between it and one of Black's");
     await playCell(page, 'D3');
-    expect(await page.textContent('#move-list')).toBe('X D3');
+    expect(await page.textContent('#move-list tbody')).toBe('1D3');
     await page.close();
   });
 });
@@ -192,7 +192,7 @@ describe('results that explain', () => {
     expect(await page.isDisabled('#pause')).toBe(true);
     expect(await page.isDisabled('#step')).toBe(true);
     // Every ply of a long game stays inside the move list (it scrolls down, never off to the side).
-    const overflow = await page.$eval('#move-list', (list) => list.scrollWidth - list.clientWidth);
+    const overflow = await page.$eval('#move-list-box', (list) => list.scrollWidth - list.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await page.close();
   });

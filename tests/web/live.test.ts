@@ -67,7 +67,9 @@ describe('referee serve --watch', () => {
       expect(batch.exitCode).toBeNull();
       expect(await page.textContent('#watch-summary')).toMatch(/batch running: .*[1-9]\d* games? in play/);
       expect(await page.locator('#watch-board [data-disc]').count()).toBeGreaterThan(0);
-      expect(await page.textContent('#watch-ply')).toMatch(/in play on local \d+/);
+      // Unless the followed game ended in the meantime: then its record replays on to its result.
+      const ended = await page.evaluate((k) => document.body.dataset.watchLive !== k || document.body.dataset.watchResult !== undefined, key);
+      expect(await page.textContent('#watch-ply')).toMatch(ended ? /^ply \d+ of \d+/ : /in play on local \d+/);
       // Every student of the run from the start, each student's games as done / planned.
       expect(await page.locator('#watch-students tbody tr').count()).toBe(4);
       expect(await page.textContent('#watch-students tbody')).toMatch(/grading\d \/ 4 \(\+1 playing\)/);
@@ -85,7 +87,7 @@ describe('referee serve --watch', () => {
       expect(await page.locator('#watch-students tbody tr').count()).toBeGreaterThan(0);
       expect(await batchDone).toBe(0);
       await page.waitForFunction(() => document.body.dataset.watchRun === 'done', undefined, { timeout: 30_000 });
-      expect(await page.textContent('#watch-summary')).toMatch(/batch finished: 4 students \(4 graded\), 0 games in play, 16 games finished/);
+      expect(await page.textContent('#watch-summary')).toMatch(/batch finished: 4 students \(4 graded\), no game in play, 16 games finished/);
       expect(await page.textContent('#watch-workers tbody')).toMatch(/local \d+\s*idle\s*\d+/);
       // Asking for games that are not there, or with a hostile key, is a one-line refusal; the dashboard goes on.
       const replies = await socketErrors(page, [
@@ -138,7 +140,7 @@ describe("a game's rule switches reach the page", () => {
     await settle(page);
     await page.locator('#board [data-move="E5"]').click();
     await settle(page, 0);
-    expect(await page.textContent('#move-list')).toMatch(/^X E5/);
+    expect(await page.textContent('#move-list tbody')).toMatch(/^1E5/);
     // Saved unfinished and loaded again: the record carries its rules, so it loads and plays on.
     await settle(page, 1);
     const download = page.waitForEvent('download');
@@ -151,7 +153,7 @@ describe("a game's rule switches reach the page", () => {
     await page.click('#play-on');
     await page.waitForFunction(() => Number(document.body.dataset.ply) === 2 && document.body.dataset.over === '0');
     expect(await page.textContent('#message')).toBe('');
-    expect(await page.textContent('#move-list')).toMatch(/^X E5/);
+    expect(await page.textContent('#move-list tbody')).toMatch(/^1E5/);
     await page.close();
     // With the default rules the centre is no first move, on the page as in the referee.
     const plain = await startCli(['serve', '--port', '0', '--game', 'nogo']);

@@ -81,7 +81,7 @@ describe.each(gameIds())('%s against random', (gameId) => {
       return numbers.length + targets.length;
     });
     expect(misplaced).toBe(0);
-    await page.click('#move-list li:first-child button');
+    await page.click('#move-list tbody button');
     await page.waitForSelector('#view-note:not([hidden])');
     expect(await page.locator('#board [data-move]').count()).toBe(0);
     await page.keyboard.press('End');
@@ -189,10 +189,11 @@ describe('other modes', () => {
     tampered.turns[firstMove].move = 'A1';
     const bad = join(dir, 'tampered.json');
     writeFileSync(bad, JSON.stringify(tampered));
+    // Refused before any preview, in the game's words: the load panel never opens.
     await page.setInputFiles('#load-file', bad);
-    await page.click('#play-on');
-    await page.waitForFunction(() => /does not replay/.test(document.querySelector('#message')!.textContent ?? ''));
-    expect(await page.textContent('#message')).toMatch(/ply \d+: "A1" is not a legal move/);
+    await page.waitForFunction(() => /cannot be loaded/.test(document.querySelector('#message')!.textContent ?? ''));
+    expect(await page.textContent('#message')).toMatch(/^tampered\.json cannot be loaded: ply \d+ \(Black's A1\): A1 /);
+    expect(await page.isHidden('#load-panel')).toBe(true);
     await page.setInputFiles('#load-file', line);
     await page.waitForSelector('#load-panel:not([hidden])');
     expect(await page.locator('#load-pick option').count()).toBe(2);
@@ -253,7 +254,7 @@ describe('other modes', () => {
     await page.keyboard.press('Enter');
     await settle(page, 0);
     const first = await page.$$eval('#move-list button', (b) => b.map((x) => x.textContent));
-    expect(first[0]).toBe(`X ${chosen}`);
+    expect(first[0]).toBe(chosen);
     // Focus stays on the board, on the cell just played (now taken: Enter says so); one step aside plays again.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-cell'))).toBe(chosen);
     await page.keyboard.press('Enter');
@@ -308,7 +309,7 @@ describe('other modes', () => {
     await page.mouse.click(landing.x + landing.width / 2, board.y + landing.height * 1.2);
     await settle(page, 0);
     expect(await plyOf(page)).toBeGreaterThanOrEqual(1);
-    expect(await page.textContent('#move-list')).toMatch(/^X 3O/);
+    expect(await page.textContent('#move-list tbody')).toMatch(/^13/);
     await page.close();
   });
 

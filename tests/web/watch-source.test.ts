@@ -171,6 +171,7 @@ describe('a tournament journal', () => {
     expect(done.students.every((player) => player.games === 4)).toBe(true);
     expect(done.students.reduce((sum, player) => sum + (player.score ?? 0), 0)).toBe(6);
     expect(done.students.map((player) => player.score)).toEqual([...done.students.map((player) => player.score)].sort((a, b) => (b ?? 0) - (a ?? 0)));
+    expect(done.students.map((player) => player.status)).toEqual(['finished', 'finished', 'finished']);
     expect(done.workers.reduce((sum, worker) => sum + worker.finished, 0)).toBe(6);
     expect(done.workers.every((worker) => /^local \d+$/.test(worker.name))).toBe(true);
 
@@ -184,6 +185,7 @@ describe('a tournament journal', () => {
     const running = watch.overview();
     expect(running).toMatchObject({ run: { state: 'running' }, live: [{ key: 'next', student: 'random vs greedy #3', worker: 'wa', plies: 1 }] });
     expect(running.students.filter((player) => player.playing === 1).map((player) => player.id).sort()).toEqual(['greedy', 'random']);
+    expect(Object.fromEntries(running.students.map((player) => [player.id, player.status]))).toEqual({ random: 'playing', greedy: 'playing', weighted: 'waiting for its next game' });
     expect(watch.liveGame('next')?.progress.moves).toEqual(['D3']);
   });
 });

@@ -1,11 +1,13 @@
 /**
- * The board: the game's own picture (renderSvg), with a layer of cells on top taken from the game's geometry (never
- * from the picture's markup). Every cell can be clicked and reached by the keyboard; a touch either plays the move
- * the cell means (a Connect Four cell means its column) or says why not, in the game's own words.
+ * The board: the game's own picture (renderSvg, an image to assistive technology), with a layer of real HTML buttons
+ * over it, one per cell, placed from the game's geometry (never from the picture's markup). Every cell can be
+ * clicked and reached by the keyboard; a touch either plays the move the cell means (a Connect Four cell means its
+ * column) or says why not, in the game's own words. The board takes the room left in the window under the status
+ * lines, but never draws a cell under 24 CSS px (WCAG's target size): a board that cannot fit so pans in its frame.
  */
 import type { BoardCell } from '../../harness/games/game.js';
 import { send } from './connection.js';
-import { $, say, svgElement } from './dom.js';
+import { $, plural, say, svgElement } from './dom.js';
 import { page } from './page.js';
 import { geometryOf, shown } from './positions.js';
 
@@ -32,6 +34,15 @@ function pickedNow(): string[] {
   return picked;
 }
 
+/** Why nothing can be sent for this page's game now (down, restoring, lost, only watching), or null. */
+export function whyNotSend(): string | null {
+  if (!page.connected) return 'not connected to the server: nothing was sent; the page reconnects by itself (or press "Reconnect now")';
+  if (page.restoring) return 'wait a moment: the restarted server is taking this game back';
+  if (page.lost) return 'this game is no longer on the server: Save keeps it, Load plays on from it, New game starts another';
+  if (page.watching) return 'this tab only watches this game: it was started in another tab, which alone can move, undo or restart it (New game starts one of your own here)';
+  return null;
+}
+
 /** Why a touch on the board cannot play now (whoever's turn it is, whatever the cell), or null when it can. */
 function whyNotNow(): string | null {
   const view = shown();
@@ -39,6 +50,8 @@ function whyNotNow(): string | null {
   if (!view) return 'no game yet: wait for the connection';
   if (view.preview) return `this is the loaded game at ply ${view.ply}: press "Play on from here" to play from it`;
   if (!snap) return 'no game yet';
+  const unsent = whyNotSend();
+  if (unsent) return unsent;
   if (view.mover !== null) return null;
   if (page.viewPly !== null) return `you are looking at ply ${view.ply}: press End (or "Back to the game") to play`;
   if (snap.end) return 'the game is over: R starts it again, U takes moves back';
@@ -70,7 +83,8 @@ export function whyNotCell(cell: BoardCell): string | null {
 export function play(move: string): void {
   const snap = page.snapshot;
   if (!snap || snap.humanToMove === null || page.viewPly !== null || page.preview) return;
-  send({ type: 'move', ply: snap.turns.length + 1, move });
+  page.notice = null;
+  if (!send({ type: 'move', ply: snap.turns.length + 1, move })) say(whyNotSend() ?? 'not connected: the move was not sent');
 }
 
 /** A touch (click, Enter, Space) on a cell: play what it means, or say why not. */
@@ -190,28 +204,99 @@ export function drawBoard(): void {
       if (at) svg.append(svgElement('circle', { cx: at.x, cy: at.y, r: at.r, class: 'target', 'data-target': notation }));
     }
   }
+  // Where every empty point is legal (Gomoku, an open NoGo board), painting them all says nothing: the hint marks
+  // the few empty points that are not legal instead, and says so.
+  const empty = cells.filter((cell) => cell.piece === null && cell.move !== null && cell.move === cell.name);
+  const mostlyLegal = mover !== null && !geometry.touches && empty.length >= 20 && legal.size * 2 > empty.length;
+  svg.classList.toggle('legal-exceptions', mostlyLegal);
+  if (mostlyLegal) {
+    for (const cell of empty) {
+      if (legal.has(cell.move!)) continue;
+      svg.append(svgElement('path', { d: cross(cell), class: 'not-legal', 'data-not-legal': cell.name }));
+    }
+  }
+  const hint = $('legal-hint');
+  hint.hidden = !$<HTMLInputElement>('show-legal').checked || mover === null;
+  hint.textContent = mostlyLegal
+    ? legal.size === empty.length
+      ? `Legal moves: every empty point (${legal.size}).`
+      : `Legal moves: every empty point but the ${plural(empty.length - legal.size, 'one', 'ones')} crossed (${legal.size} legal).`
+    : `Legal moves: ${plural(legal.size, 'move', 'moves')}, marked on the board.`;
+
   const side = pitch(cells);
-  const layer = svgElement('g', { class: 'cells' });
-  const focusable: SVGElement[] = [];
+  const box = svg.viewBox.baseVal;
+  const [width, height] = box && box.width > 0 ? [box.width, box.height] : [BOARD_SIZE, BOARD_SIZE];
+  const layer = document.createElement('div');
+  layer.className = 'cells';
+  layer.setAttribute('role', 'group');
+  layer.setAttribute('aria-label', `${game.title}: ${cells.length} cells, arrows move between them, Enter plays`);
+  const focusable: HTMLButtonElement[] = [];
   for (const cell of cells) {
     const playable = cell.move !== null && legal.has(cell.move);
     const why = mover !== null && !playable ? whyNotCell(cell) : null;
     const label = describe(cell, game.symbols, game.sideNames) + (playable ? `, legal move for ${game.sideNames[mover!]}` : why ? ` (not playable: ${why})` : '');
-    const rect = svgElement('rect', {
-      x: cell.x - side / 2, y: cell.y - side / 2, width: side, height: side, class: 'cell', 'data-cell': cell.name,
-      'data-row': cell.row, 'data-col': cell.col, role: 'button', tabindex: -1, 'aria-label': label,
-    });
-    if (playable) rect.setAttribute('data-move', cell.move!);
-    layer.append(rect);
-    focusable.push(rect);
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'cell';
+    button.tabIndex = -1;
+    button.dataset.cell = cell.name;
+    button.dataset.row = String(cell.row);
+    button.dataset.col = String(cell.col);
+    button.setAttribute('aria-label', label);
+    // Placed in percent of the picture, so the buttons follow the board at any size.
+    button.style.left = `${(100 * (cell.x - side / 2)) / width}%`;
+    button.style.top = `${(100 * (cell.y - side / 2)) / height}%`;
+    button.style.width = `${(100 * side) / width}%`;
+    button.style.height = `${(100 * side) / height}%`;
+    if (playable) button.dataset.move = cell.move!;
+    layer.append(button);
+    focusable.push(button);
   }
-  svg.append(layer);
+  board.append(layer);
+  // Sizing reads the layout: only a board of another shape needs it here (the lines above it and the window are
+  // watched), so a fast AI-vs-AI game does not force a layout per move.
+  const [ratio, aspect] = [String(side / width), String(height / width)];
+  if (board.dataset.cellRatio !== ratio || board.dataset.aspect !== aspect) {
+    board.dataset.cellRatio = ratio;
+    board.dataset.aspect = aspect;
+    fitBoard();
+  }
 
   // One tab stop into the board (roving tabindex): the cell the keyboard was on, else a legal one, else the first.
   const first = focusable.find((el) => el.dataset.cell === page.focusedCell) ?? focusable.find((el) => el.hasAttribute('data-move')) ?? focusable[0];
-  first?.setAttribute('tabindex', '0');
+  if (first) first.tabIndex = 0;
   if (first && first.dataset.cell === page.focusedCell && hadFocus) first.focus();
   board.dataset.hadFocus = '0';
+}
+
+/** A small cross over a cell (an empty point that is not a legal move, with "Legal moves" on). */
+function cross(cell: BoardCell): string {
+  const d = cell.r * 0.45;
+  return `M${cell.x - d} ${cell.y - d}L${cell.x + d} ${cell.y + d}M${cell.x + d} ${cell.y - d}L${cell.x - d} ${cell.y + d}`;
+}
+
+/** Smallest side of a cell on screen, in CSS px (WCAG 2.5.8's target size). */
+const MIN_CELL_PX = 24;
+
+/**
+ * Size the board to the room left: the column's width, and the window's height under the lines above it (the
+ * status and the reason stay in view), at most BOARD_SIZE. Cells stay at least MIN_CELL_PX: a board that cannot fit
+ * so is drawn larger than its frame, which then scrolls (pans) in both directions.
+ */
+export function fitBoard(): void {
+  const board = $('board');
+  const frame = $('board-frame');
+  const ratio = Number(board.dataset.cellRatio);
+  const aspect = Number(board.dataset.aspect) || 1;
+  if (!ratio || frame.offsetParent === null) return;
+  const column = frame.parentElement!.clientWidth;
+  const top = frame.getBoundingClientRect().top + window.scrollY;
+  const roomHeight = Math.max(120, window.innerHeight - top - 8);
+  const fit = Math.min(column, roomHeight / aspect, BOARD_SIZE);
+  const drawn = Math.max(fit, MIN_CELL_PX / ratio);
+  board.style.width = `${drawn}px`;
+  frame.style.width = `${Math.min(drawn, column)}px`;
+  frame.style.height = `${Math.min(drawn * aspect, Math.max(roomHeight, fit * aspect))}px`;
 }
 
 /** Hovering a playable cell lights where its move lands (a Connect Four cell: the lowest free one of its column). */
@@ -230,6 +315,10 @@ export function wireBoard(): void {
   $('board').addEventListener('mouseover', hover);
   $('board').addEventListener('focusin', hover);
   $('board').addEventListener('mouseleave', hover);
+  window.addEventListener('resize', fitBoard);
+  // The lines above the board grow and shrink (a long reason, the result banner): the board gives them the room.
+  const above = new ResizeObserver(() => fitBoard());
+  for (const id of ['players', 'status-line', 'banner', 'message']) above.observe($(id));
 }
 
 /** Pieces of each side on the board now (from the geometry). */

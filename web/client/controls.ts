@@ -3,8 +3,9 @@
  * the AI-vs-AI pacing (pause, step, speed), and browsing earlier positions. Each button is enabled only when it can act.
  */
 import type { ClientMessage, SideSpec } from '../server/protocol.js';
-import { send } from './connection.js';
-import { $, say } from './dom.js';
+import { whyNotSend } from './board-view.js';
+import { reconnectNow, send } from './connection.js';
+import { $, plural, say } from './dom.js';
 import { page, render, type Welcome } from './page.js';
 
 function playerOptions(select: HTMLSelectElement, gameId: string, keep: string): void {
@@ -18,7 +19,7 @@ function playerOptions(select: HTMLSelectElement, gameId: string, keep: string):
   };
   add('human', 'Human');
   for (const level of info.levels) add(`ref:${level}`, `AI: ${level}`);
-  page.welcome!.submissions.forEach((path, index) => add(`sub:${index}`, `Submission: ${path}`));
+  page.welcome!.submissions.forEach((name, index) => add(`sub:${index}`, `Submission: ${name}`));
   if ([...select.options].some((o) => o.value === keep)) select.value = keep;
 }
 
@@ -70,6 +71,15 @@ function moveTimeMs(): number | undefined {
   return Number.isFinite(seconds) && seconds > 0 ? Math.max(100, Math.round(seconds * 1000)) : undefined;
 }
 
+/** Start the game again (R): the moves it discards come back with Undo until the next move, and the page says so. */
+export function restart(): void {
+  const snap = page.snapshot;
+  if (!snap || snap.kind !== 'play') return;
+  const unsent = whyNotSend();
+  if (unsent) return say(unsent);
+  send({ type: 'restart' });
+}
+
 export function newGame(): void {
   const [black, white] = chosenSides();
   const seedText = $<HTMLInputElement>('seed').value.trim();
@@ -77,9 +87,10 @@ export function newGame(): void {
   if (seedText !== '' && /^\d+$/.test(seedText)) message.seed = Number(seedText);
   const time = moveTimeMs();
   if (time !== undefined) message.moveTimeMs = time;
+  if (!send(message)) return say('not connected to the server: the new game was not started; the page reconnects by itself');
   page.preview = null;
+  page.lost = null;
   $('load-panel').hidden = true;
-  send(message);
 }
 
 /** Resign for the person at this page (the server picks the side: the one to move, or the only human one). */
@@ -87,6 +98,8 @@ export function resign(): void {
   const snap = page.snapshot;
   if (!snap || snap.kind !== 'play' || page.preview) return;
   if (snap.end) return say('the game is over already: R starts it again');
+  const unsent = whyNotSend();
+  if (unsent) return say(unsent);
   send({ type: 'resign' });
 }
 
@@ -109,17 +122,20 @@ export function drawControls(): void {
   if (!snap) return;
   const isPlay = snap.kind === 'play';
   const over = snap.end !== null;
-  $<HTMLButtonElement>('undo').disabled = !snap.canUndo;
-  $<HTMLButtonElement>('redo').disabled = !snap.canRedo;
-  $<HTMLButtonElement>('restart').disabled = !isPlay;
+  // A watching tab, or one whose server is down, cannot change the game: its buttons say so by being disabled
+  // (the keys say it in words). Save still works: a game the server lost is saved from the page's own copy.
+  const changes = whyNotSend() === null;
+  $<HTMLButtonElement>('undo').disabled = !snap.canUndo || !changes;
+  $<HTMLButtonElement>('redo').disabled = !snap.canRedo || !changes;
+  $<HTMLButtonElement>('restart').disabled = !isPlay || !changes;
   $<HTMLButtonElement>('save').disabled = !isPlay;
   const aiVsAi = isPlay && !snap.humanSides[0] && !snap.humanSides[1];
-  $<HTMLButtonElement>('resign').disabled = !isPlay || over || aiVsAi;
+  $<HTMLButtonElement>('resign').disabled = !isPlay || over || aiVsAi || !changes;
   $('resign').hidden = aiVsAi;
   $('ai-controls').hidden = !aiVsAi;
   $('pause').textContent = snap.paused ? 'Play' : 'Pause';
-  $<HTMLButtonElement>('pause').disabled = over;
-  $<HTMLButtonElement>('step').disabled = over || !snap.paused;
+  $<HTMLButtonElement>('pause').disabled = over || !changes;
+  $<HTMLButtonElement>('step').disabled = over || !snap.paused || !changes;
   $<HTMLSelectElement>('speed').value = String(snap.delayMs);
   if (isPlay && $<HTMLSelectElement>('game').value !== snap.game && !page.preview) {
     $<HTMLSelectElement>('game').value = snap.game;
@@ -127,13 +143,15 @@ export function drawControls(): void {
   }
   if (isPlay && $<HTMLInputElement>('seed').value === '') $<HTMLInputElement>('seed').placeholder = `random (now ${snap.seed})`;
   $('view-note').hidden = page.viewPly === null || page.preview !== null;
+  $('undo').title = snap.discardedPlies ? `Undo (U or W): bring back the game Restart discarded (${plural(snap.discardedPlies, 'ply', 'plies')})` : snap.end?.reason === 'resign' ? 'Undo (U or W): take back the resignation' : 'Undo (U or W)';
 }
 
 export function wireControls(): void {
   $('new-game').addEventListener('click', newGame);
   $('game').addEventListener('change', gameChanged);
-  $('restart').addEventListener('click', () => send({ type: 'restart' }));
+  $('restart').addEventListener('click', restart);
   $('undo').addEventListener('click', () => send({ type: 'undo' }));
+  $('reconnect').addEventListener('click', reconnectNow);
   $('redo').addEventListener('click', () => send({ type: 'redo' }));
   $('resign').addEventListener('click', resign);
   $('show-legal').addEventListener('change', render);

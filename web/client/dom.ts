@@ -13,3 +13,6 @@ export function svgElement(name: string, attributes: Record<string, string | num
 export function say(text: string): void {
   $('message').textContent = text;
 }
+
+/** "1 disc", "2 discs": a count with the word that fits it. */
+export const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;

@@ -4,10 +4,11 @@
  */
 import type { AnyGame, Side } from '../../harness/games/game.js';
 import { VERDICT_DESCRIPTIONS, type LossVerdict } from '../../harness/referee/verdict.js';
-import type { SessionSnapshot } from '../server/protocol.js';
+import { getGame } from '../../harness/games/registry.js';
+import type { SessionSnapshot, TurnView } from '../server/protocol.js';
 import { pieceCounts } from './board-view.js';
 import { view as showPly } from './controls.js';
-import { $ } from './dom.js';
+import { $, plural } from './dom.js';
 import { page } from './page.js';
 import { geometryOf, shown, sideLabel, statesOf } from './positions.js';
 
@@ -41,6 +42,23 @@ function updateClocks(): void {
 
 const capital = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
+/** The game's own word for its pieces ('1 disc', '2 stones'). */
+function pieces(game: AnyGame, count: number): string {
+  const [one, many] = game.pieceNoun ?? ['piece', 'pieces'];
+  return plural(count, one, many);
+}
+
+/** A forced loss's verdict as the words after "lost by". */
+const LOSS_WORDS: Readonly<Record<string, string>> = {
+  timeout: 'timeout',
+  illegal: 'illegal answers',
+  tamper: 'changing the board',
+  error: 'an error',
+  crash: 'a crash',
+  memory: 'memory',
+  protocol: 'a protocol break',
+};
+
 /** The result in words: who won, the score where the game has one, and why. */
 export function endText(game: AnyGame, snap: SessionSnapshot): string {
   const end = snap.end!;
@@ -58,19 +76,35 @@ export function endText(game: AnyGame, snap: SessionSnapshot): string {
   if (end.reason === 'quit') return `${end.winner === null ? 'Draw' : `${name(end.winner)} wins`}: a player quit and the count decided.`;
   const loser = (1 - (end.winner ?? 0)) as Side;
   const why = VERDICT_DESCRIPTIONS[end.reason as LossVerdict] ?? end.reason;
-  return `${name(end.winner as Side)} wins: ${snap.players[loser]} lost by ${end.reason} (${why})${end.message ? `: ${end.message}` : ''}.`;
+  const by = LOSS_WORDS[end.reason] ?? end.reason;
+  return `${name(end.winner as Side)} wins: ${game.sideNames[loser]} (${snap.players[loser]}) lost by ${by} — it ${why}${end.message ? `: ${end.message}` : ''}.`;
+}
+
+/** Why the page cannot act on its game now (down, restoring, lost), as the status line says it, or null. */
+export function offlineText(): string | null {
+  if (page.preview) return null;
+  if (!page.connected) {
+    const wait = page.retryInMs === null ? '' : ` (next try in ${Math.round(page.retryInMs / 100) / 10} s)`;
+    return `Disconnected from the server: reconnecting${wait}… Moves and keys are not sent until it is back.`;
+  }
+  if (page.restoring) return 'The server restarted: sending it this game to referee again…';
+  if (page.lost) return `Game lost on the server: ${page.lost}.`;
+  return null;
 }
 
 function statusText(snap: SessionSnapshot): string {
   const view = shown()!;
   const { game, state, ply, live } = view;
+  const offline = offlineText();
+  if (offline) return offline;
   if (view.preview) {
     return `Loaded game, ply ${ply} of ${live}: "Play on from here" continues from this position with the players chosen above.`;
   }
-  if (snap.end) return `Game over after ${snap.turns.length} plies.`;
+  if (snap.end) return `Game over after ${plural(snap.turns.length, 'ply', 'plies')}.${page.watching ? ' (Watching: another tab plays this game.)' : ''}`;
   if (page.viewPly !== null) return `Viewing ply ${ply} of ${live}.`;
   if (game.isTerminal(state)) return 'Game over.';
   const toMove = game.toMove(state);
+  if (page.watching) return `Watching (another tab plays this game): ${sideLabel(game, toMove)} to move (ply ${live + 1}).`;
   if (snap.humanToMove === toMove) return `${sideLabel(game, toMove)} to move — your turn (ply ${live + 1}).`;
   if (snap.humanSides[toMove]) return `${sideLabel(game, toMove)} to move (ply ${live + 1}).`;
   const who = `${sideLabel(game, toMove)} — ${snap.players[toMove]}`;
@@ -90,12 +124,14 @@ export function drawGameInfo(): void {
   for (const side of [0, 1] as const) {
     const box = $(`side-${side}`);
     box.querySelector('.name')!.textContent = `${sideLabel(game, side)}: ${players[side]}`;
-    box.querySelector('.score')!.textContent = `· ${counts[side]} ${counts[side] === 1 ? 'piece' : 'pieces'}`;
+    box.querySelector('.score')!.textContent = `· ${pieces(game, counts[side])}`;
     box.classList.toggle('to-move', toMove === side && !(snap?.end && !view.preview));
     if (view.preview) box.querySelector('.clock')!.textContent = '';
   }
   updateClocks();
   $('status').textContent = snap || view.preview ? statusText(snap!) : '';
+  $('status').dataset.state = view.preview ? 'preview' : !page.connected ? 'down' : page.lost ? 'lost' : page.watching ? 'watching' : snap?.humanToMove !== null && snap?.humanToMove !== undefined && page.viewPly === null ? 'your-turn' : '';
+  $('reconnect').hidden = page.connected;
 
   const banner = $('banner');
   const end = !view.preview && snap?.end ? snap.end : null;
@@ -103,26 +139,68 @@ export function drawGameInfo(): void {
   banner.textContent = end ? endText(game, snap!) : '';
   banner.dataset.reason = end?.reason ?? '';
 
-  // Move list, two plies a row, clickable to view earlier positions (not a preview's: its ply box chooses).
-  const list = $('move-list');
-  list.replaceChildren();
-  turns.forEach((turn, index) => {
-    const item = document.createElement('li');
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.textContent = `${game.symbols[turn.side]} ${turn.kind === 'pass' ? 'pass' : turn.move}`;
-    button.setAttribute('aria-label', `ply ${index + 1}: ${game.sideNames[turn.side]} ${turn.kind === 'pass' ? 'passes' : turn.move}`);
-    if (index + 1 === ply) button.setAttribute('aria-current', 'true');
-    button.disabled = view.preview;
-    button.addEventListener('click', () => showPly(index + 1));
-    item.append(button);
-    list.append(item);
-  });
-  list.querySelector('[aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
+  drawMoveList(game, turns, ply, view.preview);
 
   document.body.dataset.ply = String(view.preview ? -1 : view.live);
   document.body.dataset.over = snap?.end && !view.preview ? '1' : '0';
   document.body.dataset.holding = snap?.holding ? '1' : '0';
+}
+
+/**
+ * The move list: a table with a column per side (headed by its name) and a numbered row per move pair — row n holds
+ * the first side's and the second side's n-th moves, a pass written as such. A button per ply views that position
+ * (not in a preview: its ply box chooses).
+ */
+function drawMoveList(game: AnyGame, turns: readonly TurnView[], ply: number, preview: boolean): void {
+  const table = $('move-list');
+  const head = table.querySelector('thead tr')!;
+  const headers = [...head.querySelectorAll('th')];
+  headers[1].textContent = sideLabel(game, 0);
+  headers[2].textContent = sideLabel(game, 1);
+  const body = table.querySelector('tbody')!;
+  body.replaceChildren();
+  let row: HTMLTableRowElement | null = null;
+  let number = 0;
+  turns.forEach((turn, index) => {
+    // A new row for each first-side ply, or when the second side moves twice running (a game that skips a turn).
+    if (row === null || turn.side === 0 || row.children[2].childElementCount > 0) {
+      number++;
+      row = document.createElement('tr');
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = String(number);
+      row.append(th, document.createElement('td'), document.createElement('td'));
+      body.append(row);
+    }
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = turn.kind === 'pass' ? 'pass' : String(turn.move);
+    button.setAttribute('aria-label', `ply ${index + 1}: ${game.sideNames[turn.side]} ${turn.kind === 'pass' ? 'passes' : turn.move}`);
+    if (index + 1 === ply) button.setAttribute('aria-current', 'true');
+    button.disabled = preview;
+    button.addEventListener('click', () => showPly(index + 1));
+    row.children[1 + turn.side].append(button);
+  });
+  $('move-list-empty').hidden = turns.length > 0;
+  body.querySelector('[aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
+}
+
+/** What a screen reader hears when a snapshot arrives: the other side's reply (an AI's, or any move while watching) and the end. */
+export function announceSnapshot(next: SessionSnapshot): void {
+  const before = page.snapshot;
+  if (!before || before.id !== next.id || page.preview) return;
+  const game = getGame(next.game);
+  const words: string[] = [];
+  if (next.turns.length > before.turns.length) {
+    for (const turn of next.turns.slice(before.turns.length)) {
+      if (next.humanSides[turn.side] && !page.watching) continue;
+      const who = `${sideLabel(game, turn.side)} — ${next.players[turn.side]}`;
+      words.push(turn.kind === 'pass' ? `${who} passed.` : `${who} played ${turn.move}.`);
+    }
+  }
+  if (next.end && !before.end) words.push(endText(game, next));
+  else if (words.length > 0 && next.humanToMove !== null && !page.watching) words.push(`Your turn: ${sideLabel(game, next.humanToMove)} to move.`);
+  if (words.length > 0) $('announce').textContent = words.join(' ');
 }
 
 export function startClockTicks(): void {

@@ -18,6 +18,20 @@ export const page = {
   focusedCell: null as string | null,
   /** A loaded file's game shown on the board until "Play on from here" (or a new game) replaces it. */
   preview: null as LoadedGame | null,
+  /** The websocket is open (while it is down nothing can be sent, and the page says so). */
+  connected: false,
+  /** The backoff before the next connection attempt, while down. */
+  retryInMs: null as number | null,
+  /** This tab only watches its game (another tab created it): moves, undo and restart are refused. */
+  watching: false,
+  /** A restore of this page's game was sent to a restarted server and is not answered yet. */
+  restoring: false,
+  /** Why the game on the board is no longer on the server (it restarted and the game could not be restored), or null. */
+  lost: null as string | null,
+  /** A note that stays under the board until the person's next move (the game was restored after a restart). */
+  notice: null as string | null,
+  /** The notice is about the next game the server sends (a fresh one for a link to a lost game): keep it then. */
+  keepNotice: false,
 };
 
 const drawers: (() => void)[] = [];

@@ -5,6 +5,7 @@
 import type { AnyGame, BoardGeometry, Side } from '../../harness/games/game.js';
 import { getGame } from '../../harness/games/registry.js';
 import type { SessionSnapshot, TurnView } from '../server/protocol.js';
+import { checkRecord } from '../server/load.js';
 import { page } from './page.js';
 
 /** The state after each ply of a turn list (index 0 is the start); stops at a move the rules refuse. */
@@ -57,44 +58,28 @@ export function sideLabel(game: AnyGame, side: Side): string {
   return `${game.sideNames[side]} (${game.symbols[side]})`;
 }
 
-/** A game read from a file (a saved game, a `referee play --save` record, a games.jsonl line), before the server checks it. */
+/** A game read from a file (a saved game, a `referee play --save` record, a games.jsonl line), checked move by move. */
 export interface LoadedGame {
+  /** The record as checked (what it left implicit filled in, a result that does not follow from the moves dropped). */
   record: Record<string, unknown>;
   game: AnyGame;
   players: [string, string];
   turns: TurnView[];
-  /** Positions as far as the moves are legal. */
   states: unknown[];
-  /** Why the moves stop early (the server will refuse the record), or null. */
-  problem: string | null;
+  /** Why the file's result was not kept, or null. */
+  droppedEnd: string | null;
   /** The ply shown (and played on from). */
   ply: number;
 }
 
-/** A record as a preview, or a one-line reason it is not one. */
-export function loadedGame(record: Record<string, unknown>): LoadedGame | string {
-  let game: AnyGame;
-  try {
-    game = getGame(String(record.game));
-  } catch (error) {
-    return (error as Error).message;
-  }
-  const rawTurns = Array.isArray(record.turns) ? (record.turns as Record<string, unknown>[]) : [];
-  const turns: TurnView[] = rawTurns.map((turn) => ({
-    side: turn.side === 1 ? 1 : 0,
-    kind: turn.kind === 'pass' ? 'pass' : 'move',
-    move: typeof turn.move === 'string' ? turn.move : undefined,
-  }));
-  const seed = typeof record.seed === 'number' ? record.seed : 0;
-  let states: unknown[];
-  try {
-    states = positionsFrom(game, seed, turns, typeof record.initialState === 'string' ? record.initialState : undefined);
-  } catch (error) {
-    return `the record does not replay: ${(error as Error).message}`;
-  }
-  const players = Array.isArray(record.players) ? [String(record.players[0]), String(record.players[1])] : ['?', '?'];
-  const problem = states.length - 1 < turns.length ? `ply ${states.length}: ${JSON.stringify(turns[states.length - 1].move)} is not a legal move there` : null;
-  return { record, game, players: players as [string, string], turns, states, problem, ply: states.length - 1 };
+/** A record as a preview, or a one-line reason, in the game's words, why it cannot be one (checked before it is shown). */
+export function loadedGame(input: Record<string, unknown>): LoadedGame | string {
+  const checked = checkRecord(input);
+  if (!checked.ok) return checked.error;
+  const record = checked.record as unknown as Record<string, unknown>;
+  const turns: TurnView[] = checked.record.turns.map((turn) => ({ side: turn.side, kind: turn.kind, move: turn.move }));
+  const players = checked.record.players;
+  return { record, game: checked.game, players: [players[0], players[1]], turns, states: checked.states, droppedEnd: checked.droppedEnd, ply: checked.states.length - 1 };
 }
 
 /** What the board shows now. */

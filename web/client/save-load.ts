@@ -1,9 +1,12 @@
 /**
- * Save downloads the server's record of the game; Load reads a file (a saved game, a `referee play --save` record,
- * or a games.jsonl with one game a line), shows its position on the board at once with a summary in words, and
- * "Play on from here" asks the server to referee it from the chosen ply (the server re-checks every move).
+ * Save downloads the server's record of the game (or, when the server lost it, the page's own copy of its moves);
+ * Load reads a file (a saved game, a `referee play --save` record, or a games.jsonl with one game a line), checks
+ * every move with the game's rules before showing anything (a bad file is refused in the game's words; a result
+ * that does not follow from the moves is dropped and said so), shows its position with a summary in words, and
+ * "Play on from here" asks the server to referee it from the chosen ply (the server checks it all again).
  */
-import type { ClientMessage } from '../server/protocol.js';
+import { RECORD_FORMAT } from '../../harness/referee/record.js';
+import type { ClientMessage, SessionSnapshot } from '../server/protocol.js';
 import { send } from './connection.js';
 import { gameChanged, specOf } from './controls.js';
 import { $, say } from './dom.js';
@@ -11,16 +14,45 @@ import { page, render } from './page.js';
 import { geometryOf, loadedGame, sideLabel, type LoadedGame } from './positions.js';
 
 let loaded: Record<string, unknown>[] = [];
+/** The file's name, for refusals. */
+let loadedName = '';
+
+/** The page's copy of a game as an unfinished record (no result: a server referees it again from these moves). */
+export function recordOfSnapshot(snap: SessionSnapshot): Record<string, unknown> {
+  return {
+    format: RECORD_FORMAT,
+    game: snap.game,
+    players: snap.players,
+    seed: snap.seed,
+    initialState: snap.initialState,
+    turns: snap.turns.map((turn, index) => ({
+      ply: index + 1,
+      side: turn.side,
+      kind: turn.kind,
+      ...(turn.move !== undefined ? { move: turn.move } : {}),
+      wallMs: turn.wallMs ?? 0,
+    })),
+  };
+}
 
 function saveGame(): void {
   const snap = page.snapshot;
   if (!snap || snap.kind !== 'play') return;
   const link = document.createElement('a');
-  link.href = `/api/games/${snap.id}/record.json${location.search}`;
-  link.download = '';
+  let blob: string | null = null;
+  if (page.lost || !page.connected) {
+    // The server does not have it (or cannot be reached): the moves this page holds.
+    blob = URL.createObjectURL(new Blob([`${JSON.stringify(recordOfSnapshot(snap), null, 1)}\n`], { type: 'application/json' }));
+    link.href = blob;
+    link.download = `${snap.game}-ply-${snap.turns.length}.json`;
+  } else {
+    link.href = `/api/games/${snap.id}/record.json${location.search}`;
+    link.download = '';
+  }
   document.body.append(link);
   link.click();
   link.remove();
+  if (blob) setTimeout(() => URL.revokeObjectURL(blob!), 60_000);
 }
 
 /** A record from one JSON value: a GameRecord, or a games.jsonl entry wrapping one in `record`. */
@@ -40,8 +72,12 @@ function summary(preview: LoadedGame): string {
     const winner = end.winner === 0 || end.winner === 1 ? `${game.sideNames[end.winner]} won` : 'a draw';
     let why = end.reason === 'score' ? '' : ` (${String(end.reason)})`;
     const last = preview.states[preview.states.length - 1];
-    if (end.reason === 'score' && preview.problem === null && game.isTerminal(last)) why = ` (${geometryOf(game).ending(last).reason})`;
+    if (end.reason === 'score' && game.isTerminal(last)) why = ` (${geometryOf(game).ending(last).reason})`;
     result = `${winner}${why}`;
+  }
+  else if (game.isTerminal(preview.states[preview.states.length - 1])) {
+    const ending = geometryOf(game).ending(preview.states[preview.states.length - 1]);
+    result = `over by its moves: ${ending.reason}`;
   }
   const plies = `${turns.length} ${turns.length === 1 ? 'ply' : 'plies'}`;
   return `${game.title}: ${players[0]} (${game.sideNames[0]}) vs ${players[1]} (${game.sideNames[1]}), ${plies}, ${result}.`;
@@ -62,14 +98,15 @@ function showPly(): void {
 function chooseLoaded(index: number): void {
   const result = loadedGame(loaded[index]);
   if (typeof result === 'string') {
+    // Refused before anything is shown: the board keeps the game being played.
     page.preview = null;
     $('load-panel').hidden = true;
-    say(result);
+    say(`${loadedName}${loaded.length > 1 ? ` (game #${index + 1})` : ''} cannot be loaded: ${result}`);
     render();
     return;
   }
   page.preview = result;
-  $('load-summary').textContent = summary(result) + (result.problem ? ` It stops early: ${result.problem}.` : '');
+  $('load-summary').textContent = summary(result) + (result.droppedEnd ? ` Its result was not kept: ${result.droppedEnd}.` : '');
   const input = $<HTMLInputElement>('load-ply');
   input.max = String(result.states.length - 1);
   input.value = String(result.states.length - 1);
@@ -103,6 +140,7 @@ async function loadFile(file: File): Promise<void> {
     return;
   }
   loaded = records;
+  loadedName = file.name;
   const pick = $<HTMLSelectElement>('load-pick');
   pick.replaceChildren();
   records.forEach((record, index) => {
@@ -110,13 +148,14 @@ async function loadFile(file: File): Promise<void> {
     option.value = String(index);
     const turns = Array.isArray(record.turns) ? record.turns.length : 0;
     const players = Array.isArray(record.players) ? `${String(record.players[0])} vs ${String(record.players[1])}` : 'unknown players';
-    option.textContent = `#${index + 1}: ${players}, ${turns} plies`;
+    option.textContent = `#${index + 1}: ${players}, ${turns} ${turns === 1 ? 'ply' : 'plies'}`;
     pick.append(option);
   });
   $('load-pick-label').hidden = records.length < 2;
   $('load-panel').hidden = false;
   say('');
   chooseLoaded(0);
+  if (!page.preview && records.length === 1) $<HTMLInputElement>('load-file').value = '';
 }
 
 function playOn(): void {

@@ -9,6 +9,7 @@ import type { WatchedLiveGame as WatchLive, WatchOverview } from '../server/watc
 import { send } from './connection.js';
 import { $ } from './dom.js';
 import { positionsFrom } from './positions.js';
+import { isLossVerdict, VERDICT_DESCRIPTIONS } from '../../harness/referee/verdict.js';
 
 export interface WatchRecord {
   game: string;
@@ -28,9 +29,21 @@ let watchPly = 0;
 let watchEndedAt = 0;
 const RESULT_PAUSE_MS = 2000;
 
+/** '1 game', '3 games'. */
+const counted = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
+
 export function watchGame(key: string): void {
   $('watch-message').textContent = '';
+  markCurrent(key);
   send({ type: 'watch', key });
+}
+
+/** The highlighted row follows the game on the board at once (not only at the next overview). */
+function markCurrent(key: string): void {
+  for (const button of document.querySelectorAll<HTMLButtonElement>('#watch-live button, #watch-games button')) {
+    if (button.dataset.key === key) button.setAttribute('aria-current', 'true');
+    else button.removeAttribute('aria-current');
+  }
 }
 
 function cells(row: HTMLTableRowElement, texts: string[]): void {
@@ -68,12 +81,15 @@ export function renderWatch(data: WatchOverview): void {
   $('watch-dir').textContent = data.dir;
   const graded = data.students.filter((s) => s.status !== 'grading' && s.status !== 'waiting').length;
   const tournament = data.source === 'tournament';
-  const who = tournament ? `${data.students.length} players` : `${data.students.length} students (${graded} graded)`;
+  const count = data.students.length;
+  const who = tournament
+    ? count === 0 ? 'no players yet' : counted(count, 'player')
+    : count === 0 ? 'no students yet' : `${counted(count, 'student')} (${graded} graded)`;
   $('watch-summary').textContent = data.source === 'none'
     ? data.dirExists
       ? 'No batch.sqlite, tournament.sqlite or games.jsonl here yet: waiting for the batch, tournament or grade to start…'
       : 'This folder does not exist yet: waiting for the batch, tournament or grade to start and make it…'
-    : `${data.source} ${RUN_STATES[data.run.state]}: ${who}, ${data.live.length} games in play, ${data.gamesTotal} games finished.`;
+    : `${data.source} ${RUN_STATES[data.run.state]}: ${who}, ${data.live.length === 0 ? 'no game' : counted(data.live.length, 'game')} in play, ${counted(data.gamesTotal, 'game')} finished.`;
   const headings = $('watch-students').querySelectorAll('th');
   headings[0].textContent = tournament ? 'Player' : 'Student';
   headings[2].textContent = tournament ? 'Points' : 'Score';
@@ -105,7 +121,7 @@ export function renderWatch(data: WatchOverview): void {
   );
   $('watch-live-none').hidden = data.live.length > 0;
   $('watch-games').replaceChildren(
-    ...data.games.map((game) => gameButton(game.key, `${game.student ? `${game.student}: ` : ''}${game.players[0]} vs ${game.players[1]} — ${game.result} (${game.plies} plies)`)),
+    ...data.games.map((game) => gameButton(game.key, `${game.student ? `${game.student}: ` : ''}${game.players[0]} vs ${game.players[1]} — ${game.result} (${counted(game.plies, 'ply', 'plies')})`)),
   );
   if (!$<HTMLInputElement>('watch-follow').checked) return;
   // Follow: stay on a game in play until it ends (the server then sends its record, or says it stopped); show its
@@ -124,9 +140,78 @@ function drawWatch(game: AnyGame, players: [string, string], all: unknown[], tur
   document.body.dataset.watchPly = String(ply);
 }
 
+/** A finished game on the board: its positions, where the replay is, and its result in words. */
+let replay: { game: AnyGame; record: WatchRecord; all: unknown[]; result: string } | null = null;
+
 function stopWatchAnimation(): void {
   if (watchTimer) clearInterval(watchTimer);
   watchTimer = null;
+  const play = document.getElementById('watch-play');
+  if (play) {
+    play.textContent = 'Play';
+    play.setAttribute('aria-pressed', 'false');
+  }
+}
+
+/** The controls: live games follow the server (no stepping); a finished game steps, slides and plays. */
+function syncControls(last: number, live: boolean): void {
+  const slider = $<HTMLInputElement>('watch-slider');
+  slider.max = String(last);
+  slider.value = String(watchPly);
+  for (const id of ['watch-first', 'watch-prev', 'watch-play', 'watch-next', 'watch-last', 'watch-slider']) {
+    ($(id) as HTMLButtonElement | HTMLInputElement).disabled = live;
+  }
+}
+
+/** Show ply `ply` of the finished game on the board (clamped). */
+function showReplayPly(ply: number): void {
+  if (!replay) return;
+  const { game, record, all, result } = replay;
+  watchPly = Math.max(0, Math.min(all.length - 1, ply));
+  const done = watchPly === all.length - 1;
+  drawWatch(game, record.players, all, record.turns, watchPly, done && result ? ` — ${result}` : '');
+  if (done) document.body.dataset.watchResult = result;
+  syncControls(all.length - 1, false);
+  if (done) stopWatchAnimation();
+}
+
+/** Autoplay from here (from the start when at the end), at the chosen moves per second. */
+function playReplay(): void {
+  if (!replay) return;
+  if (watchTimer) clearInterval(watchTimer);
+  if (watchPly >= replay.all.length - 1) showReplayPly(0);
+  const perSecond = Number($<HTMLSelectElement>('watch-speed').value) || 8;
+  watchTimer = setInterval(() => showReplayPly(watchPly + 1), 1000 / perSecond);
+  $('watch-play').textContent = 'Pause';
+  $('watch-play').setAttribute('aria-pressed', 'true');
+}
+
+/** A hand on the controls stops Follow (the reader chose this game) and any autoplay. */
+function byHand(action: () => void): () => void {
+  return () => {
+    $<HTMLInputElement>('watch-follow').checked = false;
+    stopWatchAnimation();
+    action();
+  };
+}
+
+let controlsBound = false;
+function bindControls(): void {
+  if (controlsBound) return;
+  controlsBound = true;
+  $('watch-first').addEventListener('click', byHand(() => showReplayPly(0)));
+  $('watch-prev').addEventListener('click', byHand(() => showReplayPly(watchPly - 1)));
+  $('watch-next').addEventListener('click', byHand(() => showReplayPly(watchPly + 1)));
+  $('watch-last').addEventListener('click', byHand(() => showReplayPly(Infinity)));
+  $('watch-slider').addEventListener('input', byHand(() => showReplayPly(Number($<HTMLInputElement>('watch-slider').value))));
+  $('watch-play').addEventListener('click', () => {
+    $<HTMLInputElement>('watch-follow').checked = false;
+    if (watchTimer) stopWatchAnimation();
+    else playReplay();
+  });
+  $('watch-speed').addEventListener('change', () => {
+    if (watchTimer) playReplay();
+  });
 }
 
 /** A game in play: the board shows its newest position, and moves on as the server sends more. */
@@ -139,45 +224,46 @@ export function showLiveGame(live: WatchLive): void {
     return;
   }
   stopWatchAnimation();
+  replay = null;
   watchKey = live.key;
   watchMode = 'live';
   watchEndedAt = 0;
+  markCurrent(live.key);
   const turns: TurnView[] = progress.moves.map((move, index) => (move === null ? { side: (index % 2) as Side, kind: 'pass' } : { side: (index % 2) as Side, kind: 'move', move }));
   const all = positionsFrom(game, progress.seed, turns, progress.initialState);
   watchPly = all.length - 1;
   document.body.dataset.watchLive = live.key;
+  delete document.body.dataset.watchResult; // the last followed game's, not this one's
   drawWatch(game, progress.players, all, turns, watchPly, ` — in play on ${live.worker} (${live.student})`);
+  syncControls(watchPly, true);
 }
 
-/** Plays a journaled game on the board move by move (from where the board is, if it was following it live). */
+/** Replays a journaled game on the board (from where the board is, if it was following it live), with controls. */
 export function startWatchGame(key: string, record: WatchRecord): void {
+  bindControls();
   const continuing = watchKey === key && watchMode === 'live';
   stopWatchAnimation();
   watchKey = key;
   watchMode = 'record';
   watchEndedAt = continuing ? performance.now() : 0;
+  markCurrent(key);
   delete document.body.dataset.watchLive;
   const game = getGame(record.game);
   const all = positionsFrom(game, record.seed, record.turns, record.initialState);
-  let ply = continuing ? Math.min(watchPly, all.length - 1) : 0;
   const end = record.end;
   const final = all[all.length - 1];
   // A game won on the board says why in the game's words (its geometry); a forfeit names its verdict.
-  const why = end?.reason === 'score' && game.geometry && game.isTerminal(final) ? `: ${game.geometry.ending(final).reason}` : end && end.reason !== 'score' ? ` (${end.reason}${end.loser ? `: ${end.loser.message}` : ''})` : '';
+  const forfeit = end && end.winner !== null && isLossVerdict(end.reason) ? end.reason : null;
+  const why = end?.reason === 'score' && game.geometry && game.isTerminal(final)
+    ? `: ${game.geometry.ending(final).reason}`
+    : forfeit && end?.winner != null
+      ? `: ${record.players[1 - end.winner]} ${VERDICT_DESCRIPTIONS[forfeit]}${end.loser ? ` (${end.loser.message})` : ''}`
+      : end && end.reason !== 'score' ? ` (${end.reason})` : '';
   const result = !end ? '' : `${end.winner === null ? 'draw' : `${record.players[end.winner]} wins`}${why}`;
-  const draw = (): void => {
-    watchPly = ply;
-    const done = ply === all.length - 1;
-    drawWatch(game, record.players, all, record.turns, ply, done && result ? ` — ${result}` : '');
-    if (done) document.body.dataset.watchResult = result;
-  };
+  replay = { game, record, all, result };
   delete document.body.dataset.watchResult;
-  draw();
-  watchTimer = setInterval(() => {
-    if (ply >= all.length - 1) return stopWatchAnimation();
-    ply++;
-    draw();
-  }, 120);
+  showReplayPly(continuing ? Math.min(watchPly, all.length - 1) : 0);
+  if (watchPly < all.length - 1) playReplay();
 }
 
 

@@ -8,6 +8,8 @@ import fastifyWebsocket from '@fastify/websocket';
 import { build } from 'esbuild';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomInt, timingSafeEqual } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WebSocket } from 'ws';
 import type { AnyGame } from '../../harness/games/game.js';
@@ -16,7 +18,7 @@ import type { RefereeConfig } from '../../harness/referee/config.js';
 import type { Player } from '../../harness/referee/player.js';
 import type { TurnRecord } from '../../harness/referee/record.js';
 import { CompileError } from '../../harness/submission/compile.js';
-import { createSubmissionPlayer } from '../../harness/submission/player.js';
+import { createSubmissionPlayer, submissionName } from '../../harness/submission/player.js';
 import { SubmissionError } from '../../harness/submission/resolve.js';
 import { defaultAssignment, type Assignment } from '../../grading/assignment.js';
 import { packageFile } from '../../grading/package-root.js';
@@ -104,6 +106,21 @@ function sameToken(given: unknown, token: string): boolean {
 }
 
 const seedOf = (seed: number | undefined): number => seed ?? randomInt(0, 2 ** 31 - 1);
+
+/** What the page's menus call each submission: the name it plays under, not the server's path to it (repeats numbered). */
+function submissionLabels(paths: string[]): string[] {
+  const names = paths.map((path) => {
+    const input = resolvePath(path);
+    let kind: 'file' | 'directory' = 'file';
+    try {
+      kind = statSync(input).isDirectory() ? 'directory' : 'file';
+    } catch {
+      // A path that does not exist is refused when it is chosen, in the submission's own words.
+    }
+    return submissionName({ input, entry: input, kind });
+  });
+  return names.map((name, index) => (names.indexOf(name) !== index || names.lastIndexOf(name) !== index ? `${name} (#${index + 1})` : name));
+}
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const clientScript = await bundleClient();
@@ -203,7 +220,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         moveTimeMs: rulesFor(game).moveTimeoutMs,
       };
     }),
-    submissions: options.submissions,
+    submissions: submissionLabels(options.submissions),
     defaultGame: options.defaultGame,
     watch: Boolean(options.watch),
     seat: options.seat?.id ?? null,
@@ -324,7 +341,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const send = (message: ServerMessage): void => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       };
-      const attach = (game: LiveGame): void => {
+      /** Whether this socket only watches its game (another tab created it): it may not change it. */
+      let watching = false;
+      /** `controls`: this socket created the game, or showed its control key; otherwise it watches. */
+      const attach = (game: LiveGame, controls: boolean): void => {
         unsubscribe?.();
         const previous = current;
         // A game left for a new one with nobody watching is closed (its AI workers and sandboxes with it).
@@ -332,9 +352,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           closeSession(previous, 'this game was left for another one and closed on the server: start a new game');
         }
         current = game;
-        unsubscribe = game.subscribe((snapshot: SessionSnapshot) => send({ type: 'session', snapshot }));
-        send({ type: 'session', snapshot: game.snapshot() });
+        // A game the CLI referees (a seat) has no key: the page the CLI opened and any other may play its turns.
+        watching = game instanceof GameSession && !controls;
+        unsubscribe = game.subscribe((snapshot: SessionSnapshot) => send({ type: 'session', snapshot, watching }));
+        const control = game instanceof GameSession && controls ? game.controlKey : undefined;
+        send({ type: 'session', snapshot: game.snapshot(), watching, ...(control ? { control } : {}) });
       };
+      const WATCH_ONLY = 'this tab only watches this game: it was started in another tab, which alone can move, undo or restart it (New game starts one of your own here)';
       const fail = (message: string): void => send({ type: 'error', message });
       send(welcome);
 
@@ -343,11 +367,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         switch (message.type) {
           case 'hello': {
             const found = message.session ? sessions.get(message.session) : undefined;
-            if (found) attach(found);
-            else if (options.seat && message.session === options.seat.id) attach(options.seat);
+            if (found) attach(found, message.control !== undefined && sameToken(message.control, found.controlKey));
+            else if (options.seat && message.session === options.seat.id) attach(options.seat, true);
             else {
               const why = message.session ? departed.get(message.session) : undefined;
-              send(why ? { type: 'gone', reason: why } : { type: 'gone' });
+              send({ type: 'gone', ...(message.session ? { session: message.session } : {}), ...(why ? { reason: why } : {}) });
             }
             return;
           }
@@ -359,7 +383,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
               return fail((error as Error).message);
             }
             const config = withMoveTime(rulesFor(game), message.moveTimeMs);
-            attach(await createSession(game, [message.black, message.white], seedOf(message.seed), config));
+            attach(await createSession(game, [message.black, message.white], seedOf(message.seed), config), true);
             return;
           }
           case 'load': {
@@ -367,11 +391,31 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             if (!loaded.ok) return fail(loaded.error);
             const { game, record, history, future } = loaded;
             const config = withMoveTime(record.config, message.moveTimeMs);
-            attach(await createSession(game, [message.black, message.white], record.seed, config, history, future));
+            attach(await createSession(game, [message.black, message.white], record.seed, config, history, future), true);
+            return;
+          }
+          case 'restore': {
+            // The page's copy of a game this server does not have (it restarted): its moves are refereed again under
+            // this server's rules for the game, exactly like a loaded record, then play goes on.
+            const record = message.record as Record<string, unknown>;
+            let game: AnyGame;
+            try {
+              game = getGame(String(record.game));
+            } catch (error) {
+              return fail(`the game could not be resumed: ${(error as Error).message}`);
+            }
+            const config = withMoveTime(rulesFor(game), message.moveTimeMs);
+            const loaded = loadRecord({ ...record, config, end: undefined }, undefined);
+            if (!loaded.ok) return fail(`the game could not be resumed: ${loaded.error}`);
+            const session = await createSession(game, [message.black, message.white], loaded.record.seed, config, loaded.history);
+            if (message.paused) session.setPaused(true);
+            if (message.resignedBy !== undefined) session.resignAs(message.resignedBy);
+            attach(session, true);
             return;
           }
           case 'move': {
             if (!current) return fail('no game is open: start a new game first');
+            if (watching) return fail(WATCH_ONLY);
             const refused = current.move(message.ply, message.move);
             if (refused) fail(refused);
             return;
@@ -420,6 +464,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           }
           default: {
             if (!session) return fail('this game is refereed by the command line: undo, restart and pacing are not available');
+            if (watching) return fail(WATCH_ONLY);
             if (message.type === 'undo') await session.undo();
             else if (message.type === 'redo') await session.redo();
             else if (message.type === 'restart') await session.restart();

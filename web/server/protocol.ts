@@ -12,7 +12,8 @@ export const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
 export type SideSpec = { kind: 'human' } | { kind: 'reference'; name: string } | { kind: 'submission'; index: number };
 
 export type ClientMessage =
-  | { type: 'hello'; session?: string }
+  /** `control`: the key the page was given when it created the game (kept per tab); without it the tab watches. */
+  | { type: 'hello'; session?: string; control?: string }
   | {
       type: 'new';
       game: string;
@@ -31,7 +32,12 @@ export type ClientMessage =
   | { type: 'step' }
   | { type: 'speed'; delayMs: number }
   | { type: 'load'; record: unknown; ply?: number; black: SideSpec; white: SideSpec; moveTimeMs?: number }
-  | { type: 'watch'; key?: string };
+  | { type: 'watch'; key?: string }
+  /**
+   * The server lost the game (it restarted): the page that played it sends back what it holds — the moves, the
+   * sides, the time per move, a resignation — and the server referees the moves again and goes on from there.
+   */
+  | { type: 'restore'; record: unknown; black: SideSpec; white: SideSpec; moveTimeMs?: number; resignedBy?: 0 | 1; paused?: boolean };
 
 const sideSpec = {
   oneOf: [
@@ -68,7 +74,11 @@ export const CLIENT_MESSAGE_SCHEMA = {
   oneOf: [
     {
       type: 'object',
-      properties: { type: { const: 'hello' }, session: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' } },
+      properties: {
+        type: { const: 'hello' },
+        session: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' },
+        control: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' },
+      },
       required: ['type'],
       additionalProperties: false,
     },
@@ -125,6 +135,20 @@ export const CLIENT_MESSAGE_SCHEMA = {
       type: 'object',
       properties: { type: { const: 'watch' }, key: { type: 'string', maxLength: 200 } },
       required: ['type'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: {
+        type: { const: 'restore' },
+        record: { type: 'object' },
+        black: sideSpec,
+        white: sideSpec,
+        moveTimeMs,
+        resignedBy: { enum: [0, 1] },
+        paused: { type: 'boolean' },
+      },
+      required: ['type', 'record', 'black', 'white'],
       additionalProperties: false,
     },
   ],
@@ -203,6 +227,8 @@ export interface SessionSnapshot {
   /** Undo / redo available (false in a seat that the CLI drives). */
   canUndo: boolean;
   canRedo: boolean;
+  /** Plies an Undo brings back (the game a Restart discarded, until the next move); 0 when none. */
+  discardedPlies?: number;
   /** The side whose clock runs, and how long it has run. */
   clock: { side: 0 | 1; elapsedMs: number } | null;
   /** The side a person must move now, or null. */
@@ -223,14 +249,23 @@ export type ServerMessage =
   | {
       type: 'welcome';
       games: { id: string; title: string; symbols: [string, string]; sideNames: [string, string]; levels: string[]; seeded: boolean; moveTimeMs: number }[];
+      /** The name each submission (by index) plays under, for the menus: never the server's path to it. */
       submissions: string[];
       defaultGame: string;
       watch: boolean;
       seat: string | null;
     }
-  | { type: 'session'; snapshot: SessionSnapshot }
+  /**
+   * `control`: sent once, to the page that created the game (it keeps it for reloads of that tab); `watching`: this
+   * page may only watch (another tab created the game): moves, undo, restart and pacing are refused.
+   */
+  | { type: 'session'; snapshot: SessionSnapshot; control?: string; watching?: boolean }
   | { type: 'error'; message: string }
-  | { type: 'gone'; /** Why the game is no longer on the server (removed by age or cap …), when it is known. */ reason?: string }
+  /**
+   * The game asked for (`session`) is not on this server: closed, or the server restarted; `reason` says why when
+   * the server removed it itself (a finished game past the cap or age).
+   */
+  | { type: 'gone'; session?: string; reason?: string }
   | { type: 'watch'; data: unknown }
   | { type: 'watch-game'; key: string; record: unknown }
   /** A game in play, its moves so far (sent again as it advances, while the page follows it). */

@@ -121,6 +121,11 @@ export interface SessionOptions {
 
 export class GameSession {
   readonly id = newId();
+  /**
+   * The key that lets a page change this game (move, undo, restart …): given only to the socket that created it,
+   * which keeps it in its tab. Any other tab that opens the game's URL watches it.
+   */
+  readonly controlKey = newId();
   readonly game: AnyGame;
   readonly seed: number;
   readonly specs: [SideSpec, SideSpec];
@@ -149,6 +154,8 @@ export class GameSession {
   private clockSide: Side | null = null;
   private clockSince = 0;
   private error: string | null = null;
+  /** The moves a Restart discarded, until the next move: Undo brings them back (a stray R loses nothing). */
+  private beforeRestart: TurnRecord[] | null = null;
   paused = false;
   delayMs = 300;
   private steps = 0;
@@ -170,7 +177,10 @@ export class GameSession {
     this.playerNames = [this.players[0].name, this.players[1].name];
     this.remakePlayers = options.remakePlayers;
     this.onFinished = options.onFinished;
-    this.state = this.startPosition();
+    // The moves it starts from are the game's at once (the first snapshot a page gets shows them), before the run
+    // replays them through the referee.
+    this.turns = (options.history ?? []).slice();
+    this.state = this.positionAfter(this.turns);
     if (options.future && options.future.length > 0) {
       // Redo walks forward one ply at a time through a loaded game.
       this.redoStack = options.future.map((turn) => [turn]).reverse();
@@ -354,6 +364,7 @@ export class GameSession {
     const legal = this.game.legalMoves(this.state).map((m) => this.game.formatMove(m));
     if (!legal.includes(move)) return `${move} is not a legal move for ${this.game.sideNames[side]} here`;
     this.redoStack = [];
+    this.beforeRestart = null;
     human.answer(move);
     return null;
   }
@@ -368,8 +379,24 @@ export class GameSession {
     return -1;
   }
 
+  /**
+   * Undo: after a resignation it takes back the resignation only (the same position, the same side to move); right
+   * after a Restart it brings back the game the Restart discarded; otherwise it takes back the last human move with
+   * the replies after it.
+   */
   undo(): Promise<void> {
     return this.enqueue(async () => {
+      if (this.end?.reason === 'resign') {
+        await this.runFrom(this.turns.slice());
+        return;
+      }
+      if (this.beforeRestart) {
+        const turns = this.beforeRestart;
+        this.beforeRestart = null;
+        this.redoStack = [];
+        await this.runFrom(turns);
+        return;
+      }
       const cut = this.undoCut();
       if (cut < 0) return;
       this.redoStack.push(this.turns.slice(cut));
@@ -380,6 +407,7 @@ export class GameSession {
 
   redo(): Promise<void> {
     return this.enqueue(async () => {
+      if (this.end?.reason === 'resign') return;
       const group = this.redoStack.pop();
       if (!group) return;
       if (this.aiVsAi) this.paused = true;
@@ -400,7 +428,13 @@ export class GameSession {
     if (side === null) {
       return this.aiVsAi ? 'nobody plays a side from this page: Pause stops the AIs, New game starts another' : 'wait until the referee asks a side to move, then resign';
     }
-    const resignedBy = side;
+    this.resignAs(side);
+    return null;
+  }
+
+  /** End the game as resigned by `resignedBy` (a person's resignation, or one restored after a server restart). */
+  resignAs(resignedBy: Side): void {
+    if (this.humans[resignedBy] === null) return;
     void this.enqueue(async () => {
       if (this.end) return;
       await this.stopRun();
@@ -416,15 +450,16 @@ export class GameSession {
       this.record = { ...(this.saveRecord() as Omit<GameRecord, 'end'>), config: configForGame(this.game, this.config), end };
       this.end = end;
       this.redoStack = [];
+      this.beforeRestart = null;
       this.broadcast();
       this.finished();
     });
-    return null;
   }
 
   restart(): Promise<void> {
     return this.enqueue(async () => {
       this.redoStack = [];
+      if (this.turns.length > 0) this.beforeRestart = this.turns.slice();
       await this.runFrom([]);
     });
   }
@@ -481,8 +516,9 @@ export class GameSession {
         message: end.loser?.message ?? null,
         score: end.score,
       },
-      canUndo: this.undoCut() >= 0,
-      canRedo: this.redoStack.length > 0,
+      canUndo: end?.reason === 'resign' || this.beforeRestart !== null || this.undoCut() >= 0,
+      canRedo: end?.reason !== 'resign' && this.redoStack.length > 0,
+      discardedPlies: this.beforeRestart?.length ?? 0,
       clock: end || clockSide === null ? null : { side: clockSide, elapsedMs: Date.now() - since },
       humanToMove,
       humanSides: [this.humans[0] !== null, this.humans[1] !== null],

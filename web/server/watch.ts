@@ -294,7 +294,14 @@ export class WatchSource {
     for (const { student: id, n } of counts) Object.assign(student(id), { games: n, status: 'grading' });
     if (tournament) {
       for (const entry of this.tournamentPlayers(db)) byStudent.set(entry.id, entry);
-      for (const game of live) for (const id of game.players ?? []) if (byStudent.has(id)) student(id).playing += 1;
+      // A participant in its first game has no finished game yet: it is listed as playing all the same.
+      for (const game of live) for (const id of game.players ?? []) student(id).playing += 1;
+      for (const entry of byStudent.values()) {
+        entry.score ??= 0;
+        entry.maxScore ??= entry.games;
+        // An always-on ladder has no 'done': between games its players wait, like a running tournament's.
+        entry.status = entry.playing > 0 ? 'playing' : run.state === 'done' ? 'finished' : run.state === 'stopped' || run.state === 'interrupted' ? 'stopped' : 'waiting for its next game';
+      }
     } else {
       for (const game of live) Object.assign(student(game.student), { status: 'grading' }).playing += 1;
     }

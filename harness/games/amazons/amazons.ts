@@ -12,6 +12,7 @@ export const amazons: Game<AmazonsState, number> = {
   title: 'Amazons 8x8 (Botzone)',
   symbols: ['X', 'O'],
   sideNames: ['Black', 'White'],
+  pieceNoun: ['queen', 'queens'],
   ruleOptions: {
     board10: {
       default: false,

@@ -14,6 +14,7 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "actions.h"
 
 class Board {
  public:
@@ -27,6 +28,11 @@ class Board {
   struct Move {
     int from, to, arrow;
   };
+  /**
+   * Every move of a position: at most 4 queens x 35 squares x 35 arrows on 10 x 10 (referee/actions.h: converts to
+   * std::vector<std::string>; `auto` keeps it on the stack, ~150 KB, and allocates nothing).
+   */
+  using Actions = referee::Names<4 * 35 * 35>;
 
   /** 8 (Botzone) or 10. */
   int size = 8;
@@ -77,29 +83,40 @@ class Board {
     }
     std::string last = state.substr(space + 1);
     Move m;
-    if (last != "-" && board.parse(last, m)) board.history_.push_back(m);
+    if (last != "-" && board.parse(last, m)) board.remember(m);
     return true;
   }
 
   /** Every move of `color`: by queen, destination, arrow, each row by row from A1. */
-  std::vector<std::string> getLegalActions(char color) const {
-    std::vector<std::string> actions;
+  Actions getLegalActions(char color) const {
+    Actions actions;
+    if (color != 'X' && color != 'O') return actions;
     Board scratch = *this;
+    char text[16];
     for (int from = 0; from < MAX * MAX; from++) {
       if (at(from) != color) continue;
-      std::vector<int> targets = scratch.reach(from);
+      int targets[36], arrows[36];
+      const int nTargets = scratch.reach(from, targets);
       scratch.set(from, EMPTY);
-      for (int to : targets) {
+      int head = writeName(text, from);
+      text[head++] = '-';
+      for (int t = 0; t < nTargets; t++) {
+        const int to = targets[t];
         scratch.set(to, color);
-        std::string head = name(from) + "-" + name(to) + "/";
-        for (int arrow : scratch.reach(to)) actions.push_back(head + name(arrow));
+        int mid = head + writeName(text + head, to);
+        text[mid++] = '/';
+        const int nArrows = scratch.reach(to, arrows);
+        for (int a = 0; a < nArrows; a++) {
+          text[mid + writeName(text + mid, arrows[a])] = 0;
+          actions.add(text);
+        }
         scratch.set(to, EMPTY);
       }
       scratch.set(from, color);
     }
     return actions;
   }
-  std::vector<std::string> get_legal_actions(char color) const { return getLegalActions(color); }
+  Actions get_legal_actions(char color) const { return getLegalActions(color); }
 
   bool isLegal(const std::string& action, char color) const {
     Move m;
@@ -114,7 +131,7 @@ class Board {
     set(m.from, EMPTY);
     set(m.to, color);
     set(m.arrow, ARROW);
-    history_.push_back(m);
+    remember(m);
     return true;
   }
   bool _move(const std::string& action, char color) { return move(action, color); }
@@ -127,9 +144,10 @@ class Board {
     set(m.arrow, EMPTY);
     set(m.to, EMPTY);
     set(m.from, queen);
-    for (size_t i = history_.size(); i-- > 0;) {
-      if (history_[i].from == m.from && history_[i].to == m.to && history_[i].arrow == m.arrow) {
-        history_.erase(history_.begin() + static_cast<long>(i));
+    for (int i = moves_; i-- > 0;) {
+      if (history_[i][0] == m.from && history_[i][1] == m.to && history_[i][2] == m.arrow) {
+        for (int j = i + 1; j < moves_; j++) for (int k = 0; k < 3; k++) history_[j - 1][k] = history_[j][k];
+        moves_--;
         break;
       }
     }
@@ -144,9 +162,9 @@ class Board {
   std::optional<std::pair<int, int>> get_winner(char toMove) const { return getWinner(toMove); }
 
   std::string lastMove() const {
-    if (history_.empty()) return "";
-    const Move& m = history_.back();
-    return name(m.from) + "-" + name(m.to) + "/" + name(m.arrow);
+    if (moves_ == 0) return "";
+    const unsigned char* m = history_[moves_ - 1];
+    return name(m[0]) + "-" + name(m[1]) + "/" + name(m[2]);
   }
   /** '.', 'X', 'O' or '#' at (row, col), 0-based, row 0 = row '1' (the top); '?' off the board. */
   char get(int row, int col) const { return row >= 0 && row < size && col >= 0 && col < size ? cells_[row][col] : '?'; }
@@ -185,7 +203,30 @@ class Board {
 
  private:
   char cells_[MAX][MAX];
-  std::vector<Move> history_;
+  // The moves made, for lastMove and undo: every move leaves an arrow, so at most 100 - 8 of them.
+  unsigned char history_[MAX * MAX - 8][3] = {};
+  int moves_ = 0;
+
+  void remember(const Move& m) {
+    if (moves_ == MAX * MAX - 8) return;
+    history_[moves_][0] = static_cast<unsigned char>(m.from);
+    history_[moves_][1] = static_cast<unsigned char>(m.to);
+    history_[moves_][2] = static_cast<unsigned char>(m.arrow);
+    moves_++;
+  }
+
+  /** The cell's name ("C1", "J10") into `text`: its length. */
+  static int writeName(char* text, int cell) {
+    text[0] = FILES[cell % MAX];
+    const int row = cell / MAX + 1;
+    if (row < 10) {
+      text[1] = static_cast<char>('0' + row);
+      return 2;
+    }
+    text[1] = '1';
+    text[2] = '0';
+    return 3;
+  }
 
   char at(int cell) const { return cells_[cell / MAX][cell % MAX]; }
   void set(int cell, char value) { cells_[cell / MAX][cell % MAX] = value; }
@@ -201,33 +242,38 @@ class Board {
     return true;
   }
 
-  /** Empty squares queen-like from `from`, in square order. */
-  std::vector<int> reach(int from) const {
+  /** Empty squares queen-like from `from`, in square order, into `found` (at most 35): how many. */
+  int reach(int from, int* found) const {
+    // Each square found is inserted in order (at most 35: a short insertion sort, no allocation).
     static const int DR[] = {-1, -1, -1, 0, 0, 1, 1, 1}, DC[] = {-1, 0, 1, -1, 1, -1, 0, 1};
-    std::vector<int> found;
+    int n = 0;
+    const int r0 = from / MAX, c0 = from % MAX;
     for (int d = 0; d < 8; d++) {
-      for (int r = from / MAX + DR[d], c = from % MAX + DC[d]; onBoard(r, c) && cells_[r][c] == EMPTY; r += DR[d], c += DC[d]) found.push_back(r * MAX + c);
+      for (int r = r0 + DR[d], c = c0 + DC[d]; onBoard(r, c) && cells_[r][c] == EMPTY; r += DR[d], c += DC[d]) {
+        const int cell = r * MAX + c;
+        int j = n++;
+        for (; j > 0 && found[j - 1] > cell; j--) found[j] = found[j - 1];
+        found[j] = cell;
+      }
     }
-    std::sort(found.begin(), found.end());
-    return found;
+    return n;
   }
 
-  bool inLine(int from, int to) const {
-    if (from == to || at(to) != EMPTY) return false;
+  /** Whether `to` is a free queen's line from `from`, with `vacated` (if any) counted as empty. */
+  bool inLine(int from, int to, int vacated = -1) const {
+    auto free = [&](int cell) { return cell == vacated || at(cell) == EMPTY; };
+    if (from == to || !free(to)) return false;
     int dr = to / MAX - from / MAX, dc = to % MAX - from % MAX;
     if (dr != 0 && dc != 0 && std::abs(dr) != std::abs(dc)) return false;
     int step = (dr > 0) - (dr < 0);
     step = step * MAX + ((dc > 0) - (dc < 0));
-    for (int cell = from + step; cell != to; cell += step) if (at(cell) != EMPTY) return false;
+    for (int cell = from + step; cell != to; cell += step) if (!free(cell)) return false;
     return true;
   }
 
   bool legal(const Move& m, char color) const {
     if ((color != 'X' && color != 'O') || at(m.from) != color || !inLine(m.from, m.to)) return false;
-    Board after = *this;
-    after.set(m.from, EMPTY);
-    after.set(m.to, color);
-    return after.inLine(m.to, m.arrow);
+    return inLine(m.to, m.arrow, m.from);  // the arrow flies with the queen gone from m.from
   }
 
   bool hasMove(char color) const {

@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "actions.h"
 
 class Board {
  public:
@@ -20,6 +21,8 @@ class Board {
   static constexpr const char* GAME = "connect4 connect4-nogo";
   static constexpr char EMPTY = '.';
   static constexpr char NO_GO = '#';
+  /** The open columns: at most 32 (referee/actions.h: converts to std::vector<std::string>; `auto` allocates nothing). */
+  using Actions = referee::Names<32>;
 
   int M = 6, N = 7;
   /** top[col]: the row the next disc in that column lands on (M when the column is full). */
@@ -27,7 +30,7 @@ class Board {
   /** (row, col) of the no-go cell, or (-1, -1) on the standard board. */
   std::pair<int, int> noGo{-1, -1};
 
-  Board() : top(7, 0), cells_(42, EMPTY) {}
+  Board() : top(7, 0), cells_(42, EMPTY) { history_.reserve(42); }
 
   /** The referee's state text (rows top to bottom, 'x' 'o' '#' and digit runs, then the last column); false and why if malformed. */
   static bool fromState(const std::string& state, Board& board, std::string& why) {
@@ -67,6 +70,7 @@ class Board {
         if (cell == NO_GO) board.noGo = {row, col};
       }
     }
+    board.history_.reserve(static_cast<size_t>(board.M * board.N));
     board.top.assign(static_cast<size_t>(board.N), board.M);
     for (int col = 0; col < board.N; col++) {
       for (int row = 0; row < board.M; row++) {
@@ -88,14 +92,16 @@ class Board {
   }
 
   /** The open columns as '0', '1', …; none once someone has won. */
-  std::vector<std::string> getLegalActions(char color = 'X') const {
+  Actions getLegalActions(char color = 'X') const {
     (void)color;
-    std::vector<std::string> actions;
+    Actions actions;
     if (winner_ >= 0) return actions;
-    for (int col = 0; col < N; col++) if (top[static_cast<size_t>(col)] < M) actions.push_back(std::to_string(col));
+    static const char names[32][3] = {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15",
+                                      "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31"};
+    for (int col = 0; col < N && col < 32; col++) if (top[static_cast<size_t>(col)] < M) actions.add(names[col]);
     return actions;
   }
-  std::vector<std::string> get_legal_actions(char color = 'X') const { return getLegalActions(color); }
+  Actions get_legal_actions(char color = 'X') const { return getLegalActions(color); }
 
   /** Drop a disc of `color` into column `action`: the row it lands on, or -1 (the board unchanged). */
   int move(const std::string& action, char color) {

@@ -29,6 +29,7 @@ function makeConnect4(variant: Variant): Game<Connect4State, number> {
     title: variant.title,
     symbols: ['X', 'O'],
     sideNames: ['Red', 'Yellow'],
+    pieceNoun: ['disc', 'discs'],
 
     initial: (seed = 0) => variant.initial(seed),
     seededLayout: variant.seededLayout,

@@ -12,12 +12,15 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "actions.h"
 
 class Board {
  public:
   static constexpr const char* GAME = "gomoku";
   static constexpr int SIZE = 15;
   static constexpr char EMPTY = '.';
+  /** Every empty cell: at most 225 (referee/actions.h: converts to std::vector<std::string>; `auto` allocates nothing). */
+  using Actions = referee::Names<SIZE * SIZE>;
 
   Board() {
     for (auto& row : cells_) for (char& cell : row) cell = EMPTY;
@@ -59,19 +62,21 @@ class Board {
       board.history_.push_back(r * SIZE + c);
       if (board.winsAt(r, c)) board.winner_ = board.cells_[r][c] == 'X' ? 0 : 1;
     }
-    board.full_ = board.count('X') + board.count('O') == SIZE * SIZE;
+    board.stones_ = board.count('X') + board.count('O');
     return true;
   }
 
   /** Every empty cell in index order (A1, B1, … O1, A2, …); none once someone has won. */
-  std::vector<std::string> getLegalActions(char color = 'X') const {
+  Actions getLegalActions(char color = 'X') const {
     (void)color;
-    std::vector<std::string> actions;
+    Actions actions;
     if (winner_ >= 0) return actions;
-    for (int r = 0; r < SIZE; r++) for (int c = 0; c < SIZE; c++) if (cells_[r][c] == EMPTY) actions.push_back(cellName(r, c));
+    const char(&names)[SIZE * SIZE][4] = nameTable();
+    const char* cells = &cells_[0][0];
+    for (int i = 0; i < SIZE * SIZE; i++) if (cells[i] == EMPTY) actions.add(names[i]);
     return actions;
   }
-  std::vector<std::string> get_legal_actions(char color = 'X') const { return getLegalActions(color); }
+  Actions get_legal_actions(char color = 'X') const { return getLegalActions(color); }
 
   /** Place a stone of `color` on `action`: true, or false (and the board unchanged) when it cannot go there. */
   bool move(const std::string& action, char color) {
@@ -80,7 +85,7 @@ class Board {
     cells_[r][c] = color;
     history_.push_back(r * SIZE + c);
     if (winsAt(r, c)) winner_ = color == 'X' ? 0 : 1;
-    full_ = count('X') + count('O') == SIZE * SIZE;
+    stones_++;
     return true;
   }
   bool _move(const std::string& action, char color) { return move(action, color); }
@@ -89,6 +94,7 @@ class Board {
   void undo(const std::string& action) {
     int r, c;
     if (!cellOf(action, r, c)) return;
+    if (cells_[r][c] != EMPTY) stones_--;
     cells_[r][c] = EMPTY;
     for (size_t i = history_.size(); i-- > 0;) {
       if (history_[i] == r * SIZE + c) {
@@ -97,18 +103,17 @@ class Board {
       }
     }
     winner_ = -1;
-    full_ = false;
   }
   void backpropagation(const std::string& action) { undo(action); }
 
   /** {0 X won | 1 O won | 2 draw, diff} once the game is over, else nothing. */
   std::optional<std::pair<int, int>> getWinner() const {
     if (winner_ >= 0) return std::make_pair(winner_, 1);
-    if (full_) return std::make_pair(2, 0);
+    if (stones_ == SIZE * SIZE) return std::make_pair(2, 0);
     return std::nullopt;
   }
   std::optional<std::pair<int, int>> get_winner() const { return getWinner(); }
-  bool isOver() const { return winner_ >= 0 || full_; }
+  bool isOver() const { return winner_ >= 0 || stones_ == SIZE * SIZE; }
 
   /** The last move as 'H8', or "" before the first. */
   std::string lastMove() const { return history_.empty() ? "" : cellName(history_.back() / SIZE, history_.back() % SIZE); }
@@ -158,7 +163,21 @@ class Board {
   char cells_[SIZE][SIZE];
   std::vector<int> history_;
   int winner_ = -1;
-  bool full_ = false;
+  int stones_ = 0;
+
+  /** 'A1', 'B1', … 'O15' by cell index, built once. */
+  static const char (&nameTable())[SIZE * SIZE][4] {
+    static const struct Table {
+      char names[SIZE * SIZE][4];
+      Table() : names() {
+        for (int i = 0; i < SIZE * SIZE; i++) {
+          std::string name = cellName(i / SIZE, i % SIZE);
+          for (size_t k = 0; k < name.size(); k++) names[i][k] = name[k];
+        }
+      }
+    } table;
+    return table.names;
+  }
 
   /** Five or more of the stone on (r, c) in a line through it. */
   bool winsAt(int r, int c) const {

@@ -19,6 +19,7 @@ export function makeGomoku(exactFive: boolean): Game<GomokuState, number> {
     title: exactFive ? 'Gomoku 15x15, exactly five wins' : 'Gomoku 15x15, five or more wins (freestyle)',
     symbols: ['X', 'O'],
     sideNames: ['Black', 'White'],
+    pieceNoun: ['stone', 'stones'],
 
     initial: () => emptyState(),
     toMove: (s) => s.side,

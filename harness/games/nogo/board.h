@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "actions.h"
 
 class Board {
  public:
@@ -19,6 +20,8 @@ class Board {
   static constexpr int SIZE = 9;
   static constexpr char EMPTY = '.';
   static constexpr const char* FILES = "ABCDEFGHJ";
+  /** Every legal cell: at most 81 (referee/actions.h: converts to std::vector<std::string>; `auto` allocates nothing). */
+  using Actions = referee::Names<SIZE * SIZE>;
 
   /** Whether Black's first move may not be the centre (E5) on the empty board. */
   bool centerFirstMoveBanned = true;
@@ -61,16 +64,17 @@ class Board {
   }
 
   /** The legal cells for `color` in index order (A1, B1, … J1, A2, …). */
-  std::vector<std::string> getLegalActions(char color) const {
-    std::vector<std::string> actions;
-    for (int r = 0; r < SIZE; r++) {
-      for (int c = 0; c < SIZE; c++) {
-        if (legalAt(r, c, color)) actions.push_back(cellName(r, c));
-      }
+  Actions getLegalActions(char color) const {
+    Actions actions;
+    Groups groups;
+    findGroups(groups);
+    const Tables& t = tables();
+    for (int cell = 0; cell < SIZE * SIZE; cell++) {
+      if (legalAt(cell, color, groups)) actions.add(t.names[cell]);
     }
     return actions;
   }
-  std::vector<std::string> get_legal_actions(char color) const { return getLegalActions(color); }
+  Actions get_legal_actions(char color) const { return getLegalActions(color); }
 
   bool isLegal(const std::string& action, char color) const {
     int r, c;
@@ -102,7 +106,9 @@ class Board {
 
   /** With `toMove` to play: {winner, 1} when `toMove` has no legal move (and so has lost), else nothing. */
   std::optional<std::pair<int, int>> getWinner(char toMove) const {
-    for (int r = 0; r < SIZE; r++) for (int c = 0; c < SIZE; c++) if (legalAt(r, c, toMove)) return std::nullopt;
+    Groups groups;
+    findGroups(groups);
+    for (int cell = 0; cell < SIZE * SIZE; cell++) if (legalAt(cell, toMove, groups)) return std::nullopt;
     return std::make_pair(toMove == 'X' ? 1 : 0, 1);
   }
   std::optional<std::pair<int, int>> get_winner(char toMove) const { return getWinner(toMove); }
@@ -148,45 +154,142 @@ class Board {
   char cells_[SIZE][SIZE];
   std::vector<int> history_;
 
-  bool empty() const { return count('X') + count('O') == 0; }
+  bool empty() const {
+    for (const auto& row : cells_) for (char cell : row) if (cell != EMPTY) return false;
+    return true;
+  }
 
-  /** Whether the group holding (r, c) has a liberty, with the board as it is. */
-  bool hasLiberty(int r, int c, char board[SIZE][SIZE]) const {
-    const char piece = board[r][c];
-    bool seen[SIZE][SIZE] = {};
-    std::vector<std::pair<int, int>> stack{{r, c}};
-    seen[r][c] = true;
-    const int steps[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-    while (!stack.empty()) {
-      auto [x, y] = stack.back();
-      stack.pop_back();
-      for (const auto& step : steps) {
-        int i = x + step[0], j = y + step[1];
-        if (i < 0 || i >= SIZE || j < 0 || j >= SIZE || seen[i][j]) continue;
-        if (board[i][j] == EMPTY) return true;
-        if (board[i][j] == piece) {
-          seen[i][j] = true;
-          stack.push_back({i, j});
+  struct Tables {
+    char names[SIZE * SIZE][3];
+    signed char next[SIZE * SIZE][4];  // the on-board neighbours of each cell, -1 where the board ends
+    Tables() : names(), next() {
+      const int steps[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+      for (int cell = 0; cell < SIZE * SIZE; cell++) {
+        names[cell][0] = FILES[cell % SIZE];
+        names[cell][1] = static_cast<char>('1' + cell / SIZE);
+        for (int d = 0; d < 4; d++) {
+          int r = cell / SIZE + steps[d][0], c = cell % SIZE + steps[d][1];
+          next[cell][d] = static_cast<signed char>(r >= 0 && r < SIZE && c >= 0 && c < SIZE ? r * SIZE + c : -1);
+        }
+      }
+    }
+  };
+  static const Tables& tables() {
+    static const Tables built;
+    return built;
+  }
+
+  /** Every group of the position: each stone's group, and per group whether it has one liberty or more (and which). */
+  struct Groups {
+    signed char group[SIZE * SIZE];
+    signed char liberty[SIZE * SIZE];  // a group's first liberty found, -1 for none
+    bool several[SIZE * SIZE];  // the group has a second, different liberty
+    bool boardEmpty;
+  };
+
+  void findGroups(Groups& g) const {
+    const Tables& t = tables();
+    const char* cells = &cells_[0][0];
+    int groups = 0;
+    g.boardEmpty = true;
+    for (int cell = 0; cell < SIZE * SIZE; cell++) g.group[cell] = -1;
+    for (int start = 0; start < SIZE * SIZE; start++) {
+      if (cells[start] == EMPTY || g.group[start] >= 0) continue;
+      g.boardEmpty = false;
+      const char piece = cells[start];
+      const signed char id = static_cast<signed char>(groups++);
+      signed char first = -1;
+      bool several = false;
+      signed char stack[SIZE * SIZE];
+      int top = 0;
+      stack[top++] = static_cast<signed char>(start);
+      g.group[start] = id;
+      while (top > 0) {
+        const int at = stack[--top];
+        for (int d = 0; d < 4; d++) {
+          const int n = t.next[at][d];
+          if (n < 0) continue;
+          if (cells[n] == EMPTY) {
+            if (first < 0) first = static_cast<signed char>(n);
+            else if (first != n) several = true;
+          } else if (cells[n] == piece && g.group[n] < 0) {
+            g.group[n] = id;
+            stack[top++] = static_cast<signed char>(n);
+          }
+        }
+      }
+      g.liberty[id] = first;
+      g.several[id] = several;
+    }
+  }
+
+  /**
+   * Whether `color` may play the empty `cell`: it must not take an opponent group's last liberty (a capture), and its
+   * own new group must keep one (no suicide): an empty neighbour, or a neighbouring group of its own with a liberty
+   * besides this cell.
+   */
+  bool legalAt(int cell, char color, const Groups& g) const {
+    const char* cells = &cells_[0][0];
+    if (cells[cell] != EMPTY || (color != 'X' && color != 'O')) return false;
+    if (centerFirstMoveBanned && cell == 4 * SIZE + 4 && g.boardEmpty) return false;
+    const signed char* next = tables().next[cell];
+    bool breathes = false;
+    for (int d = 0; d < 4; d++) {
+      const int n = next[d];
+      if (n < 0) continue;
+      if (cells[n] == EMPTY) {
+        breathes = true;
+      } else if (cells[n] == color) {
+        breathes = breathes || g.several[g.group[n]];
+      } else if (!g.several[g.group[n]]) {
+        return false;  // its one liberty is this cell: a capture
+      }
+    }
+    return breathes;
+  }
+
+  /** legalAt for one cell: only the groups next to it are walked. */
+  bool legalAt(int r, int c, char color) const {
+    const int cell = r * SIZE + c;
+    const char* cells = &cells_[0][0];
+    if (cells[cell] != EMPTY || (color != 'X' && color != 'O')) return false;
+    if (centerFirstMoveBanned && cell == 4 * SIZE + 4 && empty()) return false;
+    const signed char* next = tables().next[cell];
+    bool breathes = false;
+    for (int d = 0; d < 4; d++) {
+      const int n = next[d];
+      if (n < 0) continue;
+      if (cells[n] == EMPTY) breathes = true;
+      else if (cells[n] == color) breathes = breathes || breathesBesides(n, cell);
+      else if (!breathesBesides(n, cell)) return false;  // a capture
+    }
+    return breathes;
+  }
+
+  /** Whether the group holding `start` has a liberty other than `except`. */
+  bool breathesBesides(int start, int except) const {
+    const Tables& t = tables();
+    const char* cells = &cells_[0][0];
+    const char piece = cells[start];
+    bool seen[SIZE * SIZE] = {};
+    signed char stack[SIZE * SIZE];
+    int top = 0;
+    stack[top++] = static_cast<signed char>(start);
+    seen[start] = true;
+    while (top > 0) {
+      const int at = stack[--top];
+      for (int d = 0; d < 4; d++) {
+        const int n = t.next[at][d];
+        if (n < 0 || seen[n]) continue;
+        if (cells[n] == EMPTY) {
+          if (n != except) return true;
+        } else if (cells[n] == piece) {
+          seen[n] = true;
+          stack[top++] = static_cast<signed char>(n);
         }
       }
     }
     return false;
-  }
-
-  bool legalAt(int r, int c, char color) const {
-    if (cells_[r][c] != EMPTY) return false;
-    if (centerFirstMoveBanned && r == 4 && c == 4 && empty()) return false;
-    char trial[SIZE][SIZE];
-    for (int i = 0; i < SIZE; i++) for (int j = 0; j < SIZE; j++) trial[i][j] = cells_[i][j];
-    trial[r][c] = color;
-    if (!hasLiberty(r, c, trial)) return false;  // suicide
-    const char opponent = color == 'X' ? 'O' : 'X';
-    const int steps[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-    for (const auto& step : steps) {
-      int i = r + step[0], j = c + step[1];
-      if (i >= 0 && i < SIZE && j >= 0 && j < SIZE && trial[i][j] == opponent && !hasLiberty(i, j, trial)) return false;  // a capture
-    }
-    return true;
   }
 };
 

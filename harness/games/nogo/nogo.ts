@@ -19,6 +19,7 @@ export const nogo: Game<NoGoState, number> = {
   title: 'NoGo 9x9 (capturing and suicide are illegal; no legal move loses)',
   symbols: ['X', 'O'],
   sideNames: ['Black', 'White'],
+  pieceNoun: ['stone', 'stones'],
   // Botzone's NoGo ends the game on an illegal answer; `illegalMoveLimit` in a config can restore 3 asks.
   defaultRules: { illegalMoveLimit: 1 },
 

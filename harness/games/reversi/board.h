@@ -3,28 +3,32 @@
 // names ('A1'..'H8', letter = column, number = row) and the same move order (board.py's get_legal_actions scan,
 // _can_fliped's flip order). Include it from AIPlayer.cpp: `#include "referee/reversi.h"`.
 //
+// The discs are two 64-bit sets (square = row * 8 + col), like the TypeScript Board's: legal moves come from shifts
+// of the whole board, and lists of squares are referee::Names (referee/actions.h) — they convert to
+// std::vector<std::string>, but `auto` keeps them on the stack: getLegalActions and move allocate nothing.
+//
 //   class AIPlayer { public: explicit AIPlayer(char color); std::string getMove(const Board& board); };
 #ifndef REFEREE_REVERSI_H
 #define REFEREE_REVERSI_H
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
+#include "actions.h"
 
 class Board {
  public:
   static constexpr const char* GAME = "reversi";
   static constexpr char EMPTY = '.';
+  /** Every legal move of a position (at most 64 empty squares). */
+  using Actions = referee::Names<64>;
+  /** The discs one move flips (at most 6 on each of the 4 lines through it). */
+  using Flipped = referee::Names<24>;
 
   /** The start position: D4 and E5 White (O), E4 and D5 Black (X). */
-  Board() {
-    for (auto& row : cells_) for (char& cell : row) cell = EMPTY;
-    cells_[3][3] = 'O';
-    cells_[3][4] = 'X';
-    cells_[4][3] = 'X';
-    cells_[4][4] = 'O';
-  }
+  Board() : black_(bit(28) | bit(35)), white_(bit(27) | bit(36)) {}
 
   /** The referee's state text (64 cells row by row from A1, then the side to move); false and why if malformed. */
   static bool fromState(const std::string& state, Board& board, std::string& why) {
@@ -32,84 +36,103 @@ class Board {
       why = "a Reversi state has 64 cells";
       return false;
     }
+    std::uint64_t black = 0, white = 0;
     for (int i = 0; i < 64; i++) {
       char c = state[static_cast<size_t>(i)];
       if (c != EMPTY && c != 'X' && c != 'O') {
         why = std::string("unexpected cell '") + c + "'";
         return false;
       }
-      board.cells_[i / 8][i % 8] = c;
+      if (c == 'X') black |= bit(i);
+      if (c == 'O') white |= bit(i);
     }
+    board.black_ = black;
+    board.white_ = white;
     return true;
   }
 
   /** The cell at (row, col), both 0..7: '.', 'X' or 'O' ('?' off the board). */
-  char get(int row, int col) const { return isOnBoard(row, col) ? cells_[row][col] : '?'; }
+  char get(int row, int col) const {
+    if (!isOnBoard(row, col)) return '?';
+    std::uint64_t b = bit(row * 8 + col);
+    return black_ & b ? 'X' : white_ & b ? 'O' : EMPTY;
+  }
 
   /** Legal squares for `color` in board.py's order: the opponent's discs row by row, their empty neighbours N, NE, E, SE, S, SW, W, NW. */
-  std::vector<std::string> getLegalActions(char color) const {
-    const char opponent = other(color);
-    std::vector<int> seen;
-    std::vector<std::string> actions;
-    for (int i = 0; i < 8; i++) {
-      for (int j = 0; j < 8; j++) {
-        if (cells_[i][j] != opponent) continue;
-        for (const auto& step : SCAN) {
-          int x = i + step[0], y = j + step[1];
-          if (!isOnBoard(x, y) || cells_[x][y] != EMPTY) continue;
-          int square = x * 8 + y;
-          bool known = false;
-          for (int s : seen) known = known || s == square;
-          if (known) continue;
-          seen.push_back(square);
-          if (!flips(x, y, color).empty()) actions.push_back(numBoard(x, y));
-        }
-      }
+  Actions getLegalActions(char color) const {
+    Actions actions;
+    if (color != 'X' && color != 'O') return actions;
+    const std::uint64_t me = color == 'X' ? black_ : white_, them = color == 'X' ? white_ : black_;
+    // board.py lists a square under its lowest opponent neighbour, in that neighbour's scan order: sort by that key.
+    const Tables& t = tables();
+    int keys[64], n = 0;
+    for (std::uint64_t legal = legalMask(me, them); legal; legal &= legal - 1) {
+      int s = __builtin_ctzll(legal);
+      int o = __builtin_ctzll(t.near[s] & them);
+      int key = (((o << 3) | t.scanRank[s - o + 9]) << 6) | s;
+      int j = n++;
+      for (; j > 0 && keys[j - 1] > key; j--) keys[j] = keys[j - 1];
+      keys[j] = key;
     }
+    for (int k = 0; k < n; k++) actions.add(t.names[keys[k] & 63]);
     return actions;
   }
-  std::vector<std::string> get_legal_actions(char color) const { return getLegalActions(color); }
+  Actions get_legal_actions(char color) const { return getLegalActions(color); }
 
   /** The discs `color` would flip by playing `action` (board.py's order); empty when it is not a legal move. */
-  std::vector<std::string> canFlipped(const std::string& action, char color) const {
+  Flipped canFlipped(const std::string& action, char color) const {
+    Flipped names;
     int x, y;
-    if (!boardNum(action, x, y) || cells_[x][y] != EMPTY) return {};
-    std::vector<std::string> names;
-    for (int square : flips(x, y, color)) names.push_back(numBoard(square / 8, square % 8));
+    if ((color != 'X' && color != 'O') || !boardNum(action, x, y) || ((black_ | white_) & bit(x * 8 + y))) return names;
+    flips(x * 8 + y, color == 'X' ? black_ : white_, color == 'X' ? white_ : black_, &names);
     return names;
   }
-  std::vector<std::string> _can_fliped(const std::string& action, char color) const { return canFlipped(action, color); }
+  Flipped _can_fliped(const std::string& action, char color) const { return canFlipped(action, color); }
 
   /** Play `action` for `color`: the flipped squares, or an empty list (and the board unchanged) when illegal. */
-  std::vector<std::string> move(const std::string& action, char color) {
+  Flipped move(const std::string& action, char color) {
+    Flipped names;
     int x, y;
-    if (!boardNum(action, x, y) || cells_[x][y] != EMPTY) return {};
-    std::vector<int> turned = flips(x, y, color);
-    if (turned.empty()) return {};
-    cells_[x][y] = color;
-    std::vector<std::string> names;
-    for (int square : turned) {
-      cells_[square / 8][square % 8] = color;
-      names.push_back(numBoard(square / 8, square % 8));
+    if ((color != 'X' && color != 'O') || !boardNum(action, x, y)) return names;
+    const int sq = x * 8 + y;
+    if ((black_ | white_) & bit(sq)) return names;
+    std::uint64_t& me = color == 'X' ? black_ : white_;
+    std::uint64_t& them = color == 'X' ? white_ : black_;
+    std::uint64_t turned = flips(sq, me, them, &names);
+    if (turned) {
+      me |= turned | bit(sq);
+      them &= ~turned;
     }
     return names;
   }
-  std::vector<std::string> _move(const std::string& action, char color) { return move(action, color); }
+  Flipped _move(const std::string& action, char color) { return move(action, color); }
 
   /** Undo a move: empty `action` and give the `flipped` squares back to the opponent (board.py's backpropagation). */
-  void undo(const std::string& action, const std::vector<std::string>& flipped, char color) {
+  template <class List>
+  void undo(const std::string& action, const List& flipped, char color) {
     int x, y;
-    if (boardNum(action, x, y)) cells_[x][y] = EMPTY;
+    if (boardNum(action, x, y)) {
+      black_ &= ~bit(x * 8 + y);
+      white_ &= ~bit(x * 8 + y);
+    }
+    std::uint64_t& mine = color == 'X' ? white_ : black_;  // the opponent of `color` gets them back
+    std::uint64_t& theirs = color == 'X' ? black_ : white_;
     for (const std::string& name : flipped) {
-      if (boardNum(name, x, y)) cells_[x][y] = other(color);
+      if (!boardNum(name, x, y)) continue;
+      mine |= bit(x * 8 + y);
+      theirs &= ~bit(x * 8 + y);
     }
   }
+  void undo(const std::string& action, const std::vector<std::string>& flipped, char color) { undo<std::vector<std::string>>(action, flipped, color); }
+  template <class List>
+  void backpropagation(const std::string& action, const List& flipped, char color) { undo(action, flipped, color); }
   void backpropagation(const std::string& action, const std::vector<std::string>& flipped, char color) { undo(action, flipped, color); }
 
   int count(char color) const {
-    int n = 0;
-    for (const auto& row : cells_) for (char cell : row) n += cell == color;
-    return n;
+    if (color == 'X') return __builtin_popcountll(black_);
+    if (color == 'O') return __builtin_popcountll(white_);
+    if (color == EMPTY) return 64 - __builtin_popcountll(black_ | white_);
+    return 0;
   }
 
   /** {0 Black wins | 1 White wins | 2 draw, disc difference}, as board.py's get_winner. */
@@ -127,7 +150,7 @@ class Board {
       text += std::to_string(i + 1);
       for (int j = 0; j < 8; j++) {
         text += ' ';
-        text += cells_[i][j];
+        text += get(i, j);
       }
       text += '\n';
     }
@@ -151,28 +174,95 @@ class Board {
   static bool is_on_board(int x, int y) { return isOnBoard(x, y); }
 
  private:
-  char cells_[8][8];
-  static constexpr int SCAN[8][2] = {{-1, 0}, {-1, 1}, {0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}};
-  // _can_fliped's directions: E, SE, S, SW, W, NW, N, NE.
-  static constexpr int FLIP[8][2] = {{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}};
+  std::uint64_t black_, white_;
 
-  static char other(char color) { return color == 'X' ? 'O' : 'X'; }
+  static constexpr std::uint64_t bit(int sq) { return std::uint64_t{1} << sq; }
 
-  /** The squares `color` flips by playing the empty (x, y): per direction, from the far end back towards the move. */
-  std::vector<int> flips(int x, int y, char color) const {
-    const char opponent = other(color);
-    std::vector<int> turned;
-    for (const auto& step : FLIP) {
-      int i = x + step[0], j = y + step[1], run = 0;
-      while (isOnBoard(i, j) && cells_[i][j] == opponent) {
-        i += step[0];
-        j += step[1];
-        run++;
+  struct Tables {
+    char names[64][3];
+    std::uint64_t near[64];  // each square's on-board neighbours
+    signed char scanRank[19];  // [s - o + 9]: the place of the step o → s in board.py's scan N, NE, E, SE, S, SW, W, NW
+    std::uint64_t rays[64][8];  // the squares beyond each square, E, SE, S, SW, W, NW, N, NE (_can_fliped's order)
+    Tables() : names(), near(), scanRank(), rays() {
+      const int flipSteps[8][2] = {{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}};
+      const int steps[8][2] = {{-1, 0}, {-1, 1}, {0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}};
+      for (int rank = 0; rank < 8; rank++) scanRank[steps[rank][0] * 8 + steps[rank][1] + 9] = static_cast<signed char>(rank);
+      for (int sq = 0; sq < 64; sq++) {
+        names[sq][0] = static_cast<char>('A' + sq % 8);
+        names[sq][1] = static_cast<char>('1' + sq / 8);
+        for (const auto& step : steps) {
+          int r = sq / 8 + step[0], c = sq % 8 + step[1];
+          if (isOnBoard(r, c)) near[sq] |= bit(r * 8 + c);
+        }
+        for (int d = 0; d < 8; d++) {
+          for (int r = sq / 8 + flipSteps[d][0], c = sq % 8 + flipSteps[d][1]; isOnBoard(r, c); r += flipSteps[d][0], c += flipSteps[d][1]) rays[sq][d] |= bit(r * 8 + c);
+        }
       }
-      if (run == 0 || !isOnBoard(i, j) || cells_[i][j] != color) continue;
-      for (int k = run; k >= 1; k--) turned.push_back((x + k * step[0]) * 8 + (y + k * step[1]));
     }
-    return turned;
+  };
+  static const Tables& tables() {
+    static const Tables built;
+    return built;
+  }
+
+  /** The empty squares where `me` flips something: the eight directions' runs of `them`, shifted together. */
+  static std::uint64_t legalMask(std::uint64_t me, std::uint64_t them) {
+    const std::uint64_t empty = ~(me | them);
+    const std::uint64_t inner = them & 0x7e7e7e7e7e7e7e7eULL;  // no wrap across the A and H files
+    return (runs<1>(me, inner) | runs<7>(me, inner) | runs<8>(me, them) | runs<9>(me, inner)) & empty;
+  }
+  /** The squares just past a run of `mask` that starts next to `me`, both ways along shift S (constant: no variable shifts). */
+  template <int S>
+  static std::uint64_t runs(std::uint64_t me, std::uint64_t mask) {
+    std::uint64_t up = mask & (me << S), down = mask & (me >> S);
+    up |= mask & (up << S);
+    down |= mask & (down >> S);
+    up |= mask & (up << S);
+    down |= mask & (down >> S);
+    up |= mask & (up << S);
+    down |= mask & (down >> S);
+    up |= mask & (up << S);
+    down |= mask & (down >> S);
+    up |= mask & (up << S);
+    down |= mask & (down >> S);
+    return (up << S) | (down >> S);
+  }
+
+  /**
+   * The discs `me` flips by playing the empty `sq`, as a set; with `names`, also listed in _can_fliped's order:
+   * directions E, SE, S, SW, W, NW, N, NE, each from the far end back towards the move. On each ray the run ends at
+   * the first square that is not the opponent's (the lowest bit on rays towards higher squares, the highest on the
+   * others); it flips when that square is `me`'s.
+   */
+  static std::uint64_t flips(int sq, std::uint64_t me, std::uint64_t them, Flipped* names) {
+    const Tables& t = tables();
+    const std::uint64_t* rays = t.rays[sq];
+    std::uint64_t runs[8], all = 0;
+    for (int d = 0; d < 4; d++) {
+      const std::uint64_t stop = rays[d] & ~them;
+      const std::uint64_t first = stop & (~stop + 1);
+      runs[d] = first & me ? rays[d] & (first - 1) : 0;
+      all |= runs[d];
+    }
+    for (int d = 4; d < 8; d++) {
+      const std::uint64_t stop = rays[d] & ~them;
+      const std::uint64_t first = stop ? bit(63 - __builtin_clzll(stop)) : 0;
+      runs[d] = first & me ? rays[d] & ~((first << 1) - 1) : 0;
+      all |= runs[d];
+    }
+    if (names && all) {
+      for (int d = 0; d < 4; d++) {
+        for (std::uint64_t run = runs[d]; run;) {
+          const int top = 63 - __builtin_clzll(run);
+          names->add(t.names[top]);
+          run ^= bit(top);
+        }
+      }
+      for (int d = 4; d < 8; d++) {
+        for (std::uint64_t run = runs[d]; run; run &= run - 1) names->add(t.names[__builtin_ctzll(run)]);
+      }
+    }
+    return all;
   }
 };
 

@@ -34,6 +34,7 @@ export const reversi: Game<ReversiState, number> = {
   title: 'Reversi (Othello), 8x8',
   symbols: SYMBOLS,
   sideNames: ['Black', 'White'],
+  pieceNoun: ['disc', 'discs'],
 
   initial: () => make(START.bh, START.bl, START.wh, START.wl, 0),
   toMove: (s) => s.side,

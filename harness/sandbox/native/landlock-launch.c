@@ -31,6 +31,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "seccomp-install.h"
+
 #ifndef SYS_landlock_create_ruleset
 #define SYS_landlock_create_ruleset 444
 #define SYS_landlock_add_rule 445
@@ -103,35 +105,6 @@ static int add_path(int ruleset, const char *path, uint64_t wanted, int abi) {
   close(fd);
   errno = saved;
   return done == 0 ? 0 : -1;
-}
-
-static int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-/* Installs the seccomp program given in hex; "on" or why not. */
-static const char *install_seccomp(const char *hex, char *why, size_t size) {
-  size_t length = strlen(hex);
-  if (length == 0 || length % 16 != 0) return "the filter is malformed";
-  unsigned char *bytes = malloc(length / 2);
-  if (!bytes) return "out of memory";
-  for (size_t i = 0; i < length / 2; i++) {
-    int high = hex_value(hex[2 * i]), low = hex_value(hex[2 * i + 1]);
-    if (high < 0 || low < 0) return "the filter is malformed";
-    bytes[i] = (unsigned char)(high << 4 | low);
-  }
-  struct sock_fprog program = {.len = (unsigned short)(length / 16), .filter = (struct sock_filter *)bytes};
-  /* "My own pid" (../seccomp.ts SELF_PID_PLACEHOLDER) is this process's: exec keeps the pid. */
-  for (unsigned short i = 0; i < program.len; i++)
-    if (program.filter[i].code == (BPF_JMP | BPF_JEQ | BPF_K) && program.filter[i].k == 0x5e1f5e1fU) program.filter[i].k = (uint32_t)getpid();
-  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) != 0) {
-    snprintf(why, size, "prctl(PR_SET_SECCOMP) failed: %s", strerror(errno));
-    return why;
-  }
-  return "on";
 }
 
 static void usage(void) {

@@ -256,6 +256,7 @@ def error_answer(error):
         else:
             message = "ModuleNotFoundError: No module named '%s' (only the standard library, numpy, board, game and func_timeout are available)" % error.name
     stack = None
+    where = None
     try:
         frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename not in HOST_FILES]
         for frame in frames:  # the student's files as they named them, not by the private staged folder
@@ -264,11 +265,17 @@ def error_answer(error):
         lines = ['Traceback (most recent call last):\n'] + traceback.format_list(frames)
         lines += traceback.format_exception_only(_type(error), error)
         stack = ''.join(lines)[-8000:]
+        # The last line of the student's own files (not numpy's or copy's): where the report says it was raised.
+        own = [frame for frame in frames if ROOT_PREFIX and not frame.filename.startswith('/') and frame.lineno]
+        if own:
+            where = {'file': str(own[-1].filename)[:300], 'line': int(own[-1].lineno), 'function': str(own[-1].name)[:200]}
     except BaseException:
         pass
     answer = {'t': 'error', 'message': message[:2000]}
     if stack:
         answer['stack'] = stack
+    if where:
+        answer['where'] = where
     return answer
 
 

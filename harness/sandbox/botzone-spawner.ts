@@ -1,0 +1,138 @@
+/**
+ * The grader's side of the Botzone spawner (native/botzone-spawner.c): one long-lived sandbox per restart-per-turn
+ * bot, inside which the spawner forks and execs the bot each turn, so a turn costs a process start rather than a
+ * whole sandbox start (bubblewrap, setpriv, the cgroup, the shell: ~70 ms). The spawner's events are framed (the
+ * header says how many bytes follow), so whatever the bot prints is only ever the bytes of an "O" event.
+ */
+import type { ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
+
+/** How one run of the bot ended. */
+export type SpawnedEnd =
+  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null; cpuMs: number }
+  | { kind: 'not-started'; message: string }
+  /** The sandbox itself ended (its process closed) before the bot's end was told. */
+  | { kind: 'sandbox-ended' };
+
+interface Run {
+  onStdout: (chunk: Buffer) => void;
+  done: (end: SpawnedEnd) => void;
+}
+
+/** Most an event header may be before the stream is taken for corrupt. */
+const MAX_HEADER = 64;
+
+export class SpawnerSession {
+  /** Resolves when the spawner said "ready"; rejects if the sandbox ended first. */
+  readonly ready: Promise<void>;
+  private readonly stdin: Writable;
+  private buffer: Buffer = Buffer.alloc(0);
+  private run: Run | null = null;
+  /** The previous run has ended (a run is only started once the last one's end was told). */
+  private idle: Promise<void> = Promise.resolve();
+  private isReady = false;
+  private ended = false;
+  private readyWaiters: { resolve: () => void; reject: (error: Error) => void } | null = null;
+
+  constructor(readonly process: ChildProcess) {
+    this.stdin = process.stdin as Writable;
+    this.stdin.on('error', () => undefined);
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.readyWaiters = { resolve, reject };
+    });
+    // An unobserved rejection must not crash the grader: the caller awaits `ready` when it needs it.
+    this.ready.catch(() => undefined);
+    process.stdout?.on('data', (chunk: Buffer) => this.onData(chunk));
+    process.once('close', () => this.end());
+  }
+
+  get alive(): boolean {
+    return !this.ended;
+  }
+
+  /**
+   * Start the bot with `input` on its stdin (then closed). `onStdout` gets its output as it comes; the promise
+   * resolves with how it ended. Runs wait for the previous one's end.
+   */
+  async start(input: string, onStdout: (chunk: Buffer) => void): Promise<SpawnedEnd> {
+    await this.idle;
+    if (this.ended) return { kind: 'sandbox-ended' };
+    let finished!: () => void;
+    this.idle = new Promise((resolve) => (finished = resolve));
+    return new Promise<SpawnedEnd>((resolve) => {
+      this.run = {
+        onStdout,
+        done: (end) => {
+          this.run = null;
+          finished();
+          resolve(end);
+        },
+      };
+      const bytes = Buffer.from(input, 'utf8');
+      this.stdin.write(Buffer.concat([Buffer.from(`R ${bytes.length}\n`), bytes]));
+    });
+  }
+
+  /** SIGKILL the running bot (its end is still told, and the next run waits for it). */
+  kill(): void {
+    if (this.run && !this.ended) this.stdin.write('K\n');
+  }
+
+  /** Ask the spawner to end (it kills a running bot and exits when its input closes). */
+  close(): void {
+    this.stdin.end();
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    for (;;) {
+      const newline = this.buffer.indexOf(10);
+      if (newline < 0) {
+        if (this.buffer.length > MAX_HEADER) this.corrupt();
+        return;
+      }
+      const header = this.buffer.subarray(0, newline).toString('latin1');
+      if (header === 'ready') {
+        this.buffer = this.buffer.subarray(newline + 1);
+        this.isReady = true;
+        this.readyWaiters?.resolve();
+        continue;
+      }
+      const exit = /^X (-?\d+) (\d+)$/.exec(header);
+      if (exit) {
+        this.buffer = this.buffer.subarray(newline + 1);
+        const status = Number(exit[1]);
+        // The raw wait status: low 7 bits a signal number (0: exited, its code in the next byte).
+        const signal = status & 0x7f;
+        this.run?.done({ kind: 'exit', code: signal === 0 ? (status >> 8) & 0xff : null, signal: signal === 0 ? null : signalName(signal), cpuMs: Number(exit[2]) / 1000 });
+        continue;
+      }
+      const framed = /^([OE]) (\d+)$/.exec(header);
+      if (!framed) return this.corrupt();
+      const size = Number(framed[2]);
+      if (this.buffer.length < newline + 1 + size) return;
+      const body = this.buffer.subarray(newline + 1, newline + 1 + size);
+      this.buffer = this.buffer.subarray(newline + 1 + size);
+      if (framed[1] === 'O') this.run?.onStdout(Buffer.from(body));
+      else this.run?.done({ kind: 'not-started', message: body.toString('utf8') });
+    }
+  }
+
+  /** The spawner said something out of its protocol: the sandbox is no longer trusted to tell a run's end. */
+  private corrupt(): void {
+    this.process.kill('SIGKILL');
+    this.end();
+  }
+
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (!this.isReady) this.readyWaiters?.reject(new Error('the sandbox ended before the spawner was ready'));
+    this.run?.done({ kind: 'sandbox-ended' });
+  }
+}
+
+export function signalName(number: number): NodeJS.Signals | null {
+  const names: Record<number, NodeJS.Signals> = { 4: 'SIGILL', 6: 'SIGABRT', 7: 'SIGBUS', 8: 'SIGFPE', 9: 'SIGKILL', 11: 'SIGSEGV', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ', 31: 'SIGSYS' };
+  return names[number] ?? null;
+}

@@ -1,0 +1,308 @@
+/*
+ * referee's Botzone spawner: lives inside one player's sandbox for its whole series and starts the bot afresh for
+ * each turn (Botzone's restart-per-turn), so a turn costs a fork and an exec rather than a whole sandbox start.
+ *
+ *   botzone-spawner [--seccomp HEX] -- PROGRAM ARGS...
+ *
+ * It speaks with the grader on its own stdin (commands) and stdout (events), framed so that nothing the bot prints
+ * can pass for an event:
+ *   commands  "R <n>\n" + n bytes   start the bot, give it these bytes on its stdin, then close that stdin
+ *             "K\n"                 SIGKILL the running bot (ignored when none runs: its exit is already on the way)
+ *   events    "ready\n"             once, at start
+ *             "O <n>\n" + n bytes   the bot's stdout, as it comes
+ *             "X <status> <cpu_us>\n"  the bot ended (the raw wait status; its user+system CPU); its stdout is all sent
+ *             "E <n>\n" + n bytes   the bot could not be started (fork or exec failed); ends the run like X
+ * Every R gets exactly one X or E. The bot's stderr is the spawner's own (the grader captures it).
+ *
+ * What stands between the bot and the spawner (the bot runs as the same uid, in the same sandbox):
+ *   - before exec the child installs the given seccomp program (no fork, signals only to itself; the caller passes
+ *     it built with selfSignalsOnly): the bot can neither start processes nor signal the spawner;
+ *   - the spawner is non-dumpable: the bot cannot ptrace it or open its /proc/<pid>/mem or /proc/<pid>/fd;
+ *   - the bot holds only its own stdin/stdout pipes and stderr: every other descriptor is close-on-exec or closed;
+ *   - the spawner reads nothing from the bot but bytes it relays, and keeps reading commands while the bot runs,
+ *     so a bot that never reads its stdin or never exits is still killed on the grader's word.
+ * The spawner itself runs under the sandbox's layers and a seccomp program that allows fork and exec only
+ * (../seccomp.ts 'spawner'); the bot adds its own on top.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "seccomp-install.h"
+
+/* Most one turn's input may be (the whole history plus data and globaldata, 100 KB each, is far below). */
+#define MAX_INPUT (16 << 20)
+
+static const char *filter_hex = NULL;
+static char **program = NULL;
+
+static void die(const char *what) {
+  fprintf(stderr, "botzone-spawner: %s: %s\n", what, strerror(errno));
+  exit(125);
+}
+
+static void write_all(int fd, const void *data, size_t size) {
+  const char *at = data;
+  while (size > 0) {
+    ssize_t done = write(fd, at, size);
+    if (done < 0 && errno == EINTR) continue;
+    if (done <= 0) exit(0); /* the grader is gone: nothing left to do */
+    at += done;
+    size -= (size_t)done;
+  }
+}
+
+static void event(char kind, const void *data, size_t size) {
+  char head[32];
+  int n = snprintf(head, sizeof head, "%c %zu\n", kind, size);
+  write_all(1, head, (size_t)n);
+  write_all(1, data, size);
+}
+
+/* Control input, read as it comes (a command may arrive in pieces). */
+static char *control = NULL;
+static size_t control_length = 0, control_size = 0;
+
+static int read_control(void) {
+  if (control_size - control_length < 65536) {
+    control_size = control_size * 2 + 65536;
+    control = realloc(control, control_size);
+    if (!control) die("out of memory");
+  }
+  ssize_t got = read(0, control + control_length, control_size - control_length);
+  if (got < 0 && errno == EINTR) return 1;
+  if (got <= 0) return 0;
+  control_length += (size_t)got;
+  return 1;
+}
+
+static void consume(size_t count) {
+  memmove(control, control + count, control_length - count);
+  control_length -= count;
+}
+
+/* The running bot. */
+static pid_t child = 0;
+static int bot_in = -1, bot_out = -1;
+static char *input = NULL;
+static size_t input_size = 0, input_sent = 0;
+
+static void close_fd(int *fd) {
+  if (*fd >= 0) close(*fd);
+  *fd = -1;
+}
+
+/* In the child, between fork and exec: its pipes as 0 and 1, its own filter, then the bot. */
+static void become_bot(int in_read, int out_write, int report) {
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  signal(SIGPIPE, SIG_DFL);
+  if (dup2(in_read, 0) < 0 || dup2(out_write, 1) < 0) goto failed;
+  /* The first to go when the sandbox's memory runs out is the bot, not the spawner (best effort: may be refused). */
+  int adjust = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+  if (adjust >= 0) {
+    if (write(adjust, "1000", 4) < 0) { /* refused: the bot is still far the larger */ }
+    close(adjust);
+  }
+  if (filter_hex) {
+    char why[200];
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) goto failed;
+    const char *said = install_seccomp(filter_hex, why, sizeof why);
+    if (strcmp(said, "on") != 0) {
+      errno = EPERM;
+      goto failed;
+    }
+  }
+  execv(program[0], program);
+failed:;
+  int error = errno;
+  if (write(report, &error, sizeof error) < 0) { /* the spawner then sees a bare exit */ }
+  _exit(127);
+}
+
+static void start_bot(void) {
+  int in[2], out[2], report[2];
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(report, O_CLOEXEC) != 0) {
+    const char *said = strerror(errno);
+    event('E', said, strlen(said));
+    return;
+  }
+  pid_t pid = fork();
+  if (pid == 0) become_bot(in[0], out[1], report[1]);
+  close(in[0]);
+  close(out[1]);
+  close(report[1]);
+  if (pid < 0) {
+    const char *said = strerror(errno);
+    close(in[1]), close(out[0]), close(report[0]);
+    event('E', said, strlen(said));
+    return;
+  }
+  /* exec closes the report pipe (close-on-exec): EOF means the bot is running; an errno means it never started. */
+  int error = 0;
+  ssize_t got;
+  do got = read(report[0], &error, sizeof error);
+  while (got < 0 && errno == EINTR);
+  close(report[0]);
+  if (got == (ssize_t)sizeof error) {
+    waitpid(pid, NULL, 0);
+    close(in[1]), close(out[0]);
+    char said[300];
+    snprintf(said, sizeof said, "cannot run %s: %s", program[0], strerror(error));
+    event('E', said, strlen(said));
+    return;
+  }
+  child = pid;
+  bot_in = in[1];
+  bot_out = out[0];
+  fcntl(bot_in, F_SETFL, O_NONBLOCK);
+  input_sent = 0;
+  if (input_size == 0) close_fd(&bot_in);
+}
+
+/* The bot's stdout to the grader; 0 at its end. */
+static int relay(void) {
+  static char buffer[65536];
+  ssize_t got = read(bot_out, buffer, sizeof buffer);
+  if (got < 0 && (errno == EINTR || errno == EAGAIN)) return 1;
+  if (got <= 0) return 0;
+  event('O', buffer, (size_t)got);
+  return 1;
+}
+
+static void feed(void) {
+  ssize_t done = write(bot_in, input + input_sent, input_size - input_sent);
+  if (done < 0 && (errno == EINTR || errno == EAGAIN)) return;
+  if (done < 0) {
+    close_fd(&bot_in); /* EPIPE: it stopped reading; its exit is what counts */
+    return;
+  }
+  input_sent += (size_t)done;
+  if (input_sent == input_size) close_fd(&bot_in);
+}
+
+/* The bot has ended: what is left of its stdout (every writer is gone, so reads end), then its status. */
+static void reaped(int status, const struct rusage *usage) {
+  if (bot_out >= 0) {
+    fcntl(bot_out, F_SETFL, 0);
+    while (relay()) {
+    }
+  }
+  close_fd(&bot_out);
+  close_fd(&bot_in);
+  child = 0;
+  long long cpu_us = (long long)usage->ru_utime.tv_sec * 1000000 + usage->ru_utime.tv_usec + (long long)usage->ru_stime.tv_sec * 1000000 + usage->ru_stime.tv_usec;
+  char line[64];
+  int n = snprintf(line, sizeof line, "X %d %lld\n", status, cpu_us);
+  write_all(1, line, (size_t)n);
+}
+
+/* One complete command from the control buffer, if there is one; 0 when it needs more bytes. */
+static int command(void) {
+  char *newline = memchr(control, '\n', control_length);
+  if (!newline) {
+    if (control_length > 64) die("malformed command");
+    return 0;
+  }
+  size_t head = (size_t)(newline - control) + 1;
+  if (control[0] == 'K' && head == 2) {
+    if (child > 0) kill(child, SIGKILL);
+    consume(head);
+    return 1;
+  }
+  if (control[0] == 'R' && control[1] == ' ') {
+    char *end = NULL;
+    unsigned long size = strtoul(control + 2, &end, 10);
+    if (end != newline || size > MAX_INPUT) die("malformed run command");
+    if (child > 0) {
+      errno = EBUSY;
+      die("a run while the bot runs");
+    }
+    if (control_length < head + size) return 0;
+    free(input);
+    input = malloc(size ? size : 1);
+    if (!input) die("out of memory");
+    memcpy(input, control + head, size);
+    input_size = size;
+    consume(head + size);
+    start_bot();
+    return 1;
+  }
+  errno = EINVAL;
+  die("unknown command");
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  int at = 1;
+  for (; at < argc && strcmp(argv[at], "--") != 0; at++) {
+    if (at + 1 < argc && strcmp(argv[at], "--seccomp") == 0) filter_hex = argv[++at];
+    else {
+      fputs("usage: botzone-spawner [--seccomp HEX] -- PROGRAM ARGS...\n", stderr);
+      return 125;
+    }
+  }
+  if (at + 1 >= argc) {
+    fputs("usage: botzone-spawner [--seccomp HEX] -- PROGRAM ARGS...\n", stderr);
+    return 125;
+  }
+  program = argv + at + 1;
+  /* Nothing inherited beyond the three standard descriptors reaches a bot (bubblewrap's filter fd, for one). */
+  for (int fd = 3; fd < 1024; fd++) close(fd);
+  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) die("prctl(PR_SET_DUMPABLE)");
+  signal(SIGPIPE, SIG_IGN);
+  sigset_t chld;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  if (sigprocmask(SIG_BLOCK, &chld, NULL) != 0) die("sigprocmask");
+  int children = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (children < 0) die("signalfd");
+  write_all(1, "ready\n", 6);
+  int open_control = 1;
+  for (;;) {
+    while (open_control && control_length > 0 && command()) {
+    }
+    if (!open_control && child == 0) return 0;
+    struct pollfd fds[4];
+    int n = 0;
+    int control_at = -1, out_at = -1, in_at = -1, children_at;
+    if (open_control) fds[control_at = n++] = (struct pollfd){.fd = 0, .events = POLLIN};
+    fds[children_at = n++] = (struct pollfd){.fd = children, .events = POLLIN};
+    if (bot_out >= 0) fds[out_at = n++] = (struct pollfd){.fd = bot_out, .events = POLLIN};
+    if (bot_in >= 0) fds[in_at = n++] = (struct pollfd){.fd = bot_in, .events = POLLOUT};
+    if (poll(fds, (nfds_t)n, -1) < 0) {
+      if (errno == EINTR) continue;
+      die("poll");
+    }
+    if (control_at >= 0 && fds[control_at].revents && !read_control()) {
+      /* The grader closed its end: the series is over. */
+      open_control = 0;
+      if (child > 0) kill(child, SIGKILL);
+    }
+    if (out_at >= 0 && fds[out_at].revents && !relay()) close_fd(&bot_out);
+    if (in_at >= 0 && fds[in_at].revents) feed();
+    if (fds[children_at].revents) {
+      struct signalfd_siginfo info;
+      while (read(children, &info, sizeof info) > 0) {
+      }
+      int status;
+      struct rusage usage;
+      pid_t done;
+      while ((done = wait4(-1, &status, WNOHANG, &usage)) > 0)
+        if (done == child) reaped(status, &usage);
+    }
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * `npm run bench -- boards`: the student Boards side by side, per CPU second — random playouts through the student
+ * API (getLegalActions + move, the names a student's MCTS calls) on every game's TypeScript Board and C++ Board
+ * (board.h built here with the grader's g++ -O2, as a submission is), interleaved round by round so load swings
+ * both alike. Prints figures and ratios; asserts nothing.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { Board as AmazonsBoard } from '../harness/games/amazons/index.js';
+import { Board as Connect4Board } from '../harness/games/connect4/index.js';
+import { Board as GomokuBoard } from '../harness/games/gomoku/index.js';
+import { Board as NoGoBoard } from '../harness/games/nogo/index.js';
+import { Board as ReversiBoard } from '../harness/games/reversi/index.js';
+import { cacheDir } from '../harness/sandbox/cache-dir.js';
+import { cppHeadersDir, findCompiler } from '../harness/sandbox/cpp-runtime.js';
+
+const { imul } = Math;
+
+/** CPU seconds of this process so far. */
+export const cpuSeconds = (): number => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1e6;
+};
+
+interface StudentBoard {
+  getLegalActions(color: 'X' | 'O'): string[];
+  move(action: string, color: 'X' | 'O'): unknown;
+}
+
+/** The games with a Board in both languages: the TS Board's constructor and the C++ header's folder. */
+export const BOARD_GAMES: readonly { id: string; make: () => StudentBoard; passes: boolean }[] = [
+  { id: 'reversi', make: () => new ReversiBoard(), passes: true },
+  { id: 'connect4', make: () => new Connect4Board(), passes: false },
+  { id: 'gomoku', make: () => new GomokuBoard(), passes: false },
+  { id: 'nogo', make: () => new NoGoBoard(), passes: false },
+  { id: 'amazons', make: () => new AmazonsBoard(), passes: false },
+];
+
+/**
+ * Random playouts per CPU second on a TS Board for `seconds` of CPU: a side with no move passes (Reversi; the game
+ * ends on two passes) or has lost (every other game; Connect Four and Gomoku list no move once someone has won).
+ */
+export function tsPlayouts(game: (typeof BOARD_GAMES)[number], seconds: number): number {
+  let seed = 1;
+  const pick = (n: number) => {
+    seed = (imul(seed, 1664525) + 1013904223) | 0;
+    return ((seed >>> 0) * n / 4294967296) | 0;
+  };
+  let done = 0;
+  const started = cpuSeconds();
+  while (cpuSeconds() - started < seconds) {
+    const board = game.make();
+    let color: 'X' | 'O' = 'X';
+    let passes = 0;
+    while (passes < 2) {
+      const moves = board.getLegalActions(color);
+      if (moves.length === 0) passes = game.passes ? passes + 1 : 2;
+      else {
+        passes = 0;
+        board.move(moves[pick(moves.length)], color);
+      }
+      color = color === 'X' ? 'O' : 'X';
+    }
+    done++;
+  }
+  return done / (cpuSeconds() - started);
+}
+
+/** The same loop in C++ on referee/<game>.h: `auto` keeps the Board's own list type (no copy into a vector). */
+const CPP_PLAYOUTS = (id: string, passes: boolean) => `#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include "referee/${id}.h"
+
+static unsigned seed = 1;
+static unsigned pick(unsigned n) {
+  seed = seed * 1664525u + 1013904223u;
+  return static_cast<unsigned>((static_cast<unsigned long long>(seed) * n) >> 32);
+}
+static double cpu() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
+int main(int argc, char** argv) {
+  double seconds = argc > 1 ? std::atof(argv[1]) : 1.0;
+  long done = 0;
+  double started = cpu();
+  while (cpu() - started < seconds) {
+    for (int batch = 0; batch < 16; batch++) {
+      Board board;
+      char color = 'X';
+      int passes = 0;
+      while (passes < 2) {
+        auto moves = board.getLegalActions(color);
+        if (moves.empty()) passes = ${passes ? 'passes + 1' : '2'};
+        else {
+          passes = 0;
+          board.move(moves[pick(static_cast<unsigned>(moves.size()))], color);
+        }
+        color = color == 'X' ? 'O' : 'X';
+      }
+      done++;
+    }
+  }
+  std::printf("%.1f\\n", done / (cpu() - started));
+}
+`;
+
+/** The C++ playout program for each game, built once per run with g++ -O2 against the grader's headers. */
+export function buildCppPlayouts(): Map<string, string> | string {
+  const compiler = findCompiler();
+  if (!compiler) return 'no g++ on this machine';
+  const folder = join(cacheDir(), 'bench', 'board-playouts');
+  mkdirSync(folder, { recursive: true });
+  const built = new Map<string, string>();
+  for (const game of BOARD_GAMES) {
+    const source = join(folder, `${game.id}.cpp`);
+    writeFileSync(source, CPP_PLAYOUTS(game.id, game.passes));
+    const binary = join(folder, game.id);
+    execFileSync(compiler.path, ['-std=c++17', '-O2', '-I', cppHeadersDir(), '-o', binary, source]);
+    built.set(game.id, binary);
+  }
+  return built;
+}
+
+export const cppPlayouts = (binary: string, seconds: number): number =>
+  Number(execFileSync(binary, [String(seconds)], { encoding: 'utf8' }).trim());
+
+const k = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : n.toFixed(0));
+
+export function benchBoards(rounds = 3, seconds = 0.6): void {
+  console.log('## Student Boards: random playouts per CPU second, getLegalActions + move (TS Board vs C++ board.h, g++ -O2; best of ' +
+    `${rounds} interleaved rounds of ${seconds} CPU s each)`);
+  const binaries = buildCppPlayouts();
+  for (const game of BOARD_GAMES) {
+    let ts = 0;
+    let cpp = 0;
+    const loads: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      loads.push(loadavg()[0]);
+      ts = Math.max(ts, tsPlayouts(game, seconds));
+      if (typeof binaries !== 'string') cpp = Math.max(cpp, cppPlayouts(binaries.get(game.id)!, seconds));
+    }
+    const cppText = typeof binaries === 'string' ? `C++ not measured (${binaries})` : `C++ ${k(cpp).padStart(8)}/s  ${(cpp / ts).toFixed(2)}x the TS Board (goal ≥ 2x)`;
+    console.log(`  ${game.id.padEnd(9)} TS ${k(ts).padStart(8)}/s   ${cppText}   load ${loads.map((one) => one.toFixed(1)).join(' ')}`);
+  }
+}
+
+/** perft(11) from the start position (Aart Bik's table): what an Edax run must print for its time to count. */
+export const PERFT_11 = 212258800;
+
+/**
+ * The perft anchor, measured in this run: the Edax command the user names (`npm run bench -- perft --edax '<command>'`
+ * or REFEREE_EDAX), run through sh with `times` after it, so its CPU time is its own. Edax is GPL and ships in no
+ * registry: the bench never builds or bundles it. A run counts only when its output holds perft(11)'s leaf count.
+ */
+export function edaxLeavesPerCpuSecond(): { rate: number } | { why: string } {
+  const flag = process.argv.indexOf('--edax');
+  const command = flag >= 0 ? process.argv[flag + 1] : process.env.REFEREE_EDAX;
+  if (!command) {
+    return {
+      why: "not measured: name an Edax perft(11) run, e.g. --edax \"printf 'count games 11\\nq\\n' | /path/to/edax -n 1\" " +
+        '(Edax built from its own source with gcc -O2, one thread)',
+    };
+  }
+  let output: string;
+  try {
+    output = execFileSync('sh', ['-c', `${command}\ntimes`], { encoding: 'utf8', maxBuffer: 1 << 24, timeout: 600_000 });
+  } catch (error) {
+    return { why: `not measured: the Edax command failed (${(error as Error).message.split('\n')[0]})` };
+  }
+  if (!output.replace(/[,\s]/g, '').includes(String(PERFT_11))) return { why: `not measured: the Edax output holds no ${PERFT_11} (perft(11))` };
+  // `times` prints the shell's own user/system time, then its children's: "0m1.230s 0m0.010s".
+  const children = output.trimEnd().split('\n').pop()!.match(/(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/);
+  if (!children) return { why: 'not measured: sh printed no `times` line' };
+  const seconds = Number(children[1]) * 60 + Number(children[2]) + Number(children[3]) * 60 + Number(children[4]);
+  return seconds > 0 ? { rate: PERFT_11 / seconds } : { why: 'not measured: Edax took no measurable CPU time' };
+}

@@ -1,0 +1,163 @@
+/**
+ * `npm run bench -- startup` (issue #35): `referee check` of each starter as a fresh process, beside its anchor in the
+ * same run, interleaved (anchor, check, anchor, check …) so a load swing hits both:
+ *   - Python: the platform's own interface test without a sandbox — a fresh python3 imports the student's AIPlayer,
+ *     constructs it for both colours and asks each for a move on the start board through func_timeout, on board.py as
+ *     written (PlainBoard);
+ *   - TypeScript: the starter's own `tsc --noEmit` (`npm run typecheck` in a student's project);
+ *   - C++: a bare `g++ -std=c++17 -O2 -c` of the starter.
+ * Warm: the cache filled by an unmeasured first check. Cold: each check with an empty cache (REFEREE_CACHE_DIR), for
+ * C++ the compile (and the C++ host's build) included. Every row prints medians of wall time and of CPU time (the
+ * children's, from /proc; 10 ms ticks), the ratio anchor ÷ check (above 1: the check is the faster), and the load
+ * average before and after. Prints figures; asserts nothing.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { cppHeadersDir, findCompiler } from '../harness/sandbox/cpp-runtime.js';
+import { findPython, pythonRuntimeDir } from '../harness/sandbox/python-runtime.js';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const CLI = join(ROOT, 'dist/cli/index.js');
+
+/** The platform's interface test, unsandboxed: argv[1] the host folder (board.py, func_timeout), argv[2] the student's folder. */
+const PLATFORM_INTERFACE_TEST = `
+import sys
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+from board_reversi import PlainBoard as Board
+from func_timeout import func_timeout
+from AIPlayer import AIPlayer
+for color in ('X', 'O'):
+    board = Board()
+    if color == 'O':
+        board._move('D3', 'X')
+    player = AIPlayer(color)
+    move = func_timeout(60, player.get_move, kwargs={'board': board})
+    assert move in list(board.get_legal_actions(color)), move
+print('ok')
+`;
+
+/** CPU ms of this process's waited-for children (cutime + cstime, 10 ms ticks), NaN off Linux. */
+function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+interface Sample {
+  wallMs: number;
+  cpuMs: number;
+  ok: boolean;
+  /** The last lines it printed, when it failed. */
+  said?: string;
+}
+
+/** One command as a subprocess: its wall and CPU time, and whether it exited 0. */
+function timed(command: string[], env: NodeJS.ProcessEnv = process.env, cwd = ROOT): Sample {
+  const cpu = childrenCpuMs();
+  const started = performance.now();
+  const run = spawnSync(command[0], command.slice(1), { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+  const wallMs = performance.now() - started;
+  const said = run.status === 0 ? undefined : `${run.stdout}${run.stderr}${run.error ? run.error.message : ''}`.trim().split('\n').slice(-4).join(' / ');
+  return { wallMs, cpuMs: childrenCpuMs() - cpu, ok: run.status === 0, said };
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+};
+const seconds = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+const load = (): string => loadavg()[0].toFixed(1);
+
+/**
+ * `rounds` pairs, interleaved: the anchor, then the check (`fresh` gives each check its own cache folder, for the
+ * cold rows). Prints one line: medians, ratios, load before → after, and the goal beside the check's figure.
+ */
+function row(label: string, rounds: number, anchor: { name: string; run: () => Sample }, check: () => Sample, goal: string): void {
+  const before = load();
+  const anchors: Sample[] = [];
+  const checks: Sample[] = [];
+  for (let round = 0; round < rounds; round++) {
+    anchors.push(anchor.run());
+    checks.push(check());
+  }
+  const [aWall, cWall] = [median(anchors.map((s) => s.wallMs)), median(checks.map((s) => s.wallMs))];
+  const [aCpu, cCpu] = [median(anchors.map((s) => s.cpuMs)), median(checks.map((s) => s.cpuMs))];
+  const failures = [...anchors, ...checks].filter((s) => !s.ok);
+  const failed = failures.length;
+  console.log(
+    `  ${label.padEnd(22)} check ${seconds(cWall).padStart(8)} wall, ${seconds(cCpu).padStart(7)} CPU | ${anchor.name} ${seconds(aWall).padStart(8)} wall, ` +
+      `${seconds(aCpu).padStart(7)} CPU | anchor ÷ check: ${(aWall / cWall).toFixed(2)}x wall, ${(aCpu / cCpu).toFixed(2)}x CPU | ` +
+      `median of ${rounds}, load ${before} → ${load()} | goal ${goal}${failed ? ` | ${failed} runs FAILED: ${failures[0].said}` : ''}`,
+  );
+}
+
+/** The starters as `referee init` writes them, with what their anchors need beside them. */
+function starters(work: string): { python: string; ts: string; tsProject: string; cpp: string } {
+  const python = join(work, 'python');
+  mkdirSync(python);
+  writeFileSync(join(python, 'AIPlayer.py'), readFileSync(join(ROOT, 'student-template/python/src/AIPlayer.py')));
+  // The TS starter in a student's project: board-referee (this package) and typescript in its node_modules.
+  const tsProject = join(work, 'ts');
+  mkdirSync(join(tsProject, 'src'), { recursive: true });
+  mkdirSync(join(tsProject, 'node_modules'));
+  writeFileSync(join(tsProject, 'src/AIPlayer.ts'), readFileSync(join(ROOT, 'student-template/src/AIPlayer.ts')));
+  writeFileSync(join(tsProject, 'tsconfig.json'), readFileSync(join(ROOT, 'student-template/tsconfig.json')));
+  writeFileSync(join(tsProject, 'package.json'), readFileSync(join(ROOT, 'student-template/package.json')));
+  symlinkSync(ROOT, join(tsProject, 'node_modules/board-referee'));
+  symlinkSync(join(ROOT, 'node_modules/typescript'), join(tsProject, 'node_modules/typescript'));
+  const cpp = join(work, 'cpp');
+  mkdirSync(cpp);
+  const fill = { GAME: 'reversi', TITLE: 'Reversi' } as Record<string, string>;
+  writeFileSync(join(cpp, 'AIPlayer.cpp'), readFileSync(join(ROOT, 'student-template/cpp/AIPlayer.cpp'), 'utf8').replace(/__([A-Z]+)__/g, (whole, key: string) => fill[key] ?? whole));
+  return { python: join(python, 'AIPlayer.py'), ts: join(tsProject, 'src/AIPlayer.ts'), tsProject, cpp: join(cpp, 'AIPlayer.cpp') };
+}
+
+export function benchStartup(rounds = 5, coldRounds = 3): void {
+  console.log(`## Start-up: referee check of each starter, a fresh process, beside its anchor (interleaved; load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
+  const work = mkdtempSync(join(tmpdir(), 'referee-bench-startup-'));
+  const warmCache = join(work, 'cache');
+  let coldCount = 0;
+  const checkWith = (cache: string | null, file: string) => (): Sample =>
+    timed([process.execPath, CLI, 'check', file], { ...process.env, REFEREE_CACHE_DIR: cache ?? join(work, `cold-${coldCount++}`) });
+  try {
+    const files = starters(work);
+    const warm = (file: string) => {
+      const first = checkWith(warmCache, file)();
+      if (!first.ok) console.log(`  (the first check of ${file} FAILED: ${first.said})`);
+    };
+    row('CLI start-up alone', rounds, { name: 'node -e 0', run: () => timed([process.execPath, '-e', '0']) }, () => timed([process.execPath, CLI, 'check', '--help']), '—');
+
+    const python = findPython();
+    if (python) {
+      const interfaceTest = { name: "platform's interface test", run: () => timed([python.path, '-B', '-c', PLATFORM_INTERFACE_TEST, pythonRuntimeDir(), join(work, 'python')]) };
+      warm(files.python);
+      row('Python starter, warm', rounds, interfaceTest, checkWith(warmCache, files.python), '≤ 0.5 s');
+      row('Python starter, cold', coldRounds, interfaceTest, checkWith(null, files.python), '—');
+    } else console.log('  Python: no python3 >= 3.8: skipped');
+
+    const tsc = { name: 'tsc --noEmit', run: () => timed([process.execPath, join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', files.tsProject], process.env, files.tsProject) };
+    warm(files.ts);
+    row('TS starter, warm', rounds, tsc, checkWith(warmCache, files.ts), '≤ 1 s');
+    row('TS starter, cold', coldRounds, tsc, checkWith(null, files.ts), '—');
+
+    const compiler = findCompiler();
+    if (compiler) {
+      const gpp = { name: 'g++ -O2 -c', run: () => timed([compiler.path, '-std=c++17', '-O2', '-c', files.cpp, '-o', join(work, 'AIPlayer.o'), '-I', cppHeadersDir()]) };
+      warm(files.cpp);
+      row('C++ starter, warm', rounds, gpp, checkWith(warmCache, files.cpp), '≤ 1 s');
+      row('C++ starter, cold', coldRounds, gpp, checkWith(null, files.cpp), '≤ 1.5 s + the compile (check − anchor)');
+    } else console.log('  C++: no g++: skipped');
+    console.log(`  (python ${python ? execFileSync(python.path, ['--version'], { encoding: 'utf8' }).trim() : 'none'}; the check runs in the sandbox, the anchors bare)`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
