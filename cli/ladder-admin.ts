@@ -28,6 +28,7 @@ export interface LadderStartFlags {
   port: number;
   host: string;
   trustProxy?: boolean;
+  allowedHost?: string[];
   jobs: number;
   queue?: string;
   keyFile?: string;
@@ -119,7 +120,7 @@ export async function startLadder(flags: LadderStartFlags): Promise<void> {
   service.start();
   let server;
   try {
-    server = await startLadderServer({ host: flags.host, port: flags.port, service, trustProxy: flags.trustProxy });
+    server = await startLadderServer({ host: flags.host, port: flags.port, service, trustProxy: flags.trustProxy, allowedHosts: flags.allowedHost });
   } catch (error) {
     await service.stop();
     store.close();

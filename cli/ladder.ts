@@ -39,6 +39,7 @@ export function register(program: Command): void {
     .option('--port <n>', 'port to listen on (0 picks a free one)', nonNegativeInt, 8090)
     .option('--host <addr>', 'address to bind (a reverse proxy with TLS in front for a class; see the instructor guide)', '127.0.0.1')
     .option('--trust-proxy', 'behind a reverse proxy on this machine: rate-limit by the X-Forwarded-For address')
+    .option('--allowed-host <name>', 'a host name to answer besides loopback names and --host (the public name a proxy passes on); repeatable', (value: string, previous: string[] = []) => [...previous, value])
     .option('--jobs <n>', 'games at once on this machine (default: the number of cores)', positiveInt, availableParallelism())
     .option('--queue <url>', 'play the games on `referee worker`s through Redis (redis://host:6379/0)')
     .option('--key-file <path>', 'with --queue: the key that signs results, shared with every worker')

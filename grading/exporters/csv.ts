@@ -9,7 +9,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { StudentSummary } from '../batch/summary.js';
 
 /** A leading =, +, -, @, tab or CR makes Excel and friends evaluate the cell; a quote mark keeps it text. */
-const defuse = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+export const defuse = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 /** Item titles as column headers, made unique (two items may share a title). */
 function itemHeaders(student: StudentSummary): string[] {

@@ -4,6 +4,7 @@
  * runner output — the same shapes `referee export` writes for a graded submission.
  */
 import { stringify } from 'csv-stringify/sync';
+import { defuse } from './csv.js';
 import type { FinalAward, FinalResult } from '../ladder/final.js';
 import type { ClassroomRunners } from './classroom.js';
 import type { GradescopeResults } from './gradescope.js';
@@ -21,7 +22,7 @@ const whole = (x: number): number => Math.round(x) || 0;
 export function ladderCsv(final: FinalResult): string {
   const header = ['student', 'pseudonym', 'version', 'rank', 'elo', 'low', 'high', 'points', 'max_points', 'basis'];
   const max = final.rubric?.points ?? '';
-  return stringify([header, ...final.awards.map((a) => [a.student, a.pseudonym, a.version, a.rank, a.elo, a.low, a.high, a.points ?? '', max, a.basis])]);
+  return stringify([header, ...final.awards.map((a) => [defuse(a.student), defuse(a.pseudonym), a.version, a.rank, a.elo, a.low, a.high, a.points ?? '', max, a.basis])]);
 }
 
 function describe(award: FinalAward, final: FinalResult): string {

@@ -9,6 +9,7 @@ import { validateRecordShape, type GameRecord } from '../../harness/referee/reco
 import type { RefereeConfig } from '../../harness/referee/config.js';
 import { packageFile } from '../package-root.js';
 import { writeFileAtomic } from '../write-atomic.js';
+import { defuse } from '../exporters/csv.js';
 
 export const TOURNAMENT_FORMAT = 'referee.tournament/1';
 export type TournamentFormat = 'round-robin' | 'gauntlet' | 'swiss';
@@ -118,7 +119,6 @@ export function writeTournamentResult(path: string, result: TournamentResult): v
 
 /** ranking.csv: one row per rated participant (csv-stringify; a cell starting = + - @ is defused). */
 export function rankingCsv(result: TournamentResult): string {
-  const defuse = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
   const awards = new Map((result.rubric?.awards ?? []).map((award) => [award.id, award.points]));
   const rubric = result.rubric !== undefined;
   const rows = result.ranking.map((row) => [

@@ -17,6 +17,7 @@ import { tempDir } from '../batch/helpers.js';
 import { makeZip, type ZipFileSpec } from '../batch/zip-writer.js';
 import { CLI, launchBrowser, requireBuild, startCli, type Started } from '../web/serve-helpers.js';
 import { WatchSource } from '../../web/server/watch.js';
+import { ladderCsv } from '../../grading/exporters/ladder.js';
 
 const ASSIGNMENT = {
   title: 'Ladder test',
@@ -243,6 +244,49 @@ describe('referee ladder', () => {
     expect([401, 429]).toContain(answer.status);
   }, 240_000);
 
+  test('over real HTTP: a classmate\'s typos behind the same address never lock out a right token; foreign Host and Origin refused', async () => {
+    /** One raw request (any Host header), retried while this address's request bucket refills from the flood case. */
+    const raw = async (path: string, headers: Record<string, string | number>, method = 'GET'): Promise<{ status: number; body: string }> => {
+      const url = new URL(path, server!.url);
+      for (;;) {
+        const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const request = httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, headers });
+          request.on('response', (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          });
+          request.on('error', reject);
+          request.end();
+        });
+        if (!(answer.status === 429 && /too many requests from this address/.test(answer.body))) return answer;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    };
+    const typo = `${tokens.py.slice(0, 6)}-mistyped-${'x'.repeat(12)}`;
+    const answers: number[] = [];
+    for (let attempt = 0; attempt < 14; attempt += 1) answers.push((await raw('/api/me', { authorization: `Bearer ${typo}` })).status);
+    expect(answers.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(answers.slice(10)).toEqual(Array(4).fill(429));
+    // The right token from the same address, even one sharing the typo's first characters, goes through.
+    expect((await raw('/api/me', { authorization: `Bearer ${tokens.py}` })).status).toBe(200);
+    expect((await raw('/api/me', { authorization: `Bearer ${tokens.ts}` })).status).toBe(200);
+    // DNS rebinding: a name that is not loopback, the bound address or an --allowed-host is refused, on every route.
+    const rebound = await raw('/api/leaderboard', { host: 'evil.example:80' });
+    expect(rebound.status).toBe(421);
+    expect(JSON.parse(rebound.body).error).toMatch(/^host 'evil\.example:80' refused: start the ladder with --allowed-host evil\.example/);
+    expect((await raw('/api/leaderboard', { host: `localhost:${new URL(server!.url).port}` })).status).toBe(200);
+    // A post from another site's page (the student's browser holds no cookie, but the rule is serve's): refused.
+    const foreign = await raw('/api/submit?file=AIPlayer.py', { authorization: `Bearer ${tokens.py}`, origin: 'http://evil.example', 'content-type': 'application/octet-stream', 'content-length': 0 }, 'POST');
+    expect(foreign.status).toBe(403);
+    expect(JSON.parse(foreign.body).error).toMatch(/another web site was refused/);
+    // CSV exports defuse a cell a spreadsheet would run (a roster name or pseudonym starting with = + - @).
+    const csv = ladderCsv({ awards: [{ student: '=HYPERLINK("http://evil")', pseudonym: '@x', version: 1, rank: 1, elo: -5, low: -50, high: 40, points: 10, basis: 'rating' }], max: 10 } as never);
+    expect(csv).toContain(`'=HYPERLINK`);
+    expect(csv).toContain(`'@x`);
+    expect(csv).toContain(',-5,-50,40,');
+  }, 240_000);
+
   test('the pages: leaderboard with intervals, a student page with versions and a game replay (Chromium)', async () => {
     browser = await launchBrowser();
     const page = await browser.newPage();
@@ -257,6 +301,8 @@ describe('referee ladder', () => {
     const mine = await page.goto(new URL(`/me?token=${encodeURIComponent(tokens.ts)}`, server!.url).href);
     expect(mine!.headers()['referrer-policy']).toBe('no-referrer');
     await page.waitForSelector('#versions tbody tr');
+    // The token was read, then taken out of the address bar (and the history entry).
+    expect(page.url()).toBe(new URL('/me', server!.url).href);
     expect(await page.textContent('#standing')).toMatch(/95% interval -?\d+ … -?\d+/);
     await page.click('#games tbody tr a');
     await page.waitForSelector('#board svg');

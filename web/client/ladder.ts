@@ -7,6 +7,14 @@
 import { $, svgElement } from './dom.js';
 
 const token = document.body.dataset.token ?? '';
+// The token came in the link (?token=…): read once, then taken out of the address bar and the history, so it is
+// not shown over a shoulder, bookmarked or synced; the page keeps it for its own requests.
+if (new URLSearchParams(location.search).has('token')) {
+  const params = new URLSearchParams(location.search);
+  params.delete('token');
+  const rest = params.toString();
+  history.replaceState(history.state, '', `${location.pathname}${rest ? `?${rest}` : ''}${location.hash}`);
+}
 const page = document.body.dataset.page ?? '';
 
 function say(text: string): void {

@@ -41,11 +41,14 @@ function welcomed(message: Welcome): void {
 }
 
 /** The game this page played is not on the server (it restarted): send it back, or say plainly that it is lost. */
-function gone(id: string | undefined): void {
+function gone(id: string | undefined, reason?: string): void {
   const snap = page.snapshot;
   if (!snap || snap.id !== id) {
     // A link to a game this server does not have, and nothing of it on this page: a fresh game, said so.
-    page.notice = 'the game in this link is no longer on the server (it was closed, or the server restarted): a new game was started';
+    // The server's own reason when it removed the game (a finished game past its cap or age), said plainly.
+    page.notice = reason
+      ? `${reason.replace(/: start a new game$/, '')}: a new game was started`
+      : 'the game in this link is no longer on the server (it was closed, or the server restarted): a new game was started';
     page.keepNotice = true;
     newGame();
     return;
@@ -64,7 +67,7 @@ function gone(id: string | undefined): void {
   } else {
     page.lost = page.watching
       ? 'the game you were watching is no longer on the server (it restarted): its last position stays here. Save keeps it; New game starts one'
-      : 'this game is no longer on the server (it restarted): its last position stays here. Save keeps it, and Load plays on from it';
+      : `${reason ? reason.replace(/: start a new game$/, '').replace(/; press Save when a game ends to keep its record/, '') : 'this game is no longer on the server (it restarted)'}: its last position stays here. Save keeps it, and Load plays on from it`;
   }
   render();
 }
@@ -74,7 +77,7 @@ function onMessage(message: ServerMessage): void {
     case 'welcome':
       return welcomed(message);
     case 'gone':
-      return gone(message.session);
+      return gone(message.session, message.reason);
     case 'session': {
       const snap = message.snapshot;
       const restored = page.restoring;

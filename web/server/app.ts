@@ -56,8 +56,14 @@ export interface ServeOptions {
   assignment?: Assignment | null;
   /** Messages a second per connection (average, burst): 20 and 60 unless a bench lifts them. */
   rateLimit?: { rate: number; burst: number };
-  /** Games kept at most; the least recently used idle one is closed beyond it. */
+  /** Games in play kept at most; the least recently used idle one is closed beyond it. */
   maxSessions?: number;
+  /**
+   * Finished games (records: a few KB each, their players closed) kept at most, and for how long after they ended;
+   * the oldest go first. Defaults: 1000 and 24 hours.
+   */
+  maxFinished?: number;
+  finishedTtlMs?: number;
 }
 
 export interface RunningServer {
@@ -185,6 +191,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   app.get('/api/games/:id/record.json', async (request, reply) => {
     const { id } = request.params as { id: string };
     const session = sessions.get(id);
+    const why = departed.get(id);
+    if (!session && why) return reply.code(410).type('text/plain').send(`${why}\n`);
     if (!session) return reply.code(404).type('text/plain').send('no such game: it was closed or the server restarted\n');
     const record = session.saveRecord();
     const name = `${record.game}-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.json`;
@@ -236,19 +244,49 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   }
 
-  function closeSession(session: GameSession): void {
+  /** Why a game id the server once had is gone (a page or record link that outlived it): the newest few thousand. */
+  const departed = new Map<string, string>();
+  const DEPARTED_KEPT = 5000;
+  const clock = (at: number): string => new Date(at).toISOString().slice(11, 16);
+
+  function closeSession(session: GameSession, why: string): void {
     sessions.delete(session.id);
+    departed.set(session.id, why);
+    if (departed.size > DEPARTED_KEPT) departed.delete(departed.keys().next().value!);
     void session.close();
   }
 
-  // Games nobody has watched or played for an hour are closed.
+  const maxFinished = options.maxFinished ?? 1000;
+  const finishedTtlMs = options.finishedTtlMs ?? 24 * 60 * 60 * 1000;
+  /** Finished games past their age, then the oldest beyond the cap, are removed (a page showing one keeps it). */
+  function evictFinished(now: number): void {
+    const finished = [...sessions.values()].filter((session) => session.finishedAt !== null).sort((a, b) => a.finishedAt! - b.finishedAt!);
+    let over = finished.length - maxFinished;
+    for (const session of finished) {
+      const old = now - session.finishedAt! > finishedTtlMs;
+      if (!old && over <= 0) break;
+      if (session.listenerCount > 0) continue;
+      over -= 1;
+      const hours = Math.round(finishedTtlMs / 3_600_000);
+      closeSession(
+        session,
+        `this game ended at ${clock(session.finishedAt!)} UTC and was removed from the server ${old ? `after ${hours} hour(s)` : `to make room (it keeps the ${maxFinished} latest finished games)`}: ` +
+          'press Save when a game ends to keep its record; start a new game',
+      );
+    }
+  }
+
+  // Games in play nobody has watched or played for an hour are closed; finished ones go by age and cap.
   const IDLE_MS = 60 * 60 * 1000;
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const session of sessions.values()) {
-      if (session.listenerCount === 0 && now - session.lastUsed > IDLE_MS) closeSession(session);
+      if (session.finishedAt === null && session.listenerCount === 0 && now - session.lastUsed > IDLE_MS) {
+        closeSession(session, `this game was closed on the server after an hour with nobody at it (last move ${clock(session.lastUsed)} UTC): start a new game`);
+      }
     }
-  }, 60_000);
+    evictFinished(now);
+  }, Math.min(60_000, Math.max(1000, finishedTtlMs / 4)));
   sweep.unref();
 
   async function createSession(
@@ -259,19 +297,27 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     history: TurnRecord[] = [],
     future: TurnRecord[] = [],
   ): Promise<GameSession> {
-    const made: (Player | null)[] = [];
-    try {
-      for (const spec of specs) made.push(await makePlayer(spec, game));
-    } catch (error) {
-      await Promise.all(made.map((player) => player?.close()));
-      throw error;
-    }
-    const session = new GameSession({ game, seed, players: [made[0], made[1]], specs, config, history, future });
+    // Both sides, or none (a side that cannot be made closes the other); a finished game's players are closed, and
+    // undo or restart after the end makes them again from the same specs.
+    const makePlayers = async (): Promise<[Player | null, Player | null]> => {
+      const made: (Player | null)[] = [];
+      try {
+        for (const spec of specs) made.push(await makePlayer(spec, game));
+      } catch (error) {
+        await Promise.all(made.map((player) => player?.close()));
+        throw error;
+      }
+      return [made[0], made[1]];
+    };
+    const made = await makePlayers();
+    const session = new GameSession({ game, seed, players: made, specs, config, history, future, remakePlayers: makePlayers, onFinished: () => evictFinished(Date.now()) });
     sessions.set(session.id, session);
-    if (sessions.size > maxSessions) {
-      const idle = [...sessions.values()].filter((s) => s !== session).sort((a, b) => a.lastUsed - b.lastUsed)[0];
-      if (idle) closeSession(idle);
+    const inPlay = [...sessions.values()].filter((s) => s.finishedAt === null);
+    if (inPlay.length > maxSessions) {
+      const idle = inPlay.filter((s) => s !== session).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      if (idle) closeSession(idle, `this game was closed on the server to make room for newer ones (it keeps ${maxSessions} games in play): start a new game`);
     }
+    evictFinished(Date.now());
     return session;
   }
 
@@ -302,7 +348,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         unsubscribe?.();
         const previous = current;
         // A game left for a new one with nobody watching is closed (its AI workers and sandboxes with it).
-        if (previous instanceof GameSession && previous !== game && previous.listenerCount === 0) closeSession(previous);
+        if (previous instanceof GameSession && previous !== game && previous.listenerCount === 0 && previous.finishedAt === null) {
+          closeSession(previous, 'this game was left for another one and closed on the server: start a new game');
+        }
         current = game;
         // A game the CLI referees (a seat) has no key: the page the CLI opened and any other may play its turns.
         watching = game instanceof GameSession && !controls;
@@ -321,7 +369,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             const found = message.session ? sessions.get(message.session) : undefined;
             if (found) attach(found, message.control !== undefined && sameToken(message.control, found.controlKey));
             else if (options.seat && message.session === options.seat.id) attach(options.seat, true);
-            else send({ type: 'gone', ...(message.session ? { session: message.session } : {}) });
+            else {
+              const why = message.session ? departed.get(message.session) : undefined;
+              send({ type: 'gone', ...(message.session ? { session: message.session } : {}), ...(why ? { reason: why } : {}) });
+            }
             return;
           }
           case 'new': {

@@ -21,6 +21,7 @@ import { gameView, SvgTokens } from '../../reports/replay-data.js';
 import type { GameRecord } from '../../harness/referee/record.js';
 import { renderLadderPage, replayViewerScript } from './ladder-pages.js';
 import { RateLimiter } from './protocol.js';
+import { isLoopbackHost } from './app.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -33,6 +34,10 @@ export interface LadderServerOptions {
   uploadLimit?: { rate: number; burst: number };
   /** Behind a reverse proxy on this machine: take the client's address from X-Forwarded-For (loopback proxies only). */
   trustProxy?: boolean;
+  /** Host names the ladder answers besides loopback names and the bound address (its public name behind a proxy). */
+  allowedHosts?: string[];
+  /** Wrong tokens from one address within 5 minutes before the address is held back (default 300). */
+  wrongTokensPerAddress?: number;
 }
 
 export interface RunningLadderServer {
@@ -146,7 +151,8 @@ export async function startLadderServer(options: LadderServerOptions): Promise<R
   const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 64 * 1024, trustProxy: options.trustProxy ? 'loopback' : false });
   const requests = new Buckets(options.rateLimit?.rate ?? 20, options.rateLimit?.burst ?? 60);
   const uploads = new Buckets(options.uploadLimit?.rate ?? 0.2, options.uploadLimit?.burst ?? 10);
-  const wrongTokens = new Failures(20, 5 * 60_000);
+  const wrongTokens = new Failures(options.wrongTokensPerAddress ?? 300, 5 * 60_000);
+  const wrongToken = new Failures(10, 5 * 60_000);
 
   app.addContentTypeParser(['application/zip', 'application/octet-stream'], { parseAs: 'buffer', bodyLimit: maxUpload + 64 * 1024 }, (_request, body, done) => done(null, body));
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, _request, reply) => {
@@ -159,6 +165,27 @@ export async function startLadderServer(options: LadderServerOptions): Promise<R
   app.addHook('onRequest', async (request, reply) => {
     if (!requests.allow(request.ip)) return fail(reply, 429, 'too many requests from this address: slow down and try again in a minute');
   });
+  // DNS rebinding (as serve's app.ts): only loopback names, the bound address and --allowed-host names are answered.
+  const allowed = new Set([options.host, ...(options.allowedHosts ?? [])].map((name) => name.toLowerCase().replace(/^\[|\]$/g, '')));
+  const hostName = (host: string): string => (/^\[([^\]]+)\]/.exec(host)?.[1] ?? host.replace(/:\d{1,5}$/, '')).toLowerCase().replace(/\.$/, '');
+  app.addHook('onRequest', async (request, reply) => {
+    const host = request.headers.host;
+    if (isLoopbackHost(host) || (host !== undefined && allowed.has(hostName(host)))) return;
+    const shown = String(host ?? '').slice(0, 100).replace(/[^\x20-\x7e]/g, '?');
+    return fail(reply, 421, `host '${shown}' refused: start the ladder with --allowed-host ${hostName(shown) || 'NAME'} to answer that name (its public name behind a proxy)`);
+  });
+  // Another site open in the same browser must not post to the ladder (uploads, freeze, final).
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (origin === undefined || request.method === 'GET' || request.method === 'HEAD') return;
+    let from: string | null = null;
+    try {
+      from = new URL(origin).host;
+    } catch {
+      from = null;
+    }
+    if (from === null || from !== request.headers.host) return fail(reply, 403, 'a request from another web site was refused: use the ladder\'s own page or `referee ladder submit`');
+  });
 
   /** The student a request's token names, or a one-line refusal already sent. */
   const who = (request: FastifyRequest, reply: FastifyReply): string | null => {
@@ -167,12 +194,21 @@ export async function startLadderServer(options: LadderServerOptions): Promise<R
       fail(reply, 401, 'this needs your ladder token: add ?token=… (the link your instructor gave you) or Authorization: Bearer …');
       return null;
     }
+    // Guessing is stopped per address (a high bar: a whole class may share one NAT address), a mistyped token
+    // retried over and over per address + the token's first characters; a right token is never held back by
+    // a classmate's typos.
     if (wrongTokens.blocked(request.ip)) {
       fail(reply, 429, 'too many wrong tokens from this address: wait a few minutes');
       return null;
     }
     const student = studentForToken(store, token);
     if (student === null) {
+      const typo = `${request.ip}|${token.slice(0, 6)}`;
+      if (wrongToken.blocked(typo)) {
+        fail(reply, 429, 'this token was refused many times: copy it again from your instructor\'s message (tokens.csv) and wait a few minutes');
+        return null;
+      }
+      wrongToken.failed(typo);
       wrongTokens.failed(request.ip);
       fail(reply, 401, 'unknown token: use the token from your instructor (tokens.csv), exactly as given');
       return null;

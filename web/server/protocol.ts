@@ -261,8 +261,11 @@ export type ServerMessage =
    */
   | { type: 'session'; snapshot: SessionSnapshot; control?: string; watching?: boolean }
   | { type: 'error'; message: string }
-  /** The game asked for (`session`) is not on this server: closed, or the server restarted. */
-  | { type: 'gone'; session?: string }
+  /**
+   * The game asked for (`session`) is not on this server: closed, or the server restarted; `reason` says why when
+   * the server removed it itself (a finished game past the cap or age).
+   */
+  | { type: 'gone'; session?: string; reason?: string }
   | { type: 'watch'; data: unknown }
   | { type: 'watch-game'; key: string; record: unknown }
   /** A game in play, its moves so far (sent again as it advances, while the page follows it). */

@@ -110,6 +110,13 @@ export interface SessionOptions {
   /** Turns to start from (a loaded record), and turns to offer for redo after them. */
   history?: TurnRecord[];
   future?: TurnRecord[];
+  /**
+   * Makes the AI sides again (same specs) for a finished game whose players were released: undo, redo or restart
+   * after the end brings them back. Without it such a change is refused.
+   */
+  remakePlayers?: () => Promise<[Player | null, Player | null]>;
+  /** Called when the game ends (the server applies its cap on finished games then). */
+  onFinished?: () => void;
 }
 
 export class GameSession {
@@ -123,8 +130,18 @@ export class GameSession {
   readonly seed: number;
   readonly specs: [SideSpec, SideSpec];
   readonly config: RefereeConfig;
-  private readonly players: [Player, Player];
+  private players: [Player, Player];
   private readonly humans: [HumanPlayer | null, HumanPlayer | null];
+  private readonly playerNames: [string, string];
+  private readonly remakePlayers: SessionOptions['remakePlayers'];
+  private readonly onFinished: SessionOptions['onFinished'];
+  /**
+   * A finished game keeps its record, not its players: the AI workers and sandboxes (tens of MB each) are closed
+   * when the game ends, and made again only if someone takes a move back or restarts.
+   */
+  private released = false;
+  /** When the game ended (ms since the epoch), null while it is on; the server's cap and age for finished games. */
+  finishedAt: number | null = null;
   private turns: TurnRecord[] = [];
   /** Undone groups of turns, the latest last. */
   private redoStack: TurnRecord[][] = [];
@@ -157,6 +174,9 @@ export class GameSession {
     const human = (): HumanPlayer => new HumanPlayer('human', () => this.broadcast());
     this.humans = [options.players[0] ? null : human(), options.players[1] ? null : human()];
     this.players = [options.players[0] ?? this.humans[0]!, options.players[1] ?? this.humans[1]!];
+    this.playerNames = [this.players[0].name, this.players[1].name];
+    this.remakePlayers = options.remakePlayers;
+    this.onFinished = options.onFinished;
     // The moves it starts from are the game's at once (the first snapshot a page gets shows them), before the run
     // replays them through the referee.
     this.turns = (options.history ?? []).slice();
@@ -243,6 +263,8 @@ export class GameSession {
 
   private async runFrom(history: TurnRecord[]): Promise<void> {
     await this.stopRun();
+    if (this.released) await this.revive();
+    this.finishedAt = null;
     const generation = this.generation;
     this.turns = history.slice();
     this.end = null;
@@ -286,6 +308,7 @@ export class GameSession {
         this.end = record.end;
         this.clockSide = null;
         this.broadcast();
+        this.finished();
       },
       (error: unknown) => {
         if (generation !== this.generation) return;
@@ -293,6 +316,26 @@ export class GameSession {
         this.broadcast();
       },
     );
+  }
+
+  /** The game is over: note when, and let its AI players go (in the queue of changes, so a restart waits for it). */
+  private finished(): void {
+    this.finishedAt = Date.now();
+    void this.enqueue(() => this.releasePlayers());
+    this.onFinished?.();
+  }
+
+  private async releasePlayers(): Promise<void> {
+    if (this.released || this.end === null || this.closed) return;
+    this.released = true;
+    await Promise.all(([0, 1] as const).map((side) => (this.humans[side] ? Promise.resolve() : this.players[side].close().catch(() => {}))));
+  }
+
+  private async revive(): Promise<void> {
+    if (!this.remakePlayers) throw new Error('this finished game can no longer be continued: start a new game');
+    const made = await this.remakePlayers();
+    this.players = [made[0] ?? this.humans[0]!, made[1] ?? this.humans[1]!];
+    this.released = false;
   }
 
   private positionAfter(turns: readonly TurnRecord[]): unknown {
@@ -409,6 +452,7 @@ export class GameSession {
       this.redoStack = [];
       this.beforeRestart = null;
       this.broadcast();
+      this.finished();
     });
   }
 
@@ -442,7 +486,7 @@ export class GameSession {
     return {
       format: 'referee.game/1',
       game: this.game.id,
-      players: [this.players[0].name, this.players[1].name],
+      players: [...this.playerNames],
       seed: this.seed,
       config: this.config,
       initialState: this.game.encode(this.startPosition()),
@@ -462,7 +506,7 @@ export class GameSession {
       game: this.game.id,
       seed: this.seed,
       initialState: this.game.encode(this.startPosition()),
-      players: [this.players[0].name, this.players[1].name],
+      players: [...this.playerNames],
       specs: this.specs,
       turns: this.turns.map((t) => ({ side: t.side, kind: t.kind, move: t.move, wallMs: t.wallMs })),
       end: end && {
@@ -494,6 +538,7 @@ export class GameSession {
     this.broadcast();
     this.listeners.clear();
     await this.stopRun().catch(() => {});
-    await Promise.all(this.players.map((player) => player.close().catch(() => {})));
+    if (!this.released) await Promise.all(this.players.map((player) => player.close().catch(() => {})));
+    this.released = true;
   }
 }

@@ -202,10 +202,11 @@ class Host(object):
         try:
             value = self.mover.call(lambda: call_get_move(get_move, plan, board, lambda: MoveInfo(info)))
             message = carry(value)
-        except self.timed_out as error:
+        except (self.timed_out, SystemExit) as error:
             # game.py calls get_move through func_timeout, which hands back None when the call ended in a
-            # FunctionTimedOut (the student's own func_timeout that fired and was not caught): game.py then asks
-            # again, as for any illegal answer, and the third loses. The referee does the same with this None.
+            # FunctionTimedOut (the student's own func_timeout that fired and was not caught) or in SystemExit
+            # (sys.exit(), exit() inside get_move ends only func_timeout's thread): game.py then asks again, as for
+            # any illegal answer, and the third loses. The referee does the same with this None.
             message = {'standIn': {'type': 'NoneType', 'text': 'None (get_move raised %s, which func_timeout in game.py turns into None)' % _type(error).__name__[:80]}}
         if self.live.changed():
             message['t'] = 'tamper'
