@@ -296,10 +296,10 @@ describe('grades.csv', () => {
     expect(lines[2]).toMatch(/^"bob, jr","bob, jr",,,[A-Za-z]*,0,60,0,0,0,interface check failed,/);
   });
 
-  test('a row not graded (status error) leaves total and item cells blank: an LMS import must not record a 0', () => {
+  test('a row not graded (status "not graded") leaves total and item cells blank: an LMS import must not record a 0', () => {
     const graderError = summarizeGrade('carol', { ...passed, status: 'grader-error', graderError: 'the sandbox did not start' }, null);
     const lines = gradesCsv([summarizeGrade('alice', passed, null), graderError]).trim().split('\n');
     expect(lines[1]).toMatch(new RegExp(`^alice,alice,,,[A-Za-z ]*,${passed.score},60,10,`));
-    expect(lines[2]).toMatch(/^carol,carol,,,[A-Za-z ]*,,60,,,,error,not graded: grader error: the sandbox did not start/);
+    expect(lines[2]).toMatch(/^carol,carol,,,[A-Za-z ]*,,60,,,,not graded,not graded: grader error: the sandbox did not start/);
   });
 });
