@@ -7,8 +7,8 @@
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { beforeAll, describe, expect, test } from '@jest/globals';
-import { Cli } from '../queue/helpers.js';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { Cli, freePort, RedisServer, startWorker } from '../queue/helpers.js';
 import { scratch } from '../sandbox/support.js';
 
 const BOTS = resolve('tests/fixtures/botzone');
@@ -76,6 +76,40 @@ describe('check', () => {
     expect(amazons.code).toBe(0);
     expect(amazons.stdout).toMatch(/Black: [A-H][1-8]-[A-H][1-8]\/[A-H][1-8] in \d+ ms \(debug: 1232 candidates\)/);
   });
+});
+
+describe('Amazons', () => {
+  test('a C++ jsoncpp Amazons bot (history replay, territory search on a clock() budget) checks with --protocol botzone, beats a reference AI, grades', async () => {
+    const bot = join(BOTS, 'amazons-jsoncpp');
+    const checked = await referee(['check', bot, '--protocol', 'botzone', '--game', 'amazons']);
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toMatch(/✓ speaks Botzone's protocol: JSON interaction, restarted every turn; tests _BOTZONE_ONLINE/);
+    // Botzone's six numbers decoded into the game's notation; 1232 first moves, as perft(1) says.
+    expect(checked.stdout).toMatch(/Black: [A-H][1-8]-[A-H][1-8]\/[A-H][1-8] in \d+ ms \(debug: moves=1232 deep=\d+\)/);
+    expect(checked.stdout).toMatch(/✓ plays a whole game/);
+
+    const out = join(work, 'amazons-play');
+    const played = await referee(['play', '--game', 'amazons', '--black', bot, '--white', 'random', '--games', '2', '--platform', 'botzone', '--save', out]);
+    expect(played.code).toBe(0);
+    for (const record of records(out)) {
+      const side = record.players.indexOf('amazons-jsoncpp') as 0 | 1;
+      // Territory by queen distance against uniform random moves: the bot walls it in every time.
+      expect(record.end).toMatchObject({ reason: 'score', winner: side });
+      const turns = record.turns.filter((turn) => turn.side === side && turn.kind === 'move');
+      expect(turns[0].limitMs).toBe(2000);
+      expect(turns[0].move).toMatch(/^[A-H][1-8]-[A-H][1-8]\/[A-H][1-8]$/);
+      expect(turns.at(-1)!.debug).toMatch(/^moves=\d+ deep=\d+$/);
+    }
+
+    const config = join(work, 'amazons.json');
+    writeFileSync(config, JSON.stringify({ title: 'Amazons on Botzone', game: 'amazons', platform: 'botzone', opponents: [{ name: 'heuristic', games: 2, points: 100 }] }));
+    const gradeOut = join(work, 'amazons-grade');
+    const graded = await referee(['grade', bot, '--config', config, '--out', gradeOut]);
+    expect(graded.code).toBe(0);
+    const grade = JSON.parse(readFileSync(join(gradeOut, 'grade.json'), 'utf8')) as { status: string; games: unknown[]; interfaceCheck: { passed: boolean } };
+    expect(grade).toMatchObject({ status: 'graded', interfaceCheck: { passed: true } });
+    expect(grade.games).toHaveLength(2);
+  }, 120_000);
 });
 
 describe('play', () => {
@@ -157,4 +191,57 @@ describe('grade and tournament', () => {
     expect(JSON.stringify(summary)).not.toMatch(/"verdict":"(protocol|crash)"/);
     // A grade and a 12-game tournament in one case: 28 s idle, over the default minute at load 20-50.
   }, 240_000);
+});
+
+describe('--protocol botzone on grade, batch (through the Redis queue) and tournament', () => {
+  // A simple-interaction Python bot with none of Botzone's signs in its source: only --protocol botzone makes it one.
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = new RedisServer(await freePort());
+    await redis.start();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  test('without the flag the sign-less bot is taken for an AIPlayer and fails; with it, it grades, is graded by a queue worker in a batch, and plays a tournament', async () => {
+    const config = join(work, 'protocol.json');
+    writeFileSync(config, JSON.stringify({ title: 'Reversi on Botzone', game: 'reversi', platform: 'botzone', opponents: [{ name: 'random', games: 2, points: 100 }] }));
+    const plain = join(BOTS, 'reversi-simple-python');
+
+    const unnamed = await referee(['grade', plain, '--config', config, '--out', join(work, 'protocol-unnamed')]);
+    expect(JSON.parse(readFileSync(join(work, 'protocol-unnamed', 'grade.json'), 'utf8'))).toMatchObject({ interfaceCheck: { passed: false } });
+    expect(unnamed.code).not.toBe(0);
+    const named = await referee(['grade', plain, '--config', config, '--out', join(work, 'protocol-named'), '--protocol', 'botzone']);
+    expect(named.code).toBe(0);
+
+    const roster = join(work, 'protocol-class');
+    mkdirSync(roster);
+    for (const [student, bot] of [['alice', 'reversi-simple-python'], ['bob', 'reversi-python']]) {
+      mkdirSync(join(roster, student));
+      writeFileSync(join(roster, student, 'main.py'), readFileSync(join(BOTS, bot, 'main.py')));
+    }
+    const out = join(work, 'protocol-batch');
+    const worker = startWorker(redis.url, 'bz');
+    try {
+      const batch = await referee(['batch', roster, '--config', config, '--out', out, '--quiet', '--protocol', 'botzone', '--queue', redis.url]);
+      expect(batch.code).toBe(0);
+    } finally {
+      await worker.stop();
+    }
+    expect(worker.stdout + worker.stderr).toMatch(/\[bz\] played alice vs random/);
+    const csv = readFileSync(join(out, 'grades.csv'), 'utf8');
+    expect(csv).toMatch(/^alice,.*,110,110,10,100,graded,/m);
+    expect(csv).toMatch(/^bob,.*,graded,/m);
+    const alice = JSON.parse(readFileSync(join(out, 'students', 'alice', 'grade.json'), 'utf8')) as { interfaceCheck: { items: { id: string; detail?: string }[] } };
+    expect(alice.interfaceCheck.items.find((item) => item.id === 'export')!.detail).toBe('simple interaction, restarted every turn; named with --protocol botzone');
+
+    const tournament = join(work, 'protocol-tournament');
+    mkdirSync(tournament);
+    const ran = await referee(['tournament', join(roster, 'alice'), join(roster, 'bob'), '--protocol', 'botzone', '--config', config, '--games-per-pair', '2', '--out', tournament]);
+    expect(ran.code).toBe(0);
+    const summary = readFileSync(join(tournament, 'tournament.json'), 'utf8');
+    expect(summary).not.toMatch(/"verdict":"(protocol|crash)"/);
+    expect(readFileSync(join(tournament, 'ranking.csv'), 'utf8')).toMatch(/,alice,.*\n?/);
+  }, 180_000);
 });
