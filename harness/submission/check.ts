@@ -29,6 +29,9 @@ function unstalled(answer: PlayerAnswer): PlayerAnswer {
   return answer;
 }
 
+/** The hint for a whole program taken for the course's contract (no class AIPlayer, none of Botzone's signs). */
+const WHOLE_PROGRAM_HINT = 'this file is a whole program with no class AIPlayer: if it is a Botzone bot, grade it with --protocol botzone (or "protocol": "botzone" in the assignment)';
+
 export type StepId = 'entry' | 'compile' | 'types' | 'export' | 'construct' | 'moves' | 'tamper' | 'later';
 export type StepStatus = 'pass' | 'fail' | 'warn' | 'skip';
 
@@ -416,7 +419,9 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
         const why = failure(game, answer, constructTimeoutMs, language);
         // A load that took the time is not a missing export: the loading step (construct) names it.
         const failedStep: StepId = exported || (answer.kind === 'timeout' && answer.loading === true) ? 'construct' : 'export';
-        step(failedStep, 'fail', { detail: `${game.symbols[side]}: ${why.detail}`, hint: why.hint, ...evidence(answer) });
+        // A program that reads stdin fails here for want of a class; a Botzone bot without Botzone's signs is one.
+        const hint = submission.wholeProgram && !exported?.entry ? `${why.hint}; ${WHOLE_PROGRAM_HINT}` : why.hint;
+        step(failedStep, 'fail', { detail: `${game.symbols[side]}: ${why.detail}`, hint, ...evidence(answer) });
         return;
       }
       await player.endGame();

@@ -239,6 +239,11 @@ export interface ResolvedSubmission {
   notes?: string[];
   /** Set for a Botzone bot: it runs as a whole program speaking Botzone's protocol (harness/sandbox/botzone-player.ts). */
   botzone?: BotzoneTraits;
+  /**
+   * A whole program (no AIPlayer class, a C++ main) with none of Botzone's signs, so run as the course's contract:
+   * the check's hint then says how to run it as a Botzone bot.
+   */
+  wholeProgram?: true;
 }
 
 /** A submission that cannot be found or is not shaped like one; the message names the fix. */
@@ -414,6 +419,7 @@ export function resolveSubmission(
       const texts = [text, ...(isDirectory && language === 'C++' ? siblingSources(root, entry) : [])];
       const traits = botzoneTraits(texts, protocol === 'botzone');
       if (traits) resolved.botzone = traits;
+      else resolved.wholeProgram = true;
     }
   }
   return resolved;

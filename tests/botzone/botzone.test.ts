@@ -210,7 +210,10 @@ describe('--protocol botzone on grade, batch (through the Redis queue) and tourn
     const plain = join(BOTS, 'reversi-simple-python');
 
     const unnamed = await referee(['grade', plain, '--config', config, '--out', join(work, 'protocol-unnamed')]);
-    expect(JSON.parse(readFileSync(join(work, 'protocol-unnamed', 'grade.json'), 'utf8'))).toMatchObject({ interfaceCheck: { passed: false } });
+    const refused = JSON.parse(readFileSync(join(work, 'protocol-unnamed', 'grade.json'), 'utf8')) as { interfaceCheck: { passed: boolean; items: { id: string; fix?: string }[] } };
+    expect(refused.interfaceCheck.passed).toBe(false);
+    // The failure says how to run it as what it is.
+    expect(refused.interfaceCheck.items.find((item) => item.id === 'export')!.fix).toMatch(/whole program with no class AIPlayer: if it is a Botzone bot, grade it with --protocol botzone/);
     expect(unnamed.code).not.toBe(0);
     const named = await referee(['grade', plain, '--config', config, '--out', join(work, 'protocol-named'), '--protocol', 'botzone']);
     expect(named.code).toBe(0);
