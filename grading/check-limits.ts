@@ -19,7 +19,7 @@ export function checkLimits(assignment: Assignment, source: string): CheckOption
     constructTimeoutMs: rules.constructTimeoutMs,
     illegalLimit: rules.illegalMoveLimit,
     ...(rules.loadTimeoutMs !== undefined ? { loadTimeoutMs: rules.loadTimeoutMs } : {}),
-    ...(rules.memoryMb !== undefined ? { memoryMb: rules.memoryMb } : {}),
+    // No memoryMb: the check takes the game's own where nothing names one, and a Botzone bot then gets Botzone's.
     limitsSource: source,
     limits: submissionLimits(assignment),
     ...(assignment.entry !== undefined ? { entry: assignment.entry } : {}),
@@ -53,7 +53,7 @@ export function platformCheckLimits(gameId: string): CheckOptions {
     constructTimeoutMs: rules.constructTimeoutMs,
     illegalLimit: rules.illegalMoveLimit,
     ...(rules.loadTimeoutMs !== undefined ? { loadTimeoutMs: rules.loadTimeoutMs } : {}),
-    ...(rules.memoryMb !== undefined ? { memoryMb: rules.memoryMb } : {}),
+    // No memoryMb: the check takes the game's own where nothing names one, and a Botzone bot then gets Botzone's.
     limitsSource: "the platform's limits; `referee grade` without --config plays the built-in ladder at " + `${ladder.moveTimeoutMs} ms a move`,
     limits: { ...DEFAULT_SUBMISSION_LIMITS },
     ...(ladder.moveTimeoutMs < rules.moveTimeoutMs ? { pace: { moveTimeoutMs: ladder.moveTimeoutMs, source: 'the built-in ladder' } } : {}),

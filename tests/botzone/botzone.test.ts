@@ -51,9 +51,11 @@ describe('check', () => {
   test('a kept-running simple-interaction C++ bot (GBK source, 64 MB static table) passes in Botzone terms; a Python bot on a game it cannot play fails with its traceback', async () => {
     const kept = await referee(['check', join(BOTS, 'reversi-simple-keep'), '--json']);
     expect(kept.code).toBe(0);
-    const result = JSON.parse(kept.stdout) as { ok: boolean; limits: { moveTimeoutMs: number; source: string }; steps: { id: string; status: string; detail?: string; title: string }[] };
+    const result = JSON.parse(kept.stdout) as { ok: boolean; limits: { moveTimeoutMs: number; memoryMb: number; source: string }; steps: { id: string; status: string; detail?: string; title: string }[] };
     expect(result.ok).toBe(true);
     expect(result.limits.source).toMatch(/Botzone's judge/);
+    // Botzone's 256 MB, not the course game's 512 MB (no --memory-mb, no --config).
+    expect(result.limits.memoryMb).toBe(256);
     const protocol = result.steps.find((step) => step.id === 'export')!;
     expect(protocol.title).toBe("speaks Botzone's protocol");
     expect(protocol.detail).toMatch(/simple interaction, kept running/);
