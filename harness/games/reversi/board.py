@@ -213,30 +213,41 @@ def _build_rays():
 
 
 _RAYS, _FLIPS = _build_rays()
-_UP = tuple(tuple(mask for mask, increasing in rays if increasing) for rays in _RAYS)
-_DOWN = tuple(tuple(mask for mask, increasing in rays if not increasing) for rays in _RAYS)
+# Per square, (ray, its first square) towards higher squares (_UP) and towards lower ones (_DOWN).
+_UP = tuple(tuple((mask, mask & -mask) for mask, increasing in rays if increasing) for rays in _RAYS)
+_DOWN = tuple(tuple((mask, 1 << (mask.bit_length() - 1)) for mask, increasing in rays if not increasing)
+              for rays in _RAYS)
 _X_BITS = str.maketrans({'X': '1', 'O': '0', '.': '0'})
 _O_BITS = str.maketrans({'X': '0', 'O': '1', '.': '0'})
 
 
 def _legal(p, o):
-    """Squares where the side with discs p may move against o: a fill along each direction through o's discs."""
+    """Squares where the side with discs p may move against o: per direction, the runs of o's discs next to p,
+    doubled twice (Kogge-Stone: runs of up to six), then one step on. A left and a right shift share their pairs."""
     m = o & _INNER
-    t = (p << 1) & m; t |= (t << 1) & m; t |= (t << 1) & m; t |= (t << 1) & m; t |= (t << 1) & m; t |= (t << 1) & m
+    t = m & (p << 1); t |= m & (t << 1); pair = m & (m << 1)
+    t |= pair & (t << 2); t |= pair & (t << 2)
     moves = t << 1
-    t = (p >> 1) & m; t |= (t >> 1) & m; t |= (t >> 1) & m; t |= (t >> 1) & m; t |= (t >> 1) & m; t |= (t >> 1) & m
+    pair >>= 1
+    t = m & (p >> 1); t |= m & (t >> 1); t |= pair & (t >> 2); t |= pair & (t >> 2)
     moves |= t >> 1
-    t = (p << 8) & o; t |= (t << 8) & o; t |= (t << 8) & o; t |= (t << 8) & o; t |= (t << 8) & o; t |= (t << 8) & o
+    t = o & (p << 8); t |= o & (t << 8); pair = o & (o << 8)
+    t |= pair & (t << 16); t |= pair & (t << 16)
     moves |= t << 8
-    t = (p >> 8) & o; t |= (t >> 8) & o; t |= (t >> 8) & o; t |= (t >> 8) & o; t |= (t >> 8) & o; t |= (t >> 8) & o
+    pair >>= 8
+    t = o & (p >> 8); t |= o & (t >> 8); t |= pair & (t >> 16); t |= pair & (t >> 16)
     moves |= t >> 8
-    t = (p << 9) & m; t |= (t << 9) & m; t |= (t << 9) & m; t |= (t << 9) & m; t |= (t << 9) & m; t |= (t << 9) & m
+    t = m & (p << 9); t |= m & (t << 9); pair = m & (m << 9)
+    t |= pair & (t << 18); t |= pair & (t << 18)
     moves |= t << 9
-    t = (p >> 9) & m; t |= (t >> 9) & m; t |= (t >> 9) & m; t |= (t >> 9) & m; t |= (t >> 9) & m; t |= (t >> 9) & m
+    pair >>= 9
+    t = m & (p >> 9); t |= m & (t >> 9); t |= pair & (t >> 18); t |= pair & (t >> 18)
     moves |= t >> 9
-    t = (p << 7) & m; t |= (t << 7) & m; t |= (t << 7) & m; t |= (t << 7) & m; t |= (t << 7) & m; t |= (t << 7) & m
+    t = m & (p << 7); t |= m & (t << 7); pair = m & (m << 7)
+    t |= pair & (t << 14); t |= pair & (t << 14)
     moves |= t << 7
-    t = (p >> 7) & m; t |= (t >> 7) & m; t |= (t >> 7) & m; t |= (t >> 7) & m; t |= (t >> 7) & m; t |= (t >> 7) & m
+    pair >>= 7
+    t = m & (p >> 7); t |= m & (t >> 7); t |= pair & (t >> 14); t |= pair & (t >> 14)
     moves |= t >> 7
     return moves & ~(p | o) & _FULL
 
@@ -270,7 +281,9 @@ def _flips(sq, own, opp):
     flipped = 0
     names = []
     free = ~opp
-    for mask in _UP[sq]:
+    for mask, near in _UP[sq]:
+        if not opp & near:  # a run starts next to the move, or there is none
+            continue
         stop = mask & free
         first = stop & -stop
         if first & own:
@@ -278,7 +291,9 @@ def _flips(sq, own, opp):
             if run:
                 flipped |= run
                 names += _FLIPS[run]
-    for mask in _DOWN[sq]:
+    for mask, near in _DOWN[sq]:
+        if not opp & near:
+            continue
         stop = mask & free
         if stop:
             first = 1 << (stop.bit_length() - 1)
@@ -610,13 +625,24 @@ class Board(PlainBoard):
         if not legal:
             return
         names = _in_scan_order(legal, opp)
-        for index, name in enumerate(names):
-            yield name
-            if state[_BLACK] != black or state[_WHITE] != white or (
-                    (state[_ROWS_SEEN] is not None or '_board' in fields) and _rows_moved(fields, state)):
-                break
+        if state[_ROWS_SEEN] is None and '_board' not in fields:
+            # The common case, `_board` never read: after each square, checks by identity alone, so that only a
+            # board that may have changed (an int rebuilt, rows handed out or set) pays for the full test.
+            for name in names:
+                yield name
+                if state[0] is not black or state[1] is not white or state[2] is not None or '_board' in fields:
+                    if state[_BLACK] != black or state[_WHITE] != white or (
+                            (state[_ROWS_SEEN] is not None or '_board' in fields) and _rows_moved(fields, state)):
+                        break
+            else:
+                return
         else:
-            return
+            for name in names:
+                yield name
+                if state[_BLACK] != black or state[_WHITE] != white or _rows_moved(fields, state):
+                    break
+            else:
+                return
         # The board changed while the caller iterated: go on as board.py does, through the squares it collected at
         # the start, each checked against the board as it is now.
         near = _in_scan_order(_NEAR_ALL(opp) & ~(own | opp), opp)
