@@ -221,9 +221,20 @@ _X_BITS = str.maketrans({'X': '1', 'O': '0', '.': '0'})
 _O_BITS = str.maketrans({'X': '0', 'O': '1', '.': '0'})
 
 
+def _flip_rows(x):
+    """The board upside down (row 1 <-> row 8): its eight bytes in the other order."""
+    return int.from_bytes(x.to_bytes(8, 'little'), 'big')
+
+
+_LANE = 80  # where the upside-down board sits in a packed pair: a step of at most 9 bits cannot reach it
+_INNER_PAIR = _INNER | _INNER << _LANE
+
+
 def _legal(p, o):
     """Squares where the side with discs p may move against o: per direction, the runs of o's discs next to p,
-    doubled twice (Kogge-Stone: runs of up to six), then one step on. A left and a right shift share their pairs."""
+    doubled twice (Kogge-Stone: runs of up to six), then one step on. The board and its upside-down copy share
+    one integer, so the three downward shifts (7, 8, 9) cover six directions; sideways (1) is done on the board
+    alone. A big-integer operation costs about the same at 64 bits or 144: 75 operations instead of 152."""
     m = o & _INNER
     t = m & (p << 1); t |= m & (t << 1); pair = m & (m << 1)
     t |= pair & (t << 2); t |= pair & (t << 2)
@@ -231,24 +242,19 @@ def _legal(p, o):
     pair >>= 1
     t = m & (p >> 1); t |= m & (t >> 1); t |= pair & (t >> 2); t |= pair & (t >> 2)
     moves |= t >> 1
-    t = o & (p << 8); t |= o & (t << 8); pair = o & (o << 8)
+    pp = p | _flip_rows(p) << _LANE
+    oo = o | _flip_rows(o) << _LANE
+    mm = oo & _INNER_PAIR
+    t = oo & (pp << 8); t |= oo & (t << 8); pair = oo & (oo << 8)
     t |= pair & (t << 16); t |= pair & (t << 16)
-    moves |= t << 8
-    pair >>= 8
-    t = o & (p >> 8); t |= o & (t >> 8); t |= pair & (t >> 16); t |= pair & (t >> 16)
-    moves |= t >> 8
-    t = m & (p << 9); t |= m & (t << 9); pair = m & (m << 9)
+    both = t << 8
+    t = mm & (pp << 9); t |= mm & (t << 9); pair = mm & (mm << 9)
     t |= pair & (t << 18); t |= pair & (t << 18)
-    moves |= t << 9
-    pair >>= 9
-    t = m & (p >> 9); t |= m & (t >> 9); t |= pair & (t >> 18); t |= pair & (t >> 18)
-    moves |= t >> 9
-    t = m & (p << 7); t |= m & (t << 7); pair = m & (m << 7)
+    both |= t << 9
+    t = mm & (pp << 7); t |= mm & (t << 7); pair = mm & (mm << 7)
     t |= pair & (t << 14); t |= pair & (t << 14)
-    moves |= t << 7
-    pair >>= 7
-    t = m & (p >> 7); t |= m & (t >> 7); t |= pair & (t >> 14); t |= pair & (t >> 14)
-    moves |= t >> 7
+    both |= t << 7
+    moves |= both | _flip_rows((both >> _LANE) & _FULL)
     return moves & ~(p | o) & _FULL
 
 
