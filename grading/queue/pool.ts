@@ -154,6 +154,7 @@ export class QueuePool implements GamePool {
   private lastWorkerCheck = 0;
   private workersSeen = '';
   private warnedNoWorkers = false;
+  private checksWithoutWorkers = 0;
   /** Games taken off the queue because their caller withdrew them (a stopped batch aborts each of its games). */
   private withdrawn = 0;
   /** Withdrawals in flight, which close() waits for. */
@@ -589,7 +590,10 @@ export class QueuePool implements GamePool {
       const line = `queue workers: ${ours.length} of harness ${this.harness} (this run's)${others.size > 0 ? `; ${otherText}, which do not take this run's games (run harness ${this.harness} there)` : ''}`;
       this.options.onWarning?.(line);
     }
-    if (ours.length === 0 && !this.warnedNoWorkers) {
+    // Absent at two checks in a row (further apart than a heartbeat) before it is said: a FLUSHALL wipes every
+    // worker's heartbeat too, and live workers write theirs again within HEARTBEAT_EVERY_MS.
+    this.checksWithoutWorkers = ours.length === 0 ? this.checksWithoutWorkers + 1 : 0;
+    if (this.checksWithoutWorkers >= 2 && !this.warnedNoWorkers) {
       this.warnedNoWorkers = true;
       this.options.onWarning?.(`${this.outstanding.size} game(s) are queued and no referee worker of harness ${this.harness} is connected: start \`referee worker --queue …\` on a machine that can reach this Redis`);
     } else if (ours.length > 0) {

@@ -125,7 +125,7 @@ describe('a fleet under faults', () => {
       const run = batch(makeQueueClass(ids), writeQueueConfig(1200), join(tempDir('f2'), 'out'), ['--jobs', '2']);
       const exit = await run.exited;
       expect({ code: exit.code, stderr: run.stderr }).toMatchObject({ code: 0 });
-      expect(run.stdout).toMatch(/Graded 3 student\(s\) .*: 3 graded now, 0 unchanged from the journal, 0 not graded/);
+      expect(run.stdout).toMatch(/Graded 3 students .*: 3 graded now, 0 unchanged from the journal, 0 not graded/);
       expect(run.stderr).toMatch(new RegExp(`queue workers: 1 of harness ${harnessVersion().replace(/\./g, '\\.')} \\(this run's\\); 1 of harness 0\\.0\\.1-stale, which do not take this run's games`));
       expect(stale.stdout).not.toMatch(/playing|failed|refused/);
       expect(current.stdout.match(/\] played f2/g)?.length).toBeGreaterThan(0);
