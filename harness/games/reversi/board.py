@@ -234,7 +234,8 @@ def _legal(p, o):
     """Squares where the side with discs p may move against o: per direction, the runs of o's discs next to p,
     doubled twice (Kogge-Stone: runs of up to six), then one step on. The board and its upside-down copy share
     one integer, so the three downward shifts (7, 8, 9) cover six directions; sideways (1) is done on the board
-    alone. A big-integer operation costs about the same at 64 bits or 144: 75 operations instead of 152."""
+    alone. A big-integer operation costs about the same at 64 bits or 144: about 90 operations and four byte
+    swaps instead of 152 (callgrind: 37.1 k instructions a call; 39.5 k unpacked, 50.7 k for a one-step fill)."""
     m = o & _INNER
     t = m & (p << 1); t |= m & (t << 1); pair = m & (m << 1)
     t |= pair & (t << 2); t |= pair & (t << 2)
