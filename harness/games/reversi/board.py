@@ -213,31 +213,49 @@ def _build_rays():
 
 
 _RAYS, _FLIPS = _build_rays()
-_UP = tuple(tuple(mask for mask, increasing in rays if increasing) for rays in _RAYS)
-_DOWN = tuple(tuple(mask for mask, increasing in rays if not increasing) for rays in _RAYS)
+# Per square, (ray, its first square) towards higher squares (_UP) and towards lower ones (_DOWN).
+_UP = tuple(tuple((mask, mask & -mask) for mask, increasing in rays if increasing) for rays in _RAYS)
+_DOWN = tuple(tuple((mask, 1 << (mask.bit_length() - 1)) for mask, increasing in rays if not increasing)
+              for rays in _RAYS)
 _X_BITS = str.maketrans({'X': '1', 'O': '0', '.': '0'})
 _O_BITS = str.maketrans({'X': '0', 'O': '1', '.': '0'})
 
 
+def _flip_rows(x):
+    """The board upside down (row 1 <-> row 8): its eight bytes in the other order."""
+    return int.from_bytes(x.to_bytes(8, 'little'), 'big')
+
+
+_LANE = 80  # where the upside-down board sits in a packed pair: a step of at most 9 bits cannot reach it
+_INNER_PAIR = _INNER | _INNER << _LANE
+
+
 def _legal(p, o):
-    """Squares where the side with discs p may move against o: a fill along each direction through o's discs."""
+    """Squares where the side with discs p may move against o: per direction, the runs of o's discs next to p,
+    doubled twice (Kogge-Stone: runs of up to six), then one step on. The board and its upside-down copy share
+    one integer, so the three downward shifts (7, 8, 9) cover six directions; sideways (1) is done on the board
+    alone. A big-integer operation costs about the same at 64 bits or 144: about 90 operations and four byte
+    swaps instead of 152 (callgrind: 37.1 k instructions a call; 39.5 k unpacked, 50.7 k for a one-step fill)."""
     m = o & _INNER
-    t = (p << 1) & m; t |= (t << 1) & m; t |= (t << 1) & m; t |= (t << 1) & m; t |= (t << 1) & m; t |= (t << 1) & m
+    t = m & (p << 1); t |= m & (t << 1); pair = m & (m << 1)
+    t |= pair & (t << 2); t |= pair & (t << 2)
     moves = t << 1
-    t = (p >> 1) & m; t |= (t >> 1) & m; t |= (t >> 1) & m; t |= (t >> 1) & m; t |= (t >> 1) & m; t |= (t >> 1) & m
+    pair >>= 1
+    t = m & (p >> 1); t |= m & (t >> 1); t |= pair & (t >> 2); t |= pair & (t >> 2)
     moves |= t >> 1
-    t = (p << 8) & o; t |= (t << 8) & o; t |= (t << 8) & o; t |= (t << 8) & o; t |= (t << 8) & o; t |= (t << 8) & o
-    moves |= t << 8
-    t = (p >> 8) & o; t |= (t >> 8) & o; t |= (t >> 8) & o; t |= (t >> 8) & o; t |= (t >> 8) & o; t |= (t >> 8) & o
-    moves |= t >> 8
-    t = (p << 9) & m; t |= (t << 9) & m; t |= (t << 9) & m; t |= (t << 9) & m; t |= (t << 9) & m; t |= (t << 9) & m
-    moves |= t << 9
-    t = (p >> 9) & m; t |= (t >> 9) & m; t |= (t >> 9) & m; t |= (t >> 9) & m; t |= (t >> 9) & m; t |= (t >> 9) & m
-    moves |= t >> 9
-    t = (p << 7) & m; t |= (t << 7) & m; t |= (t << 7) & m; t |= (t << 7) & m; t |= (t << 7) & m; t |= (t << 7) & m
-    moves |= t << 7
-    t = (p >> 7) & m; t |= (t >> 7) & m; t |= (t >> 7) & m; t |= (t >> 7) & m; t |= (t >> 7) & m; t |= (t >> 7) & m
-    moves |= t >> 7
+    pp = p | _flip_rows(p) << _LANE
+    oo = o | _flip_rows(o) << _LANE
+    mm = oo & _INNER_PAIR
+    t = oo & (pp << 8); t |= oo & (t << 8); pair = oo & (oo << 8)
+    t |= pair & (t << 16); t |= pair & (t << 16)
+    both = t << 8
+    t = mm & (pp << 9); t |= mm & (t << 9); pair = mm & (mm << 9)
+    t |= pair & (t << 18); t |= pair & (t << 18)
+    both |= t << 9
+    t = mm & (pp << 7); t |= mm & (t << 7); pair = mm & (mm << 7)
+    t |= pair & (t << 14); t |= pair & (t << 14)
+    both |= t << 7
+    moves |= both | _flip_rows((both >> _LANE) & _FULL)
     return moves & ~(p | o) & _FULL
 
 
@@ -270,7 +288,9 @@ def _flips(sq, own, opp):
     flipped = 0
     names = []
     free = ~opp
-    for mask in _UP[sq]:
+    for mask, near in _UP[sq]:
+        if not opp & near:  # a run starts next to the move, or there is none
+            continue
         stop = mask & free
         first = stop & -stop
         if first & own:
@@ -278,7 +298,9 @@ def _flips(sq, own, opp):
             if run:
                 flipped |= run
                 names += _FLIPS[run]
-    for mask in _DOWN[sq]:
+    for mask, near in _DOWN[sq]:
+        if not opp & near:
+            continue
         stop = mask & free
         if stop:
             first = 1 << (stop.bit_length() - 1)
@@ -610,13 +632,24 @@ class Board(PlainBoard):
         if not legal:
             return
         names = _in_scan_order(legal, opp)
-        for index, name in enumerate(names):
-            yield name
-            if state[_BLACK] != black or state[_WHITE] != white or (
-                    (state[_ROWS_SEEN] is not None or '_board' in fields) and _rows_moved(fields, state)):
-                break
+        if state[_ROWS_SEEN] is None and '_board' not in fields:
+            # The common case, `_board` never read: after each square, checks by identity alone, so that only a
+            # board that may have changed (an int rebuilt, rows handed out or set) pays for the full test.
+            for name in names:
+                yield name
+                if state[0] is not black or state[1] is not white or state[2] is not None or '_board' in fields:
+                    if state[_BLACK] != black or state[_WHITE] != white or (
+                            (state[_ROWS_SEEN] is not None or '_board' in fields) and _rows_moved(fields, state)):
+                        break
+            else:
+                return
         else:
-            return
+            for name in names:
+                yield name
+                if state[_BLACK] != black or state[_WHITE] != white or _rows_moved(fields, state):
+                    break
+            else:
+                return
         # The board changed while the caller iterated: go on as board.py does, through the squares it collected at
         # the start, each checked against the board as it is now.
         near = _in_scan_order(_NEAR_ALL(opp) & ~(own | opp), opp)
