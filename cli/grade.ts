@@ -148,11 +148,12 @@ export function register(program: Command): void {
       if (flags.only && (flags.only.item >= assignment.opponents.length || flags.only.index >= assignment.opponents[flags.only.item].games)) {
         throw new UsageError(`--only ${flags.only.item}:${flags.only.index} names no game: items are 0..${assignment.opponents.length - 1}`);
       }
-      // Before any work: an --out that cannot hold the results is one line now, not a stack after the games.
-      const outDir = prepareOutDir(flags.out);
       // A zip is graded as the folder it holds; reports and the rerun command keep the name the user gave.
       const path = await submissionArg(submission);
       const found = await contestantFor(path, assignment, !flags.config);
+      // Before any game: an --out that cannot hold the results is one line now, not a stack after the games (and a
+      // submission that is not there leaves no empty output folder behind).
+      const outDir = prepareOutDir(flags.out);
       const contestant = path === submission || found.submission.kind !== 'submission' ? found : { ...found, submission: { ...found.submission, name: submission } };
       const progress = flags.quiet ? null : progressWriter((line) => process.stderr.write(line), process.stderr.isTTY === true);
       const game = getGame(assignment.game);
