@@ -5,7 +5,8 @@
  */
 import type { AnyGame } from '../harness/games/game.js';
 import type { GameEntry, GradeResult, ItemResult } from '../grading/grade-result.js';
-import { CAUSE_ORDER, CAUSE_TITLES, causeAdvice, causeOf, lossDetail, ms, plural, whenLost, type LossCause } from './loss-cause.js';
+import { CAUSE_ORDER, CAUSE_TITLES, causeAdvice, causeOf, lossDetail, ms, whenLost, type LossCause } from './loss-cause.js';
+import { count } from '../grading/words.js';
 
 export interface Diagnosis {
   /** One sentence each: a finding, then the advice. */
@@ -87,11 +88,11 @@ export function diagnose(
     const detail = lossDetail(first);
     const others = lost.length > 1 && cause !== 'construct' && cause !== 'load' ? ` (the first: ${detail})` : `: ${detail}`;
     const figure = cause === 'memory' && !first.end.loser!.message ? '' : others;
-    lines.push(`${CAUSE_TITLES[cause]}: ${plural(lost.length, 'game')} lost ${when}${figure}. Fix: ${causeAdvice(cause, language, lost.map((entry) => entry.record.end.loser!))}.`);
+    lines.push(`${CAUSE_TITLES[cause]}: ${count(lost.length, 'game')} lost ${when}${figure}. Fix: ${causeAdvice(cause, language, lost.map((entry) => entry.record.end.loser!))}.`);
   }
-  const stalls = entries.reduce((sum, entry) => sum + (entry.record.start.reduce((count, start, side) => count + (side === entry.studentSide ? (start.stalls ?? 0) : 0), 0)), 0);
+  const stalls = entries.reduce((sum, entry) => sum + (entry.record.start.reduce((total, start, side) => total + (side === entry.studentSide ? (start.stalls ?? 0) : 0), 0)), 0);
   if (stalls > 0) {
-    lines.push(`Not charged: building the AIPlayer was started again ${plural(stalls, 'time')} because the grader's machine, not the submission, used the time (the player waited for a CPU); those attempts count for nothing.`);
+    lines.push(`Not charged: building the AIPlayer was started again ${count(stalls, 'time')} because the grader's machine, not the submission, used the time (the player waited for a CPU); those attempts count for nothing.`);
   }
 
   // Time: what the submission used of its budget, per move.
@@ -115,7 +116,7 @@ export function diagnose(
     lines.push(`Time: the slowest answered move took ${ms(times[times.length - 1])} of ${ms(limit)}.`);
   }
   const byBoard = entries.filter((entry) => entry.result === 'loss' && !entry.record.end.loser).length;
-  if (byBoard > 0) lines.push(`Board: ${plural(byBoard, 'game')} lost on the board.`);
+  if (byBoard > 0) lines.push(`Board: ${count(byBoard, 'game')} lost on the board.`);
 
   // Colour split.
   const [first, second] = item.bySide;

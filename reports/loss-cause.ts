@@ -6,6 +6,7 @@
  * from messages or markup.
  */
 import type { ForfeitRecord, GameRecord, IllegalAttempt } from '../harness/referee/record.js';
+import { count } from '../grading/words.js';
 
 /** The kinds of forced loss a report tells apart (a timeout while building the player is not a slow search). */
 export type LossCause = 'construct' | 'load' | 'timeout' | 'illegal' | 'error' | 'crash' | 'memory' | 'tamper' | 'protocol';
@@ -15,8 +16,6 @@ export const CAUSE_ORDER: readonly LossCause[] = ['crash', 'error', 'illegal', '
 
 export const ms = (value: number): string =>
   value >= 1000 ? `${Number((value / 1000).toFixed(1))} s` : `${value < 10 ? Number(value.toFixed(1)) : Math.round(value)} ms`;
-
-export const plural = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
 
 /** The cause of a forced loss (by its record: the phase and the rule the referee named, never its message text). */
 export function causeOf(loser: ForfeitRecord): LossCause {
@@ -66,7 +65,7 @@ export function lossDetail(record: GameRecord): string {
     case 'timeout':
       return loser.message;
     case 'illegal':
-      return `${plural(loser.attempts.length, 'illegal answer')} in one turn — ${attemptsText(loser.attempts)}`;
+      return `${count(loser.attempts.length, 'illegal answer')} in one turn — ${attemptsText(loser.attempts)}`;
     case 'error':
       return loser.where ? `${loser.message} in ${loser.where.function} (${loser.where.file}, line ${loser.where.line})` : loser.message;
     default:

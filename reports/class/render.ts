@@ -5,7 +5,8 @@
  */
 import Handlebars from 'handlebars';
 import { LOSS_VERDICTS } from '../../harness/referee/verdict.js';
-import { plural, VERDICT_WORDS } from '../loss-cause.js';
+import { VERDICT_WORDS } from '../loss-cause.js';
+import { count } from '../../grading/words.js';
 import { classStatus, type StudentSummary } from '../../grading/batch/summary.js';
 import { CLASS_CSS, CLASS_SCRIPT, CLASS_TEMPLATE } from './template.js';
 import { writeFileAtomic } from '../../grading/write-atomic.js';
@@ -136,8 +137,8 @@ function viewModel(options: ClassIndexOptions): Record<string, unknown> {
     hardened: isolation.length > 0 && notIsolated === 0,
     notIsolated,
     // Counts in words ('1 student', 'no student failed …'), not '1 students' or 'submission(s)'.
-    studentsText: plural(students.length, 'student'),
-    notIsolatedText: `${plural(notIsolated, 'submission')} ran`,
+    studentsText: count(students.length, 'student'),
+    notIsolatedText: `${count(notIsolated, 'submission')} ran`,
     failedText: failures.length === 0 ? 'none failed the interface check' : `${failures.length} failed the interface check or could not be graded`,
     generatedAt: options.generatedAt ?? new Date().toISOString(),
     itemHeaders: (first?.items ?? []).map((item) => ({ title: item.title, opponent: item.opponent })),

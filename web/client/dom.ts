@@ -15,4 +15,4 @@ export function say(text: string): void {
 }
 
 /** "1 disc", "2 discs": a count with the word that fits it. */
-export const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+export const plural = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;

@@ -7,7 +7,7 @@ import { getGame } from '../../harness/games/registry.js';
 import type { TurnView } from '../server/protocol.js';
 import type { WatchedLiveGame as WatchLive, WatchOverview } from '../server/watch.js';
 import { send } from './connection.js';
-import { $ } from './dom.js';
+import { $, plural } from './dom.js';
 import { positionsFrom } from './positions.js';
 import { isLossVerdict, VERDICT_DESCRIPTIONS } from '../../harness/referee/verdict.js';
 
@@ -28,9 +28,6 @@ let watchPly = 0;
 /** When the followed game in play ended (its result then stays on the board a moment before following the next). */
 let watchEndedAt = 0;
 const RESULT_PAUSE_MS = 2000;
-
-/** '1 game', '3 games'. */
-const counted = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
 
 export function watchGame(key: string): void {
   $('watch-message').textContent = '';
@@ -83,13 +80,13 @@ export function renderWatch(data: WatchOverview): void {
   const tournament = data.source === 'tournament';
   const count = data.students.length;
   const who = tournament
-    ? count === 0 ? 'no players yet' : counted(count, 'player')
-    : count === 0 ? 'no students yet' : `${counted(count, 'student')} (${graded} graded)`;
+    ? count === 0 ? 'no players yet' : plural(count, 'player')
+    : count === 0 ? 'no students yet' : `${plural(count, 'student')} (${graded} graded)`;
   $('watch-summary').textContent = data.source === 'none'
     ? data.dirExists
       ? 'No batch.sqlite, tournament.sqlite or games.jsonl here yet: waiting for the batch, tournament or grade to start…'
       : 'This folder does not exist yet: waiting for the batch, tournament or grade to start and make it…'
-    : `${data.source} ${RUN_STATES[data.run.state]}: ${who}, ${data.live.length === 0 ? 'no game' : counted(data.live.length, 'game')} in play, ${counted(data.gamesTotal, 'game')} finished.`;
+    : `${data.source} ${RUN_STATES[data.run.state]}: ${who}, ${data.live.length === 0 ? 'no game' : plural(data.live.length, 'game')} in play, ${plural(data.gamesTotal, 'game')} finished.`;
   const headings = $('watch-students').querySelectorAll('th');
   headings[0].textContent = tournament ? 'Player' : 'Student';
   headings[2].textContent = tournament ? 'Points' : 'Score';
@@ -121,7 +118,7 @@ export function renderWatch(data: WatchOverview): void {
   );
   $('watch-live-none').hidden = data.live.length > 0;
   $('watch-games').replaceChildren(
-    ...data.games.map((game) => gameButton(game.key, `${game.student ? `${game.student}: ` : ''}${game.players[0]} vs ${game.players[1]} — ${game.result} (${counted(game.plies, 'ply', 'plies')})`)),
+    ...data.games.map((game) => gameButton(game.key, `${game.student ? `${game.student}: ` : ''}${game.players[0]} vs ${game.players[1]} — ${game.result} (${plural(game.plies, 'ply', 'plies')})`)),
   );
   if (!$<HTMLInputElement>('watch-follow').checked) return;
   // Follow: stay on a game in play until it ends (the server then sends its record, or says it stopped); show its
