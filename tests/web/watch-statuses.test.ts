@@ -45,7 +45,7 @@ test('a folder that does not exist yet is awaited; then compile failure and reus
     () =>
       document.querySelectorAll('#watch-students tbody tr').length === 3 &&
       /finished/.test(document.querySelector('#watch-summary')!.textContent ?? '') &&
-      ![...document.querySelectorAll('#watch-students tbody tr')].some((tr) => /^grading/.test(tr.querySelectorAll('td')[1]?.textContent ?? '')),
+      ![...document.querySelectorAll('#watch-students tbody tr')].some((tr) => /^(grading|waiting)/.test(tr.querySelectorAll('td')[1]?.textContent ?? '')),
     undefined,
     { timeout: 30_000 },
   );
