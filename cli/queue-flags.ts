@@ -6,6 +6,7 @@ import { PASSWORD_IN_ARGV_WARNING, QueueUsageError, queueEndpoint, redactUrl, ur
 import { QueuePool } from '../grading/queue/pool.js';
 import { ensureKeyFile, keyFilePath, KEY_FILE_ENV, readKeyFile } from '../grading/queue/signing.js';
 import { UsageError } from './args.js';
+import { count } from '../grading/words.js';
 
 export interface QueueFlags {
   queue?: string;
@@ -61,5 +62,5 @@ export function workerHint(flags: QueueFlags & { queue: string }): string {
 export function closeLine(pool: QueuePool | undefined): string | null {
   const summary = pool?.closeSummary;
   if (!summary || summary.removed + summary.inPlay === 0) return null;
-  return `referee: took ${summary.removed} queued game(s) off the queue${summary.inPlay > 0 ? `; ${summary.inPlay} already in play finish on their workers and wait in Redis (for hours) for --resume` : ''}.`;
+  return `referee: took ${count(summary.removed, 'queued game')} off the queue${summary.inPlay > 0 ? `; ${summary.inPlay} already in play finish on their workers and wait in Redis (for hours) for --resume` : ''}.`;
 }

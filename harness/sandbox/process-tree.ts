@@ -84,25 +84,6 @@ export function isAlive(pid: number): boolean {
 }
 
 /**
- * How long a process's threads have waited, runnable, for a CPU (ms; /proc/PID/task/TID/schedstat's second field):
- * time the machine's load took from it, as opposed to time it spent running or blocked. null where the kernel
- * does not say (no schedstat, the process gone).
- */
-export function runQueueWaitMs(pid: number): number | null {
-  if (!pid || portable()) return null;
-  try {
-    let waitedNs = 0;
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const fields = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ');
-      waitedNs += Number(fields[1]) || 0;
-    }
-    return waitedNs / 1e6;
-  } catch {
-    return null;
-  }
-}
-
-/**
  * What the scheduler says of a process's threads: time run and time waited runnable for a CPU (ms, summed over
  * threads), and whether any thread is held by the machine now (runnable, or stopped by the grader's freeze). The
  * kernel adds a wait to schedstat only when the thread gets the CPU, so a thread starved right now shows as

@@ -28,7 +28,7 @@ import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-fail
 import { memoryWall, ResidentSampler, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
-import { processGroup, processTree, runQueueWaitMs, scheduling, signalGroups, signalPids } from './process-tree.js';
+import { processGroup, processTree, scheduling, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, noPython, pythonRuntimeDir } from './python-runtime.js';
@@ -126,6 +126,8 @@ interface Child {
 
 /** How long an answered child may stay runnable before it is frozen (see scheduleFreeze). */
 const FREEZE_GRACE_MS = 2;
+/** How soon a player held by the machine at its deadline (runnable, short of its limit in run time) is looked at again. */
+const HELD_RECHECK_MS = 25;
 /** When a self-stopped host is woken a second time, should the first SIGCONT have come before its stop (thaw). */
 const SELF_STOP_RETRY_MS = 5;
 
@@ -568,17 +570,23 @@ export class SandboxPlayer implements Player {
     return new Promise<Outcome>((resolve) => {
       const id = request ? this.nextId++ : 0;
       const asked = performance.now();
-      const waitedBefore = this.options.creditCpuWaits ? runQueueWaitMs(child.node) : null;
+      const before = this.options.creditCpuWaits ? scheduling(child.node) : null;
+      const waitedBefore = before?.waitedMs ?? null;
       let stall: string | undefined;
       const expire = (): void => {
         const pending = this.pending;
         if (pending?.id !== id || this.child !== child) return; // answered in the loop turn that read the pipe
-        if (waitedBefore !== null) {
+        if (before) {
           // The limit counts the player's own time: wall time it spent waiting, runnable, for a CPU does not count,
           // up to CREDIT_STRETCH times the limit in wall time; past that the grader's machine used the time.
-          const waited = (runQueueWaitMs(child.node) ?? waitedBefore) - waitedBefore;
+          const now = scheduling(child.node) ?? before;
+          const waited = now.waitedMs - before.waitedMs;
           const wall = performance.now() - asked;
-          const left = limitMs - (wall - waited);
+          let left = limitMs - (wall - waited);
+          // A wait in progress is not in schedstat until the thread gets the CPU, and a host that stopped itself
+          // after a lost race with its wake-up waits stopped (thaw): held by the machine now and short of its limit
+          // in time run, the player is looked at again shortly rather than judged on time it did not have.
+          if (now.runnable && now.ranMs - before.ranMs < limitMs) left = Math.max(left, Math.min(limitMs - (now.ranMs - before.ranMs), Math.max(HELD_RECHECK_MS, limitMs / 40)));
           if (left > Math.max(5, limitMs / 50)) {
             if (wall + left <= CREDIT_STRETCH * limitMs) {
               pending.timer = setTimeout(() => setImmediate(expire), left);

@@ -248,7 +248,7 @@ describe('a fleet under faults', () => {
     run.process.kill('SIGTERM');
     const exit = await run.exited;
     expect(exit.code).toBe(143);
-    expect(run.stderr).toMatch(/referee: took \d+ queued game\(s\) off the queue\./);
+    expect(run.stderr).toMatch(/referee: took \d+ queued games? off the queue\./);
     const resume = /Resume with: (.*)/.exec(run.stderr)?.[1] ?? '';
     expect(resume).toContain(`--queue ${redis.url}`);
     expect(resume).toMatch(/--jobs 4 .*--resume$/);
@@ -276,7 +276,7 @@ describe('a fleet under faults', () => {
     await until(async () => (await queued()).waiting >= 4, 'grade games queued');
     grade.process.kill('SIGTERM');
     expect((await grade.exited).code).toBe(143);
-    expect(grade.stderr).toMatch(/referee: took 4 queued game\(s\) off the queue\./);
+    expect(grade.stderr).toMatch(/referee: took 4 queued games? off the queue\./);
     const gradeResume = /Resume with: (.*)/.exec(grade.stderr)?.[1] ?? '';
     expect(gradeResume).toMatch(new RegExp(`^referee grade .*--out \\S+ --queue ${redis.url.replace(/[/.]/g, '\\$&')} --resume$`));
     expect((await queued()).all).toBe(before);
@@ -285,7 +285,7 @@ describe('a fleet under faults', () => {
     await until(async () => (await queued()).waiting >= 4, 'tournament games queued');
     tournament.process.kill('SIGTERM');
     expect((await tournament.exited).code).toBe(143);
-    expect(tournament.stderr).toMatch(/referee: took \d+ queued game\(s\) off the queue\./);
+    expect(tournament.stderr).toMatch(/referee: took \d+ queued games? off the queue\./);
     const tournamentResume = /Resume with: (.*)/.exec(tournament.stderr)?.[1] ?? '';
     expect(tournamentResume).toContain(`--queue ${redis.url}`);
     expect(tournamentResume).toMatch(/--resume$/);

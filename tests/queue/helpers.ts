@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { afterEach, expect } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { BATCH_JOURNAL_FILE, BatchJournal } from '../../grading/batch/journal-db.js';
 import { packageFile } from '../../grading/package-root.js';
@@ -102,6 +103,16 @@ export class RedisServer {
   }
 }
 
+/** CLIs started inside a test (not in a beforeAll) and not yet exited. */
+const startedInTests = new Set<Cli>();
+
+// A test that failed or timed out must not leave its workers running: they would take the next tests' games.
+afterEach(async () => {
+  const left = [...startedInTests];
+  startedInTests.clear();
+  await Promise.all(left.map((cli) => cli.kill()));
+});
+
 /** A CLI subprocess with its output collected. */
 export class Cli {
   readonly process: ChildProcess;
@@ -117,6 +128,10 @@ export class Cli {
     this.process.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
     this.process.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
     this.exited = new Promise((resolve) => this.process.once('exit', (code, signal) => resolve({ code, signal })));
+    if (expect.getState().currentTestName !== undefined) {
+      startedInTests.add(this);
+      void this.exited.then(() => startedInTests.delete(this));
+    }
   }
 
   get pid(): number {
@@ -136,6 +151,16 @@ export class Cli {
     if (this.process.exitCode !== null || this.process.signalCode !== null) return;
     this.process.kill('SIGTERM');
     await this.exited;
+  }
+
+  /** Stops a leftover at once: thawed (a test may have stopped it), SIGTERM, then SIGKILL if it lingers 5 s. */
+  async kill(): Promise<void> {
+    if (this.process.exitCode !== null || this.process.signalCode !== null) return;
+    this.process.kill('SIGCONT');
+    this.process.kill('SIGTERM');
+    const timer = setTimeout(() => this.process.kill('SIGKILL'), 5000);
+    await this.exited;
+    clearTimeout(timer);
   }
 }
 

@@ -39,7 +39,8 @@ function checkOnCpu0(path: string): Promise<{ code: number | null; stdout: strin
 
 test('under three CPU hogs on its core, a player with time to spare passes and an endless loop still fails its check', async () => {
   const fair = await checkOnCpu0(packageFile('tests', 'fixtures', 'students', 'cpu-80ms', 'AIPlayer.ts'));
-  expect({ code: fair.code, stdout: fair.stdout, stderr: fair.stderr }).toMatchObject({ code: 0, stderr: '' });
+  // The failed items, not just the code, so that a failure says which step and why.
+  expect({ code: fair.code, failed: fair.stdout.split('\n').filter((line) => line.includes('✗')), stderr: fair.stderr }).toEqual({ code: 0, failed: [], stderr: '' });
   expect(fair.stdout).toMatch(/✓ getMove answers the opening legally within the time limit/);
 
   const endless = await checkOnCpu0(looping);
