@@ -155,7 +155,7 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
     if (error instanceof InputError) throw new UsageError(error.message);
     throw error;
   }
-  const ignored = input.ignored.length > 0 ? `; ignored ${input.ignored.length} other entr${input.ignored.length === 1 ? 'y' : 'ies'} (${input.ignored.slice(0, 3).join(', ')}${input.ignored.length > 3 ? ', …' : ''})` : '';
+  const ignored = input.ignored.length > 0 ? `; ignored ${count(input.ignored.length, 'other entry', 'other entries')} (${input.ignored.slice(0, 3).join(', ')}${input.ignored.length > 3 ? ', …' : ''})` : '';
   console.log(`Found ${count(input.students.length, 'student')} in ${input.kind === 'zip' ? 'the zip' : 'the folder'} ${submissions}: ${LAYOUT_NAMES[input.layout]}${ignored}.`);
 
   const tty = process.stderr.isTTY === true;

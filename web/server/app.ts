@@ -22,6 +22,7 @@ import { createSubmissionPlayer, submissionName } from '../../harness/submission
 import { SubmissionError, type SubmissionProtocol } from '../../harness/submission/resolve.js';
 import { defaultAssignment, type Assignment } from '../../grading/assignment.js';
 import { packageFile } from '../../grading/package-root.js';
+import { count, dateTime } from '../../grading/words.js';
 import { referenceNames } from '../../reference-ai/index.js';
 import { loadRecord } from './load.js';
 import {
@@ -254,8 +255,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   /** Why a game id the server once had is gone (a page or record link that outlived it): the newest few thousand. */
   const departed = new Map<string, string>();
   const DEPARTED_KEPT = 5000;
-  const clock = (at: number): string => new Date(at).toISOString().slice(11, 16);
-
+  
   function closeSession(session: GameSession, why: string): void {
     sessions.delete(session.id);
     departed.set(session.id, why);
@@ -277,7 +277,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const hours = Math.round(finishedTtlMs / 3_600_000);
       closeSession(
         session,
-        `this game ended at ${clock(session.finishedAt!)} UTC and was removed from the server ${old ? `after ${hours} hour(s)` : `to make room (it keeps the ${maxFinished} latest finished games)`}: ` +
+        `this game ended on ${dateTime(session.finishedAt!)} and was removed from the server ${old ? `after ${count(hours, 'hour')}` : `to make room (it keeps the ${count(maxFinished, 'latest finished game')})`}: ` +
           'press Save when a game ends to keep its record; start a new game',
       );
     }
@@ -289,7 +289,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const now = Date.now();
     for (const session of sessions.values()) {
       if (session.finishedAt === null && session.listenerCount === 0 && now - session.lastUsed > IDLE_MS) {
-        closeSession(session, `this game was closed on the server after an hour with nobody at it (last move ${clock(session.lastUsed)} UTC): start a new game`);
+        closeSession(session, `this game was closed on the server after an hour with nobody at it (last move ${dateTime(session.lastUsed)}): start a new game`);
       }
     }
     evictFinished(now);
