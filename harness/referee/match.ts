@@ -34,6 +34,11 @@ export interface PlayGameOptions<S, M> {
   config?: Partial<RefereeConfig>;
   /** Called after each turn with the state it led to (live viewers, progress). */
   onTurn?: (turn: TurnRecord, state: S) => void;
+  /**
+   * Awaited before a side is asked for a turn, before its clock starts (serve's AI vs AI pacing: pause, step, speed),
+   * so a paced game is timed exactly as a graded one. `moveNumber` is the side's own turn count, from 1.
+   */
+  beforeTurn?: (side: Side, moveNumber: number) => Promise<void> | void;
 }
 
 const STACK_CAP = 4000;
@@ -363,6 +368,7 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
     /** Time drawn past the limits this turn (bank and strike grace), which extends the turn's own limit too. */
     let overMs = 0;
     let struck = false;
+    await options.beforeTurn?.(side, moveNumber);
     for (let attempt = 1; ; attempt++) {
       const info: MoveInfo = {
         color: game.symbols[side],
