@@ -245,7 +245,10 @@ describe('referee batch --queue with two referee workers', () => {
   }, 240_000); // two grades (each type-checks its student: ~55 s at load 40) and their games
 
   test('games in play reach the journal through Redis move by move, with the worker playing them; workers are journaled', async () => {
-    const classDir = makeQueueClass(['q9live'], 40);
+    // 120 ms a move (was 40): a game lasts ~4 s of the wall clock however loaded the machine, while the way to the
+    // journal (worker, Redis stream, coordinator, this poll) slows with the load: at load 34 each game of ~1.5 s was
+    // seen at one point of its play only.
+    const classDir = makeQueueClass(['q9live'], 120);
     const out = join(tempDir('q9'), 'out');
     const coordinator = batch(classDir, writeQueueConfig(900), out, ['--queue', redis.url, '--jobs', '2']);
     const path = join(out, BATCH_JOURNAL_FILE);

@@ -77,7 +77,7 @@ describe('referee tournament (CLI)', () => {
     // (as game.py does), and at load 40 players that answer in microseconds were ruled late at 519-825 ms, so the
     // interrupted run and the straight one differed in 4 to 25 of 90 games. This test is about resuming.
     rules = join(root, 'rules.json');
-    writeFileSync(rules, JSON.stringify({ title: 'Tournament rules', game: 'reversi', moveTimeoutMs: 60_000 }));
+    writeFileSync(rules, JSON.stringify({ title: 'Tournament rules', game: 'reversi', moveTimeoutMs: 60_000, opponents: [{ name: 'random', games: 2, points: 10 }] }));
   });
 
   test('killed with SIGKILL and resumed: the same ranking as an uninterrupted run, and no finished game replayed', async () => {
