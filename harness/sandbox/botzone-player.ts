@@ -25,7 +25,7 @@ import { getGame } from '../games/registry.js';
 import { GraderError } from '../referee/grader-error.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { PlayerCgroup } from './cgroup.js';
-import { detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
+import { detectLayers, fallbackWarning, forgetBwrapProbe, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
 import { SpawnerSession, signalName, type SpawnedEnd } from './botzone-spawner.js';
 import { launchPlan, type WholeProgram } from './launch.js';
 import { nativeTools, protectGrader } from './native-tools.js';
@@ -506,6 +506,7 @@ export class BotzonePlayer implements Player {
       await closed;
       const said = this.output.stderrTail().trim().split('\n').pop() ?? '';
       this.output.take();
+      if (this.layers.bwrap) forgetBwrapProbe(); // the next process probes bubblewrap live (layers.ts)
       throw new GraderError(`the Botzone bot's sandbox could not start${said ? `: ${said.slice(0, 300)}` : ''}`);
     }
     // What the sandbox printed while starting is not the bot's.
