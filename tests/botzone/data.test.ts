@@ -10,52 +10,21 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, expect, test } from '@jest/globals';
 import { scratch } from '../sandbox/support.js';
+import { REVERSI_PY } from './python-bots.js';
 
 const CLI = resolve('dist/cli/index.js');
 
-/** Reversi's rules for both bots: the board from the history, the first legal move. */
-const RULES = `DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
-def flips(b, x, y, c):
-    if b[x][y]:
-        return []
-    out = []
-    for dx, dy in DIRS:
-        cx, cy, line = x + dx, y + dy, []
-        while 0 <= cx < 8 and 0 <= cy < 8 and b[cx][cy] == -c:
-            line.append((cx, cy)); cx += dx; cy += dy
-        if line and 0 <= cx < 8 and 0 <= cy < 8 and b[cx][cy] == c:
-            out += line
-    return out
-def play(b, x, y, c):
-    if x >= 0:
-        for cx, cy in flips(b, x, y, c):
-            b[cx][cy] = c
-        b[x][y] = c
-def choose(requests, responses):
-    b = [[0] * 8 for _ in range(8)]
-    b[3][4] = b[4][3] = 1
-    b[3][3] = b[4][4] = -1
-    me = 1 if requests[0][0] < 0 else -1
-    for i in range(len(responses)):
-        play(b, requests[i][0], requests[i][1], -me)
-        play(b, responses[i][0], responses[i][1], me)
-    play(b, requests[-1][0], requests[-1][1], -me)
-    moves = [(x, y) for x in range(8) for y in range(8) if flips(b, x, y, me)]
-    turn = len(responses) + 1
-    if turn == 6:
-        return turn, (0, 0) if (0, 0) not in moves else (7, 7)
-    return turn, moves[0] if moves else (-1, -1)
-OVER = "x" * (101 * 1024)
-`;
+const OVER = 'OVER = "x" * (101 * 1024)';
 
 // JSON interaction: data a number (the turn count so far), globaldata the number of games begun.
 const JSON_BOT = `import json
-${RULES}
+${REVERSI_PY}
+${OVER}
 full = json.loads(input())
 requests = [(r["x"], r["y"]) for r in full["requests"]]
 responses = [(r["x"], r["y"]) for r in full["responses"]]
 data, globaldata = full.get("data"), full.get("globaldata")
-turn, (x, y) = choose(requests, responses)
+turn, (x, y) = choose(requests, responses, 6)
 out = {"response": {"x": x, "y": y}, "debug": "data=%r global=%r" % (data, globaldata)}
 out["data"] = OVER if turn == 3 else (data or 0) + 1
 if turn == 1:
@@ -67,13 +36,14 @@ print(json.dumps(out))
 
 // Simple interaction: the turn number, the alternating request/response lines, then the data and globaldata lines.
 const SIMPLE_BOT = `import sys
-${RULES}
+${REVERSI_PY}
+${OVER}
 lines = sys.stdin.read().split("\\n")
 n = int(lines[0])
 pairs = [tuple(int(v) for v in line.split()) for line in lines[1:2 * n]]
 requests, responses = pairs[0::2], pairs[1::2]
 data, globaldata = lines[2 * n], lines[2 * n + 1]
-turn, (x, y) = choose(requests, responses)
+turn, (x, y) = choose(requests, responses, 6)
 new_data = OVER if turn == 3 else str(int(data or 0) + 1)
 new_global = str(int(globaldata or 0) + 1) if turn == 1 else OVER if turn == 5 else globaldata
 print("%d %d" % (x, y))
