@@ -26,7 +26,7 @@ import { writeReport } from '../reports/render.js';
 import { writeClassIndex } from '../reports/class/render.js';
 import { PASSWORD_ENV, queueEndpoint, redactUrl, urlWithoutPassword } from '../grading/queue/connection.js';
 import { closeLine, openQueuePool, queueResumeWords, workerHint } from './queue-flags.js';
-import { positiveInt, protocolName, UsageError } from './args.js';
+import { positiveInt, protocolName, shellWord, UsageError } from './args.js';
 import type { SubmissionProtocol } from '../harness/submission/resolve.js';
 import { assignmentArg } from './assignment-arg.js';
 import { count } from '../grading/words.js';
@@ -71,7 +71,6 @@ const megabytes = (value: string): number => {
 };
 
 /** A shell word that pastes back unchanged (POSIX quoting). */
-const shellWord = (word: string): string => (/^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 function resumeCommand(submissions: string, flags: BatchFlags): string {
   const words = ['referee', 'batch', submissions, '--out', flags.out];

@@ -392,7 +392,10 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       const waitMs = timed ? Math.min(UNTIMED_MS, limitMs + extraMs) : UNTIMED_MS;
       const request: MoveRequest = attempt === 1 && played !== undefined ? { state: encoded, info, played } : { state: encoded, info };
       request.history = turns;
-      const asked = await askWithin(() => player.requestMove(request), waitMs);
+      // A player that keeps time itself stops its code at the deadline and rules the turn from its own clock.
+      const keepsTime = timed && waitMs < UNTIMED_MS && player.keepsTime === true;
+      if (keepsTime) request.deadlineMs = waitMs;
+      const asked = await askWithin(() => player.requestMove(request), waitMs, keepsTime);
       timeUsedMs[side] += asked.wallMs;
       turnMs += asked.wallMs;
       if (asked.answer === null) {
@@ -405,6 +408,8 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       }
       // Over the limit: the bank pays first, then a strike (the strikeLimit-th strike loses).
       let late = asked.answer === null ? lateness(asked, waitMs) : null;
+      const stoppedOutput = cleanOutput(asked.output);
+      if (late && stoppedOutput) late = { ...late, output: stoppedOutput };
       // A timer that fired spent whatever of the bank the wait included.
       if (late && timed) bankLeftMs[side] = Math.max(0, bankLeftMs[side] - Math.max(0, waitMs - limitMs - (strikeAllowed ? (config.strikeGraceMs ?? moveLimitMs) : 0)));
       if (timed && late === null && asked.wallMs > limitMs) {
