@@ -157,6 +157,16 @@ export class BotzonePlayer implements Player {
     return isolationRecord(this.layers, 'cpp', null);
   }
 
+  /**
+   * A restarted bot's sandbox (the spawner's) is started here, once per player, so its start is timed against the
+   * load allowance: on a loaded machine a sandbox start can take longer than a short construction limit, and it is
+   * the grader's work, not the bot's (Botzone counts only the bot's own process start, in its first turn).
+   */
+  async load(): Promise<PlayerAnswer> {
+    if (!this.options.keepRunning) await this.openSandbox();
+    return { kind: 'ready' };
+  }
+
   async startGame(start: GameStart): Promise<PlayerAnswer> {
     const game = getGame(start.game);
     if (!game.botzone) {
