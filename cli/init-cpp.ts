@@ -21,7 +21,6 @@ export function scaffoldCpp(dir: string, refereeSpec: string, force: boolean, ga
   const game: AnyGame = gameArg(gameId);
   const sdk = SDK_GAMES.includes(game.id);
   if (!sdk && !game.files.cpp) {
-    // gomoku-exact5: the C++ Board knows freestyle Gomoku only.
     const starters = gameIds().filter((id) => SDK_GAMES.includes(id) || getGame(id).files.cpp);
     throw new UsageError(`no C++ Board for ${game.id} yet (C++ starters: ${starters.join(', ')}): use the TypeScript or --python starter`);
   }

@@ -143,6 +143,11 @@ async function main(): Promise<void> {
     console.log('');
     await benchBotzone();
   }
+  // The ruling row alone (a minute or two): `npm run bench -- botzone-ruling`.
+  if (only.includes('botzone-ruling') && !want('botzone')) {
+    console.log('');
+    await benchBotzone(true);
+  }
   if (want('web')) {
     console.log('');
     await benchWeb();

@@ -34,12 +34,12 @@ export interface Started {
   output: () => string;
 }
 
-/** Start the CLI and wait for the first URL it prints. */
-export function startCli(args: string[], pattern = /(http:\/\/\S+)/): Promise<Started> {
+/** Start the CLI and wait for the first URL it prints (within `withinMs`: serve compiles its C++ submissions first). */
+export function startCli(args: string[], pattern = /(http:\/\/\S+)/, withinMs = 30_000): Promise<Started> {
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL printed within 30 s: ${text}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no URL printed within ${withinMs / 1000} s: ${text}`)), withinMs);
     const onData = (chunk: Buffer): void => {
       text += chunk.toString();
       const match = pattern.exec(text);
