@@ -43,3 +43,12 @@ export function protocolName(text: string): 'botzone' | 'course' {
   if (text !== 'botzone' && text !== 'course') throw new InvalidArgumentError(`expected botzone or course (got ${JSON.stringify(text)})`);
   return text;
 }
+
+/**
+ * One word of a command line we print for the user to paste (a resume or rerun line), quoted for their shell:
+ * POSIX single quotes, or on Windows double quotes, which cmd and PowerShell both read (a path with spaces).
+ */
+export function shellWord(word: string): string {
+  if (/^[\w./:=@%+,-]+$/.test(word)) return word;
+  return process.platform === 'win32' ? `"${word.replace(/"/g, '""')}"` : `'${word.replace(/'/g, `'\\''`)}'`;
+}

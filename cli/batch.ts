@@ -26,7 +26,7 @@ import { writeReport } from '../reports/render.js';
 import { writeClassIndex } from '../reports/class/render.js';
 import { PASSWORD_ENV, queueEndpoint, redactUrl, urlWithoutPassword } from '../grading/queue/connection.js';
 import { closeLine, openQueuePool, queueResumeWords, workerHint } from './queue-flags.js';
-import { positiveInt, protocolName, UsageError } from './args.js';
+import { positiveInt, protocolName, shellWord, UsageError } from './args.js';
 import type { SubmissionProtocol } from '../harness/submission/resolve.js';
 import { assignmentArg } from './assignment-arg.js';
 import { count } from '../grading/words.js';
@@ -71,7 +71,6 @@ const megabytes = (value: string): number => {
 };
 
 /** A shell word that pastes back unchanged (POSIX quoting). */
-const shellWord = (word: string): string => (/^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 function resumeCommand(submissions: string, flags: BatchFlags): string {
   const words = ['referee', 'batch', submissions, '--out', flags.out];
@@ -155,7 +154,7 @@ async function gradeClass(submissions: string, flags: BatchFlags): Promise<Batch
     if (error instanceof InputError) throw new UsageError(error.message);
     throw error;
   }
-  const ignored = input.ignored.length > 0 ? `; ignored ${input.ignored.length} other entr${input.ignored.length === 1 ? 'y' : 'ies'} (${input.ignored.slice(0, 3).join(', ')}${input.ignored.length > 3 ? ', …' : ''})` : '';
+  const ignored = input.ignored.length > 0 ? `; ignored ${count(input.ignored.length, 'other entry', 'other entries')} (${input.ignored.slice(0, 3).join(', ')}${input.ignored.length > 3 ? ', …' : ''})` : '';
   console.log(`Found ${count(input.students.length, 'student')} in ${input.kind === 'zip' ? 'the zip' : 'the folder'} ${submissions}: ${LAYOUT_NAMES[input.layout]}${ignored}.`);
 
   const tty = process.stderr.isTTY === true;

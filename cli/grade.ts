@@ -21,7 +21,7 @@ import { withdrawController, type GamePool, type PlayerSpec } from '../grading/p
 import { importFor, MissingDependencyError } from '../grading/optional-dependency.js';
 import { writeReport } from '../reports/render.js';
 import { prepareOutDir, rethrowDiskFull } from './out-dir.js';
-import { protocolName, UsageError } from './args.js';
+import { protocolName, shellWord, UsageError } from './args.js';
 import type { SubmissionProtocol } from '../harness/submission/resolve.js';
 import { assignmentArg } from './assignment-arg.js';
 import { didYouMean } from './players.js';
@@ -77,7 +77,6 @@ function gameSlot(value: string): { item: number; index: number } {
 }
 
 /** A shell word that pastes back unchanged (POSIX quoting). */
-const shellWord = (word: string): string => (/^[\w./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 function rerunCommand(submission: string, flags: GradeFlags): string {
   const words = ['referee', 'grade', submission];

@@ -92,6 +92,8 @@ export function scaffold(dir: string, refereeSpec: string, force = false, python
     // Local copies of what the grader provides, so `python3 AIPlayer.py` and editors find them (the grader
     // always uses its own).
     if (!game.files.python) throw new UsageError(`no Python Board for ${game.id} yet: use the TypeScript starter`);
+    // The same laptops workflow as the TypeScript starter (one file): Windows' runners have python.exe on PATH.
+    cpSync(join(template, '.github', 'workflows', 'laptops.yml'), join(target, '.github', 'workflows', 'laptops.yml'));
     cpSync(packageFile('harness', 'games', folder, 'board.py'), join(target, 'src', 'board.py'));
     cpSync(packageFile('harness', 'sandbox', 'python', 'func_timeout.py'), join(target, 'src', 'func_timeout.py'));
   }

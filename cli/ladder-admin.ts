@@ -20,6 +20,7 @@ import { startLadderServer } from '../web/server/ladder-app.js';
 import { UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
 import { padColumns } from '../grading/text-width.js';
+import { clockTime, count } from '../grading/words.js';
 
 export interface LadderStartFlags {
   config: string;
@@ -56,14 +57,14 @@ function openStore(dir: string, create = false): LadderStore {
 }
 
 function logEvent(event: LadderEvent): void {
-  const at = new Date().toISOString().slice(11, 19);
+  const at = clockTime();
   if (event.type === 'version') {
     const v = event.version;
     console.log(`${at} version ${v.id} of ${v.student}: ${v.status}${v.message ? ` — ${v.message}` : ''}`);
   } else if (event.type === 'grader-error') {
     console.error(`${at} grader error: ${event.message}`);
   } else if (event.type === 'final') {
-    console.log(`${at} final done: ${event.result.reason}; ${event.result.finalGames} final game(s)`);
+    console.log(`${at} final done: ${event.result.reason}; ${count(event.result.finalGames, 'final game')}`);
   }
 }
 
@@ -128,7 +129,7 @@ export async function startLadder(flags: LadderStartFlags): Promise<void> {
     if (code === 'EADDRINUSE') throw new UsageError(`port ${flags.port} is in use: pick another with --port (0 picks a free one)`);
     throw error;
   }
-  console.log(`referee ladder: ${server.url} — ${store.students().length - 1} student(s), phase ${store.phase()}, reference ladder ${references.join(' → ')}; Ctrl-C stops (nothing is lost)`);
+  console.log(`referee ladder: ${server.url} — ${count(store.students().length - 1, 'student')}, phase ${store.phase()}, reference ladder ${references.join(' → ')}; Ctrl-C stops (nothing is lost)`);
   const stop = (): void => {
     void server
       .close()
@@ -186,7 +187,7 @@ export async function final(flags: { data: string; jobs: number }): Promise<void
       let last = -1;
       while (store.phase() !== 'done') {
         const games = store.gameCount(['final']);
-        if (games !== last) console.log(`  ${games} final game(s) so far`);
+        if (games !== last) console.log(`  ${count(games, 'final game')} so far`);
         last = games;
         await new Promise((r) => setTimeout(r, 2000));
         if (!serverAlive(store)) throw new UsageError('the ladder server stopped during the final: run `referee ladder final` again (finished games are kept)');
@@ -201,7 +202,7 @@ export async function final(flags: { data: string; jobs: number }): Promise<void
     }
     const result = JSON.parse(readFileSync(join(dataDir, FINAL_FILE), 'utf8')) as FinalResult;
     printTable(result.table, result);
-    console.log(`\nFinal: ${result.reason}; ${result.finalGames} final game(s).${result.tied.length > 0 ? ` Not separated at LOS ${result.threshold}: ${result.tied.map((t) => `${t.a}/${t.b}`).join(', ')}.` : ''}\nExport with: referee ladder export --data ${flags.data} --format csv`);
+    console.log(`\nFinal: ${result.reason}; ${count(result.finalGames, 'final game')}.${result.tied.length > 0 ? ` Not separated at LOS ${result.threshold}: ${result.tied.map((t) => `${t.a}/${t.b}`).join(', ')}.` : ''}\nExport with: referee ladder export --data ${flags.data} --format csv`);
   } finally {
     store.close();
   }
@@ -224,7 +225,7 @@ export async function rebuild(flags: { data: string }): Promise<void> {
     const table = compare('leaderboard.json', rebuilt.table);
     const finalSame = rebuilt.final ? compare(FINAL_FILE, rebuilt.final) : null;
     printTable(rebuilt.table, rebuilt.final);
-    console.log(`\nRebuilt from ${rebuilt.games} journaled game(s): ${join(dataDir, 'rebuilt-leaderboard.json')}`);
+    console.log(`\nRebuilt from ${count(rebuilt.games, 'journaled game')}: ${join(dataDir, 'rebuilt-leaderboard.json')}`);
     if (serverAlive(store)) console.log('(a server is running: games finished since its last publication may differ)');
     if (table === null) console.log('No published leaderboard.json to compare with.');
     else console.log(table ? 'leaderboard.json: identical, byte for byte.' : 'leaderboard.json DIFFERS from the journal.');
@@ -257,5 +258,5 @@ export async function exportLadder(flags: { data: string; format: string; out?: 
     const body = format === 'gradescope' ? ladderGradescope(award, result) : ladderClassroom(award, result);
     writeFileSync(join(dir, format === 'gradescope' ? 'results.json' : 'classroom.json'), `${JSON.stringify(body, null, 2)}\n`);
   }
-  console.log(`Wrote ${format} output for ${result.awards.length} student(s) under ${flags.out}.`);
+  console.log(`Wrote ${format} output for ${count(result.awards.length, 'student')} under ${flags.out}.`);
 }

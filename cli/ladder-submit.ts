@@ -8,6 +8,7 @@ import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import yazl from 'yazl';
 import { UsageError } from './args.js';
+import { count } from '../grading/words.js';
 
 /** Folders a submission never needs (they only make the upload large). */
 const SKIPPED = new Set(['node_modules', '__pycache__', '.git', 'dist', 'build', 'referee-report', '.venv', 'venv']);
@@ -104,7 +105,7 @@ export async function submitToLadder(path: string, flags: { url?: string; token?
         const me = await request(new URL('api/me', root).href, token);
         const row = me.data.row as { version: number; rank: number; elo: number; low: number; high: number; games: number } | null;
         if (row && row.version === id) {
-          console.log(`Version ${id} is checked, validated and rated: ${Math.round(row.elo)} Elo (95% interval ${Math.round(row.low)} to ${Math.round(row.high)}) after ${row.games} game(s); rank ${row.rank}. More games narrow it.`);
+          console.log(`Version ${id} is checked, validated and rated: ${Math.round(row.elo)} Elo (95% interval ${Math.round(row.low)} to ${Math.round(row.high)}) after ${count(row.games, 'game')}; rank ${row.rank}. More games narrow it.`);
         } else {
           console.log(`Version ${id} is checked and validated${data.active ? '' : data.counts === false ? ' (practice only: it came after the freeze)' : ''}; its rating appears on the leaderboard once it has played.`);
         }

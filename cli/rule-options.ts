@@ -17,7 +17,7 @@ export interface RuleFlags {
 }
 
 /** `--game-rule name=true|false`, collected into one object (repeatable). */
-function gameRule(text: string, previous: Record<string, boolean> = {}): Record<string, boolean> {
+export function gameRule(text: string, previous: Record<string, boolean> = {}): Record<string, boolean> {
   const match = /^([A-Za-z][\w]*)=(true|false)$/.exec(text);
   if (!match) {
     throw new InvalidArgumentError(`expected name=true or name=false, e.g. centerFirstMoveBanned=false (got ${JSON.stringify(text)})`);
@@ -44,7 +44,7 @@ export function addGameRuleOptions(command: Command): Command {
     .option('--platform <name>', "the rules preset: course (the course platform's, default) or botzone (1 s a turn x language, first turn x2, one invalid action loses)", platformName);
 }
 
-function platformName(text: string): 'course' | 'botzone' {
+export function platformName(text: string): 'course' | 'botzone' {
   if (text !== 'course' && text !== 'botzone') throw new InvalidArgumentError(`expected course or botzone (got ${JSON.stringify(text)})`);
   return text;
 }

@@ -3,12 +3,13 @@ import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { CompileError, compileSubmission } from '../harness/submission/compile.js';
-import { resolveSubmission, SubmissionError } from '../harness/submission/resolve.js';
+import { resolveSubmission, SubmissionError, type SubmissionProtocol } from '../harness/submission/resolve.js';
 import { startServer, type RunningServer } from '../web/server/app.js';
 import type { WatchSource } from '../web/server/watch.js';
 import { importFor, MissingDependencyError } from '../grading/optional-dependency.js';
 import type { SeatSession } from '../web/server/seat.js';
-import { gameArg, nonNegativeInt, UsageError } from './args.js';
+import { gameArg, nonNegativeInt, protocolName, UsageError } from './args.js';
+import { platformName } from './rule-options.js';
 import { assignmentArg } from './assignment-arg.js';
 
 interface ServeFlags {
@@ -20,6 +21,8 @@ interface ServeFlags {
   token?: string;
   config?: string;
   entry?: string;
+  protocol?: SubmissionProtocol;
+  platform?: 'course' | 'botzone';
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -97,6 +100,8 @@ export function register(program: Command): void {
     .option('--token <t>', 'the access token for a non-loopback --host (default: a random one, printed)')
     .option('--open', 'open the page in a browser')
     .option('--entry <file>', "the entry file inside each submission folder, e.g. bot_v2.py (over the --config's entry and the name conventions)")
+    .option('--protocol <name>', 'botzone: run the submissions as Botzone bots (whole programs on stdin/stdout) even without the signs in their source', protocolName)
+    .option('--platform <name>', "the rules preset of every game but the --config's: course (default) or botzone (1 s a turn x language, first turn x2, one invalid action loses)", platformName)
     .action(async (paths: string[], flags: ServeFlags) => {
       const assignment = flags.config === undefined ? null : assignmentArg(flags.config, undefined);
       const game = gameArg(flags.game ?? assignment?.game ?? 'reversi');
@@ -105,7 +110,7 @@ export function register(program: Command): void {
       // A submission that cannot be found or compiled is reported now, not when someone picks it on the page.
       for (const path of paths) {
         try {
-          await compileSubmission(resolveSubmission(path, undefined, entry), {});
+          await compileSubmission(resolveSubmission(path, undefined, entry, flags.protocol), {});
         } catch (error) {
           if (error instanceof SubmissionError || error instanceof CompileError) throw new UsageError(error.message);
           throw error;
@@ -127,7 +132,7 @@ export function register(program: Command): void {
       }
       let server: RunningServer;
       try {
-        server = await startServer({ host: flags.host, port: flags.port, token, defaultGame: game.id, submissions: paths, entry, watch, assignment });
+        server = await startServer({ host: flags.host, port: flags.port, token, defaultGame: game.id, submissions: paths, entry, watch, assignment, protocol: flags.protocol, platform: flags.platform });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') throw new UsageError(`port ${flags.port} is in use: pick another with --port (0 picks a free one)`);

@@ -16,6 +16,7 @@ import { pseudonyms } from '../grading/batch/pseudonym.js';
 import { DEFAULT_LIMITS, snapshotStudent } from '../grading/batch/snapshot.js';
 import { DEFAULT_PROBES } from '../grading/similarity/behaviour.js';
 import { runSimilarity, SOURCE_THRESHOLD, type Entrant, type SimilarityReport } from '../grading/similarity/run.js';
+import { count } from '../grading/words.js';
 import { writeSimilarityPage } from '../reports/similarity/render.js';
 import { nonNegativeInt, positiveInt, UsageError } from './args.js';
 import { assignmentArg } from './assignment-arg.js';
@@ -100,7 +101,7 @@ function writeAtomic(path: string, text: string): void {
   renameSync(temporary, path);
 }
 
-/** Write the JSON and the page(s); returns the lines naming them. */
+/** Write the JSON and the pages; returns the lines naming them. */
 export function writeSimilarity(report: SimilarityReport, outDir: string, names: Map<string, string> | null): string[] {
   mkdirSync(outDir, { recursive: true });
   const json = join(outDir, SIMILARITY_JSON);
@@ -122,7 +123,7 @@ export function summaryLine(report: SimilarityReport): string {
     report.source.ran ? 'source compared' : `source not compared (${report.source.skipped})`,
     report.behaviour.ran ? `behaviour probed (${report.behaviour.positions.length} positions, ${((report.behaviour.meanWallMs ?? 0) / 1000).toFixed(1)} s per student)` : `behaviour not probed (${report.behaviour.skipped})`,
   ];
-  return `Compared ${report.students.length} student(s)${report.corpus.length > 0 ? ` and ${report.corpus.length} corpus entr${report.corpus.length === 1 ? 'y' : 'ies'}` : ''}: ${flagged.length} pair(s) flagged in ${report.clusters.length} cluster(s); ${halves.join('; ')}.`;
+  return `Compared ${count(report.students.length, 'student')}${report.corpus.length > 0 ? ` and ${count(report.corpus.length, 'corpus entry', 'corpus entries')}` : ''}: ${count(flagged.length, 'pair')} flagged in ${count(report.clusters.length, 'cluster')}; ${halves.join('; ')}.`;
 }
 
 /**
@@ -185,7 +186,7 @@ async function similarity(classPath: string, flags: SimilarityFlags): Promise<vo
       problems.push(...found.problems);
     }
     const say = flags.quiet || flags.json ? undefined : (line: string) => console.error(line);
-    say?.(`Found ${students.length} student(s) in ${classPath}${corpus.length > 0 ? ` and ${corpus.length} corpus entr${corpus.length === 1 ? 'y' : 'ies'}` : ''}.`);
+    say?.(`Found ${count(students.length, 'student')} in ${classPath}${corpus.length > 0 ? ` and ${count(corpus.length, 'corpus entry', 'corpus entries')}` : ''}.`);
     const report = await runSimilarity({
       students,
       corpus,

@@ -29,7 +29,7 @@ import { isReferenceName } from '../reference-ai/budget.js';
 import { writeRankingCsv, writeTournamentResult, type TournamentFormat, type TournamentParticipant, type TournamentResult } from '../grading/tournament/result.js';
 import { GraderError, runTournament, TournamentInterrupted, TournamentUsageError, type TournamentOptions } from '../grading/tournament/runner.js';
 import { writeTournamentReport } from '../reports/tournament/render.js';
-import { boundedInt, nonNegativeInt, positiveInt, protocolName, UsageError } from './args.js';
+import { boundedInt, nonNegativeInt, positiveInt, protocolName, shellWord, UsageError } from './args.js';
 import { prepareOutDir, rethrowDiskFull } from './out-dir.js';
 import { DiskFullError, isDiskFull } from '../grading/batch/disk-full.js';
 import { assignmentArg } from './assignment-arg.js';
@@ -74,7 +74,6 @@ const idList = (value: string): string[] => {
   return ids;
 };
 
-const shellWord = (word: string): string => (/^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /** Whether a path is one submission (a source file, or a folder with an entry file) rather than a class. */
 function isOneSubmission(path: string, entry?: string, protocol?: SubmissionProtocol): boolean {

@@ -10,6 +10,7 @@ import { getGame } from '../harness/games/registry.js';
 import type { GameEntry, GradeResult, ItemResult } from '../grading/grade-result.js';
 import type { SprtResult } from '../grading/scoring.js';
 import { packageFile } from '../grading/package-root.js';
+import { dateTime } from '../grading/words.js';
 import { diagnose } from './diagnosis.js';
 import { CAUSE_ORDER, CAUSE_TITLES, causeOf, lossDetail, whenLost, type LossCause } from './loss-cause.js';
 import { gameView, SvgTokens } from './replay-data.js';
@@ -147,6 +148,7 @@ function viewModel(result: GradeResult): Record<string, unknown> {
     submission: { ...sub, label: sub.path ?? `${sub.name} (reference AI)` },
     environment: result.environment,
     finishedAt: result.timings.finishedAt,
+    finishedText: dateTime(result.timings.finishedAt),
     timings: result.timings,
     score: result.score,
     maxScore: result.maxScore,

@@ -17,6 +17,7 @@ import { BATCH_JOURNAL_FILE, BatchJournal } from '../grading/batch/journal-db.js
 import { runBatch, type BatchOutcome } from '../grading/batch/runner.js';
 import { packageFile } from '../grading/package-root.js';
 import { isAlive } from '../harness/sandbox/process-tree.js';
+import { count } from '../grading/words.js';
 
 const ASSIGNMENT_JSON = {
   title: 'Batch benchmark',
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
   const jobs = option('--jobs', availableParallelism());
   const classDir = makeClass(students);
   const work = mkdtempSync(join(tmpdir(), 'referee-bench-out-'));
-  console.log(`Batch benchmark: ${students} generated students (every 8th broken), ${jobs} job(s), ${availableParallelism()} core(s)`);
+  console.log(`Batch benchmark: ${students} generated students (every 8th broken), ${count(jobs, 'job')}, ${count(availableParallelism(), 'core')}`);
 
   const cpuBefore = cpuTimes();
   const started = performance.now();

@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getGame } from '../harness/games/registry.js';
@@ -53,15 +54,28 @@ full_input = json.loads(input())
 print(json.dumps({"response": {"x": 3, "y": 2}, "debug": str(len(full_input["requests"]))}))
 `;
 
-/** The endless bot of the ruling figure. */
-const CPP_LOOP = `#include <iostream>
+/**
+ * The endless bot of the ruling figure. It says on stderr, every millisecond of its own clock, how long it has been
+ * alive: its last line is its last sign of life, which the kernel's deadline should leave at or under the limit.
+ */
+const CPP_LOOP = `#include <cstdio>
+#include <ctime>
+#include <iostream>
 #include <string>
+static double now_ms() {
+  timespec at;
+  clock_gettime(CLOCK_MONOTONIC, &at);
+  return at.tv_sec * 1e3 + at.tv_nsec / 1e6;
+}
 int main() {
+  double born = now_ms(), said = 0;
   std::string line;
   std::getline(std::cin, line);
   if (line.find("requests") == std::string::npos) return 1;
-  volatile unsigned long spin = 0;
-  for (;;) spin++;
+  for (;;) {
+    double alive = now_ms() - born;
+    if (alive - said >= 1) std::fprintf(stderr, "alive %.3f\\n", said = alive);
+  }
 }
 `;
 
@@ -141,12 +155,19 @@ async function bareStarts(name: string, file: string, source: string, runs: numb
 
 const show = (times: number[]): string => `median ${(percentile(times, 50) / 1000).toFixed(2)} ms, p90 ${(percentile(times, 90) / 1000).toFixed(2)} ms`;
 
-export async function benchBotzone(): Promise<void> {
+/** `rulingOnly`: the ruling row alone (`npm run bench -- botzone-ruling`). */
+export async function benchBotzone(rulingOnly = false): Promise<void> {
   console.log('## Botzone bots (npm run bench -- botzone)');
   if (!findCompiler()) {
     console.log('no g++: skipped');
     return;
   }
+  if (!rulingOnly) await benchBotzoneTurns();
+  await benchBotzoneRuling();
+}
+
+/** Restart-per-turn cost a move and the keep-running round trip. */
+async function benchBotzoneTurns(): Promise<void> {
   // Side by side: the spawner kept inside the sandbox (the default) and a whole sandbox started each turn.
   // And the floor: the same program started bare (no sandbox at all) by the grader, with the same input.
   const sideBySide = async (name: string, file: string, source: string, moves: number, warmup: number, label: string): Promise<void> => {
@@ -174,33 +195,75 @@ export async function benchBotzone(): Promise<void> {
   const hosted = await timings(host, 2000, 50, false);
   const over = (percentile(keep, 50) - percentile(hosted, 50)) / 1000;
   console.log(`keep-running round trip: ${show(keep)}; the C++ host's: ${show(hosted)}; difference of medians ${over.toFixed(3)} ms (goal <= 0.2 ms)`);
+}
 
-  // Ruled late: how far past the limit an endless bot's loss is recorded (the referee's own timer; goal within 5 ms).
-  // Interleaved with a bare timer of the same length in this process, nothing spinning: the grader's own wake-up
-  // under the machine's load, the floor of any ruling (askWithin adds nothing to it when the two match).
+/** How far past its limit an endless bot's loss is recorded. */
+async function benchBotzoneRuling(): Promise<void> {
+
+  // Ruled late: how far past the limit an endless bot's loss is recorded (goal within 5 ms), interleaved game by game:
+  //  - kept by the spawner (the default): the kernel's timer stops the bot at the deadline inside its sandbox and the
+  //    ruling takes the spawner's time; the bot's own last sign of life says whether it really stopped there;
+  //  - kept by the grader (the same bot with keepsTime hidden): the referee's own timer, then a kill;
+  //  - a bare timer of the same length in the grader, nothing spinning: the grader's own wake-up under this load.
   const limitMs = 300;
   const games = 20;
-  const late: number[] = [];
+  const spawnerKept: number[] = [];
+  const lastSign: number[] = [];
+  const graderKept: number[] = [];
   const bare: number[] = [];
-  for (let i = 0; i < games; i++) {
+  /** Rulings more than 5 ms past the limit, said one by one. */
+  const outliers: string[] = [];
+  const ruled = async (seed: number, hideKeepsTime: boolean): Promise<{ pastMs: number; aliveMs: number | null } | null> => {
     const loop = await bot('bz-loop-cpp', 'main.cpp', CPP_LOOP);
+    const player: Player = hideKeepsTime ? graderTimed(loop) : loop;
     const opponent = new InProcessPlayer('random', randomAgent, getGame);
     try {
-      const record = await playGame({ game: reversi, black: loop, white: opponent, seed: i + 1, config: { moveTimeoutMs: limitMs, illegalMoveLimit: 1 } });
-      if (record.end.loser?.verdict === 'timeout') late.push((record.end.loser.wallMs - limitMs) * 1000);
+      const record = await playGame({ game: reversi, black: player, white: opponent, seed, config: { moveTimeoutMs: limitMs, illegalMoveLimit: 1 } });
+      const loser = record.end.loser;
+      // Only a move's ruling (a construction or load ruling is another clock).
+      if (loser?.verdict !== 'timeout' || loser.phase !== 'move') return null;
+      const alive = [...(loser.output?.text ?? '').matchAll(/^alive ([\d.]+)$/gm)].pop();
+      if (loser.wallMs - limitMs > 5) outliers.push(`${hideKeepsTime ? 'grader' : 'spawner'}: ${loser.wallMs} ms, ${loser.message}`);
+      return { pastMs: loser.wallMs - limitMs, aliveMs: alive ? Number(alive[1]) : null };
     } finally {
-      await loop.close();
+      await player.close();
       await opponent.close();
     }
+  };
+  for (let i = 0; i < games; i++) {
+    const kept = await ruled(i + 1, false);
+    if (kept) spawnerKept.push(kept.pastMs * 1000);
+    if (kept?.aliveMs !== null && kept?.aliveMs !== undefined) lastSign.push((kept.aliveMs - limitMs) * 1000);
+    const timedHere = await ruled(i + 1, true);
+    if (timedHere) graderKept.push(timedHere.pastMs * 1000);
     const started = performance.now();
     await new Promise((resolve) => setTimeout(resolve, limitMs));
     bare.push((performance.now() - started - limitMs) * 1000);
   }
-  late.sort((a, b) => a - b);
-  bare.sort((a, b) => a - b);
-  const max = (times: number[]): string => `max ${(times[times.length - 1] / 1000).toFixed(2)} ms`;
+  for (const times of [spawnerKept, lastSign, graderKept, bare]) times.sort((a, b) => a - b);
+  const max = (times: number[]): string => (times.length ? `max ${(times[times.length - 1] / 1000).toFixed(2)} ms` : 'none');
   console.log(
-    `endless bot at a ${limitMs} ms limit: ruled ${show(late)}, ${max(late)} past the limit over ${late.length} games; ` +
-      `a bare ${limitMs} ms timer in the grader, interleaved: ${show(bare)}, ${max(bare)} late (goal within 5 ms)`,
+    `endless bot at a ${limitMs} ms limit, ${games} games each (goal: ruled within 5 ms), load ${loadavg()[0].toFixed(1)}: ` +
+      `deadline kept by the spawner ruled ${show(spawnerKept)}, ${max(spawnerKept)} past the limit (${spawnerKept.length} games; ` +
+      `the bot's own last sign of life ${show(lastSign)}, ${max(lastSign)} from its start past the limit); ` +
+      `kept by the grader's timer ruled ${show(graderKept)}, ${max(graderKept)} past (${graderKept.length} games); ` +
+      `a bare ${limitMs} ms timer in the grader: ${show(bare)}, ${max(bare)} late`,
   );
+  if (outliers.length) console.log(`  ruled over 5 ms past: ${outliers.join('; ')}`);
+}
+
+/** The same player with keepsTime hidden: the referee's own timer rules it (the figure before the spawner kept time). */
+function graderTimed(player: BotzonePlayer): Player {
+  return {
+    name: player.name,
+    language: player.language,
+    get isolation() {
+      return player.isolation;
+    },
+    startGame: (start) => player.startGame(start),
+    requestMove: (request) => player.requestMove(request),
+    abort: () => player.abort(),
+    endGame: () => player.endGame(),
+    close: () => player.close(),
+  };
 }

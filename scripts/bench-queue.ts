@@ -22,6 +22,7 @@ import { QueuePool } from '../grading/queue/pool.js';
 import { ensureKeyFile } from '../grading/queue/signing.js';
 import { DEFAULT_LOCK_MS } from '../grading/queue/worker.js';
 import { platformGamesPerSecond } from './bench-support.js';
+import { count } from '../grading/words.js';
 
 const STUDENTS = 6;
 const config = resolveAssignment({ title: 'bench', moveTimeoutMs: 1000, constructTimeoutMs: 2000, opponents: [{ name: 'random', games: 2, points: 1 }] }).referee;
@@ -130,7 +131,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const games = Number(argv[argv.indexOf('--games') + 1] ?? 192) || 192;
   const artefacts = await makeArtefacts();
-  console.log(`Queue benchmark: ${games} Reversi games (a sandboxed first-legal-move student vs random/greedy), ${availableParallelism()} core(s), load ${(await import('node:os')).loadavg()[0].toFixed(1)}`);
+  console.log(`Queue benchmark: ${games} Reversi games (a sandboxed first-legal-move student vs random/greedy), ${count(availableParallelism(), 'core')}, load ${(await import('node:os')).loadavg()[0].toFixed(1)}`);
   const rows: { name: string; seconds: number; rate: number; overheadMs: number }[] = [];
   const report = (name: string, lanes: number, result: { seconds: number; gameMs: number }): void => {
     const rate = games / result.seconds;

@@ -23,6 +23,7 @@ import { Redis } from 'ioredis';
 import { harnessVersion, packageFile } from '../grading/package-root.js';
 import { queueName } from '../grading/queue/connection.js';
 import { LEASE_SECONDS } from '../grading/queue/pool.js';
+import { count } from '../grading/words.js';
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.includes('-h')) {
@@ -148,7 +149,7 @@ async function main(): Promise<void> {
     const students = 34;
     const classDir = makeClass(students);
     const seeded = config(42);
-    console.log(`Queue soak: ${students} TS/Python students and 5 C++ students × 8 games, ${RUNS} queue batches${LOAD ? ` with ${availableParallelism()} spinning processes` : ''}, ${availableParallelism()} core(s), load ${loadavg()[0].toFixed(1)}`);
+    console.log(`Queue soak: ${students} TS/Python students and 5 C++ students × 8 games, ${RUNS} queue batches${LOAD ? ` with ${availableParallelism()} spinning processes` : ''}, ${count(availableParallelism(), 'core')}, load ${loadavg()[0].toFixed(1)}`);
     const local = RUNS > 0 ? run(['batch', classDir, '--config', seeded, '--out', join(root, 'local'), '--quiet']) : null;
     const localExit = local ? await local.exited : 0;
     const expected = local ? readFileSync(join(root, 'local', 'grades.csv'), 'utf8') : '';

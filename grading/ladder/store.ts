@@ -9,6 +9,7 @@
 import Database from 'better-sqlite3';
 import type { GameRecord } from '../../harness/referee/record.js';
 import { prepareJournal } from '../sqlite-journal.js';
+import { dateTime } from '../words.js';
 
 export const LADDER_JOURNAL_FILE = 'ladder.sqlite';
 const FORMAT = 'referee.ladder/1';
@@ -265,7 +266,7 @@ export class LadderStore {
       const recent = this.db.prepare(`SELECT submitted_at FROM versions WHERE student = ? AND submitted_at > ? AND status != 'grader-error' ORDER BY submitted_at DESC`).all(input.student, dayAgo) as { submitted_at: string }[];
       if (recent.length >= input.quota.perDay) {
         const oldest = new Date(recent[recent.length - 1].submitted_at).getTime() + 24 * 3600 * 1000;
-        return { refused: `quota reached: ${input.quota.perDay} submissions a day; the next one is possible after ${new Date(oldest).toISOString()}` };
+        return { refused: `quota reached: ${input.quota.perDay} submissions a day; the next one is possible after ${dateTime(oldest)}` };
       }
       if (recent.length > 0) {
         const wait = new Date(recent[0].submitted_at).getTime() + input.quota.cooldownSeconds * 1000 - input.now.getTime();

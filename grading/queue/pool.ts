@@ -37,6 +37,7 @@ import { recordMismatch } from './record-check.js';
 import { encodeArtefact, validateJob, type QueuedJob } from './schema.js';
 import { jobDigest, jobSignature, signLease, unsignedJobsAllowed, verifyFailure, verifyResult } from './signing.js';
 import { lastBeat, readWorkers } from './workers.js';
+import { count } from '../words.js';
 
 /**
  * How long results nobody collected stay in Redis: a coordinator collects a result within seconds, or on --resume
@@ -595,7 +596,7 @@ export class QueuePool implements GamePool {
     this.checksWithoutWorkers = ours.length === 0 ? this.checksWithoutWorkers + 1 : 0;
     if (this.checksWithoutWorkers >= 2 && !this.warnedNoWorkers) {
       this.warnedNoWorkers = true;
-      this.options.onWarning?.(`${this.outstanding.size} game(s) are queued and no referee worker of harness ${this.harness} is connected: start \`referee worker --queue …\` on a machine that can reach this Redis`);
+      this.options.onWarning?.(`${count(this.outstanding.size, 'game')} ${this.outstanding.size === 1 ? 'is' : 'are'} queued and no referee worker of harness ${this.harness} is connected: start \`referee worker --queue …\` on a machine that can reach this Redis`);
     } else if (ours.length > 0) {
       this.warnedNoWorkers = false;
     }

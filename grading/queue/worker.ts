@@ -25,6 +25,7 @@ import { artefactKey, COORDINATOR_GONE, leaseKey } from './pool.js';
 import { decodeArtefact, InvalidJobError, printable, validateJob, type QueuedJob } from './schema.js';
 import { jobDigest, jobSignatureProblem, leaseIsLive, signFailure, signResult, TEST_UNSIGNED_JOBS_ENV, unsignedJobsAllowed, type SignedResult } from './signing.js';
 import { beat, forget, HEARTBEAT_EVERY_MS, readWorkers } from './workers.js';
+import { count } from '../words.js';
 
 /** Only for tests of a mixed fleet: the harness version this worker claims (its queue and its heartbeat). */
 export const TEST_HARNESS_ENV = 'REFEREE_TEST_HARNESS_VERSION';
@@ -193,7 +194,7 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
   await stop;
   clearInterval(beating);
   const graceMs = options.graceMs ?? 10_000;
-  if (active.size > 0) log(`stopping: finishing ${active.size} game(s) (up to ${Math.round(graceMs / 1000)} s), then handing back the rest`);
+  if (active.size > 0) log(`stopping: finishing ${count(active.size, 'game')} (up to ${Math.round(graceMs / 1000)} s), then handing back the rest`);
   else log('stopping');
   const closing = worker.close();
   const inTime = await Promise.race([closing.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), graceMs))]);

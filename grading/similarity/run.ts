@@ -25,6 +25,7 @@ import {
 } from './behaviour.js';
 import { compareSources, type SourcePair, type SourceResult } from './source.js';
 import { builtInBase, readSources, type SourceSet } from './sources.js';
+import { count } from '../words.js';
 
 export interface Entrant {
   id: string;
@@ -251,7 +252,7 @@ export async function runSimilarity(options: SimilarityOptions): Promise<Similar
   } else {
     const started = performance.now();
     try {
-      say(`source: comparing ${participants.length} submission(s) (${report.source.baseFiles} base files subtracted)…`);
+      say(`source: comparing ${count(participants.length, 'submission')} (${count(report.source.baseFiles, 'base file')} subtracted)…`);
       const result = await compareSources(participants, base, {}, LIST_SOURCE);
       report.source = {
         ran: true,
@@ -311,7 +312,7 @@ export async function runSimilarity(options: SimilarityOptions): Promise<Similar
     const probes = drawProbes(assignment, probesWanted, seed);
     report.behaviour.positions = probes;
     const jobs = options.jobs ?? availableParallelism();
-    say(`behaviour: ${options.students.length} student(s) × ${probes.length} positions × 2 asks, ${jobs} at a time…`);
+    say(`behaviour: ${count(options.students.length, 'student')} × ${count(probes.length, 'position')} × 2 asks, ${jobs} at a time…`);
     let done = 0;
     const answers: ProbeAnswers[] = await mapPool(options.students, jobs, async (student) => {
       const result = await probeSubmission(student.id, student.path, assignment, probes, { seed, moveTimeoutMs: options.moveTimeoutMs });

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { AnyGame } from '../../harness/games/game.js';
 import { createRng, deriveSeed } from '../../harness/referee/seed.js';
 import { openingBook } from '../opening.js';
+import { count } from '../words.js';
 
 /** The file of openings cannot be used: one line naming the fix. */
 export class OpeningsError extends Error {
@@ -48,7 +49,7 @@ export function readOpenings(path: string, game: AnyGame): string[][] {
     if (!game.seededLayout) {
       const { played } = openingBook(game, 0, moves);
       if (played < moves.length) {
-        throw new OpeningsError(`${path}:${index + 1}: ${JSON.stringify(moves[played])} is not a legal ${game.id} move after ${played} move(s): write each opening as legal moves from the start, e.g. ${randomOpening(game, 1, 3).join(' ')}`);
+        throw new OpeningsError(`${path}:${index + 1}: ${JSON.stringify(moves[played])} is not a legal ${game.id} move after ${count(played, 'move')}: write each opening as legal moves from the start, e.g. ${randomOpening(game, 1, 3).join(' ')}`);
       }
     }
     lines.push(moves);

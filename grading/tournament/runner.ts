@@ -302,7 +302,7 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
   const pairs: PairResult[] = crosstable.map((cell) => ({ a: index.get(cell.a)!, b: index.get(cell.b)!, wins: cell.wins, draws: cell.draws, losses: cell.losses }));
   const fit = fitRatings(n, pairs, anchor, options.anchorElo);
   if (fit.prior > 0) {
-    warnings.push('Some player(s) scored nothing against the rest, so plain maximum-likelihood ratings would be infinite: one virtual draw per pair that played was added (as BayesElo\'s prior does).');
+    warnings.push('At least one player scored nothing against the rest, so plain maximum-likelihood ratings would be infinite: one virtual draw per pair that played was added (as BayesElo\'s prior does).');
   }
   const order = players.map((_, i) => i).sort((x, y) => fit.elo[y] - fit.elo[x] || x - y);
   const ranking: RankingRow[] = order.map((player, rank) => {

@@ -12,6 +12,8 @@ export interface Asked {
   answer: PlayerAnswer | null;
   /** Wall time from the call to its answer (or to the timer), in ms. */
   wallMs: number;
+  /** What a player that keeps time itself printed before its own deadline stopped it (answer null). */
+  output?: PlayerAnswer['output'];
 }
 
 const ANSWER_KINDS = new Set(['move', 'ready', 'error', 'tamper', 'timeout', 'crash', 'memory', 'protocol']);
@@ -48,16 +50,40 @@ async function invoke(call: () => Promise<PlayerAnswer>): Promise<PlayerAnswer> 
   return answer as PlayerAnswer;
 }
 
-/** Call and wait at most `limitMs`. A timer firing yields answer null; the caller decides to abort. */
-export async function askWithin(call: () => Promise<PlayerAnswer>, limitMs: number): Promise<Asked> {
+/**
+ * How long past a self-timing player's own deadline the referee's timer waits for its word (a host that went quiet):
+ * well beyond the grader's own wake-up on a loaded machine (p90 ~65 ms at load 8-13, ~90 ms at 40).
+ */
+export function backstopMs(limitMs: number): number {
+  return Math.max(250, limitMs / 4);
+}
+
+/** Node's longest timer. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Call and wait at most `limitMs`. A timer firing yields answer null; the caller decides to abort.
+ *
+ * `keepsTime` (Player.keepsTime: the player was given limitMs as MoveRequest.deadlineMs and stops its code itself):
+ * the wall time is the player's own figure (timedMs) when it gives a plausible one — never more than the referee's
+ * own measure, which contains it — and a 'timeout' it reports with that figure is its deadline, returned as answer
+ * null like the referee's own timer; that timer waits backstopMs longer, for a player that says nothing.
+ */
+export async function askWithin(call: () => Promise<PlayerAnswer>, limitMs: number, keepsTime = false): Promise<Asked> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const waitMs = keepsTime ? Math.min(LONGEST_TIMER_MS, limitMs + backstopMs(limitMs)) : limitMs;
   const deadline = new Promise<null>((resolve) => {
-    timer = setTimeout(resolve, limitMs, null);
+    timer = setTimeout(resolve, waitMs, null);
   });
   const started = performance.now();
   try {
     const answer = await Promise.race([invoke(call), deadline]);
-    return { answer, wallMs: performance.now() - started };
+    const wallMs = performance.now() - started;
+    if (!keepsTime || answer === null) return { answer, wallMs };
+    const timedMs = answer.timedMs;
+    if (typeof timedMs !== 'number' || !Number.isFinite(timedMs) || timedMs < 0 || timedMs > wallMs + 0.01) return { answer, wallMs };
+    if (answer.kind === 'timeout' && answer.loading !== true && answer.stall === undefined) return { answer: null, wallMs: timedMs, ...(answer.output ? { output: answer.output } : {}) };
+    return { answer, wallMs: timedMs };
   } finally {
     clearTimeout(timer);
   }

@@ -34,6 +34,11 @@ export interface PlayGameOptions<S, M> {
   config?: Partial<RefereeConfig>;
   /** Called after each turn with the state it led to (live viewers, progress). */
   onTurn?: (turn: TurnRecord, state: S) => void;
+  /**
+   * Awaited before a side is asked for a turn, before its clock starts (serve's AI vs AI pacing: pause, step, speed),
+   * so a paced game is timed exactly as a graded one. `moveNumber` is the side's own turn count, from 1.
+   */
+  beforeTurn?: (side: Side, moveNumber: number) => Promise<void> | void;
 }
 
 const STACK_CAP = 4000;
@@ -363,6 +368,7 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
     /** Time drawn past the limits this turn (bank and strike grace), which extends the turn's own limit too. */
     let overMs = 0;
     let struck = false;
+    await options.beforeTurn?.(side, moveNumber);
     for (let attempt = 1; ; attempt++) {
       const info: MoveInfo = {
         color: game.symbols[side],
@@ -386,7 +392,10 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       const waitMs = timed ? Math.min(UNTIMED_MS, limitMs + extraMs) : UNTIMED_MS;
       const request: MoveRequest = attempt === 1 && played !== undefined ? { state: encoded, info, played } : { state: encoded, info };
       request.history = turns;
-      const asked = await askWithin(() => player.requestMove(request), waitMs);
+      // A player that keeps time itself stops its code at the deadline and rules the turn from its own clock.
+      const keepsTime = timed && waitMs < UNTIMED_MS && player.keepsTime === true;
+      if (keepsTime) request.deadlineMs = waitMs;
+      const asked = await askWithin(() => player.requestMove(request), waitMs, keepsTime);
       timeUsedMs[side] += asked.wallMs;
       turnMs += asked.wallMs;
       if (asked.answer === null) {
@@ -399,6 +408,8 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       }
       // Over the limit: the bank pays first, then a strike (the strikeLimit-th strike loses).
       let late = asked.answer === null ? lateness(asked, waitMs) : null;
+      const stoppedOutput = cleanOutput(asked.output);
+      if (late && stoppedOutput) late = { ...late, output: stoppedOutput };
       // A timer that fired spent whatever of the bank the wait included.
       if (late && timed) bankLeftMs[side] = Math.max(0, bankLeftMs[side] - Math.max(0, waitMs - limitMs - (strikeAllowed ? (config.strikeGraceMs ?? moveLimitMs) : 0)));
       if (timed && late === null && asked.wallMs > limitMs) {

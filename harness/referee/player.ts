@@ -76,6 +76,11 @@ export interface MoveRequest {
    * it). A process-protocol player (Botzone's) rebuilds the whole request/response history from it.
    */
   history?: readonly { readonly side: Side; readonly kind: 'move' | 'pass'; readonly move?: string }[];
+  /**
+   * For a player that keeps time itself (Player.keepsTime): how long this ask may take in all, in ms (the limit plus
+   * any time bank or strike grace it may draw on). The player stops its code then and answers 'timeout' with timedMs.
+   */
+  deadlineMs?: number;
 }
 
 /** Captured output of the player during one call, already capped by whoever captured it. */
@@ -85,8 +90,11 @@ export interface CapturedOutput {
   droppedBytes: number;
 }
 
-/** How a call to a player ended, as the player's host saw it. The referee turns these into verdicts. */
-export type PlayerAnswer =
+/**
+ * How a call to a player ended, as the player's host saw it. The referee turns these into verdicts. `timedMs`: the
+ * call's wall time as a player that keeps time itself measured it (Player.keepsTime); ignored from any other.
+ */
+export type PlayerAnswer = { timedMs?: number } & (
   /** A value came back; the referee checks it is a legal move. */
   | { kind: 'move'; value: unknown; cpuMs?: number; output?: CapturedOutput; leftoverThreads?: number; debug?: string }
   /** Construction finished (startGame), or the submission is loaded (load). */
@@ -109,7 +117,8 @@ export type PlayerAnswer =
   /** The player exceeded its memory ceiling. */
   | { kind: 'memory'; message: string; output?: CapturedOutput }
   /** The player's host broke the protocol (malformed or unsolicited messages). */
-  | { kind: 'protocol'; message: string; output?: CapturedOutput };
+  | { kind: 'protocol'; message: string; output?: CapturedOutput }
+);
 
 /** The isolation a player ran under, recorded in every GameRecord (see harness/sandbox/layers.ts). */
 export interface PlayerIsolation {
@@ -162,6 +171,13 @@ export interface Player {
   scheduling?(): PlayerScheduling | null;
   /** Begin a game: a fresh AIPlayer for this colour. Resolves 'ready' or a failure. */
   startGame(start: GameStart): Promise<PlayerAnswer>;
+  /**
+   * This player's host stops the code at MoveRequest.deadlineMs itself, on a clock next to the code (the Botzone
+   * spawner: the kernel's timer), and says how long each ask took (PlayerAnswer.timedMs): the referee rules from
+   * that figure, so a ruling does not wait on the grader's own timer waking on a loaded machine. The referee's timer
+   * stays behind it, a little later, for a host that goes quiet. Read before each ask.
+   */
+  readonly keepsTime?: boolean;
   /** Ask for a move. Must resolve; the referee races it against its own deadline. */
   requestMove(request: MoveRequest): Promise<PlayerAnswer>;
   /**

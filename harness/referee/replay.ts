@@ -84,7 +84,7 @@ function replayChecked<S, M>(record: GameRecord, game: Game<S, M>): S {
     if (turn.side !== side) fail(`recorded for ${sideName(turn.side)}, but ${sideName(side)} was to move`);
     const legal = game.legalMoves(state);
     if (turn.kind === 'pass') {
-      if (legal.length > 0) fail(`${sideName(side)} passed with ${legal.length} legal move(s)`);
+      if (legal.length > 0) fail(`${sideName(side)} passed, but could play ${legal.slice(0, 4).map((move) => game.formatMove(move)).join(', ')}${legal.length > 4 ? ', …' : ''}`);
       state = game.pass(state);
       continue;
     }

@@ -21,7 +21,7 @@ import type { Writable } from 'node:stream';
 import { basename, dirname } from 'node:path';
 import { botzoneHistory, type BotzoneCodec } from '../games/common/botzone.js';
 import type { Side } from '../games/game.js';
-import { getGame } from '../games/registry.js';
+import { gameIds, getGame } from '../games/registry.js';
 import { GraderError } from '../referee/grader-error.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { PlayerCgroup } from './cgroup.js';
@@ -87,7 +87,8 @@ interface Bot {
 }
 
 type TurnOutcome =
-  | { kind: 'output'; text: string; exited: boolean; code: number | null; signal: NodeJS.Signals | null; oom?: boolean; cpuMs?: number }
+  /** wallMs: the run's time on the spawner's clock (restart per turn through the spawner only). */
+  | { kind: 'output'; text: string; exited: boolean; code: number | null; signal: NodeJS.Signals | null; oom?: boolean; cpuMs?: number; wallMs?: number }
   | { kind: 'failure'; answer: PlayerAnswer };
 
 /** One restart-per-turn run of the bot through the spawner. */
@@ -143,15 +144,33 @@ export class BotzonePlayer implements Player {
     return this.sandbox !== null;
   }
 
+  /**
+   * Restart-per-turn through the spawner: the spawner stops the bot at the deadline (the kernel's timer, armed before
+   * exec) and times each run itself. A kept-running bot, or a whole sandbox a turn, is timed by the referee.
+   */
+  get keepsTime(): boolean {
+    return !this.options.keepRunning && this.sandbox !== null && this.sandbox.session.alive;
+  }
+
   /** A bot has no in-process layer: the OS layers and the seccomp filter are all there is (as for the C++ host). */
   get isolation(): IsolationRecord {
     return isolationRecord(this.layers, 'cpp', null);
   }
 
+  /**
+   * A restarted bot's sandbox (the spawner's) is started here, once per player, so its start is timed against the
+   * load allowance: on a loaded machine a sandbox start can take longer than a short construction limit, and it is
+   * the grader's work, not the bot's (Botzone counts only the bot's own process start, in its first turn).
+   */
+  async load(): Promise<PlayerAnswer> {
+    if (!this.options.keepRunning) await this.openSandbox();
+    return { kind: 'ready' };
+  }
+
   async startGame(start: GameStart): Promise<PlayerAnswer> {
     const game = getGame(start.game);
     if (!game.botzone) {
-      return { kind: 'error', message: `Botzone has no judge for ${game.title}: a Botzone bot plays ${['reversi', 'nogo', 'gomoku', 'amazons'].join(', ')}` };
+      return { kind: 'error', message: `Botzone has no judge for ${game.title}: a Botzone bot plays ${gameIds().filter((id) => getGame(id).botzone).join(', ')}` };
     }
     if (this.options.interaction === 'simple' && !game.botzone.simpleInteraction) {
       return { kind: 'error', message: `Botzone's ${game.botzone.name} judge offers no simple interaction: read the JSON input ({"requests": [...], "responses": [...]}) instead` };
@@ -198,11 +217,12 @@ export class BotzonePlayer implements Player {
           ? `${JSON.stringify({ requests, responses, data: this.data, globaldata: this.globaldata, time_limit: limitSeconds, memory_limit: this.memoryMb })}\n`
           : [String(requests.length), ...requests.flatMap((req, i) => (i < responses.length ? [codec.toLine(req), codec.toLine(responses[i])] : [codec.toLine(req)])), asLine(this.data), asLine(this.globaldata), ''].join('\n');
       const sandbox = this.options.keepRunning ? null : await this.openSandbox();
-      outcome = sandbox ? await this.spawnedTurn(sandbox.session, input) : await this.turn(this.spawnBot(), input);
+      outcome = sandbox ? await this.spawnedTurn(sandbox.session, input, request.deadlineMs ?? null) : await this.turn(this.spawnBot(), input);
     }
     this.fed = requests.length;
     if (outcome.kind === 'failure') return outcome.answer;
-    return this.answerOf(codec, outcome);
+    const answer = this.answerOf(codec, outcome);
+    return outcome.wallMs === undefined ? answer : { ...answer, timedMs: outcome.wallMs };
   }
 
   async abort(): Promise<void> {
@@ -504,12 +524,12 @@ export class BotzonePlayer implements Player {
     return sandbox;
   }
 
-  /** One restart-per-turn run through the spawner: the input, then the bot's output when it ends. */
-  private spawnedTurn(session: SpawnerSession, input: string): Promise<TurnOutcome> {
+  /** One restart-per-turn run through the spawner: the input, then the bot's output when it ends (or its deadline). */
+  private spawnedTurn(session: SpawnerSession, input: string, deadlineMs: number | null): Promise<TurnOutcome> {
     return new Promise<TurnOutcome>((resolve) => {
       const run: SpawnedRun = { stdout: [], stdoutBytes: 0, waiting: resolve };
       this.run = run;
-      void session.start(input, (chunk) => this.onSpawnedStdout(session, run, chunk)).then((end) => this.onSpawnedEnd(run, end));
+      void session.start(input, deadlineMs, (chunk) => this.onSpawnedStdout(session, run, chunk)).then((end) => this.onSpawnedEnd(run, end));
     });
   }
 
@@ -540,8 +560,11 @@ export class BotzonePlayer implements Player {
       this.cpuBaseline = total;
     } else if (end.kind === 'exit') cpuMs = Math.round(end.cpuMs * 1000) / 1000;
     if (oom || end.kind === 'sandbox-ended') this.dropSandbox();
-    if (end.kind === 'exit') {
-      this.settle({ kind: 'output', text, exited: true, code: end.code, signal: end.signal, oom, ...(cpuMs !== undefined ? { cpuMs } : {}) });
+    if (end.kind === 'exit' && end.overLimit && !oom) {
+      // Stopped at its deadline inside the sandbox: the ruling's time is the spawner's, not the grader's wake-up.
+      this.settle({ kind: 'failure', answer: { kind: 'timeout', timedMs: end.wallMs, output: this.output.take() } });
+    } else if (end.kind === 'exit') {
+      this.settle({ kind: 'output', text, exited: true, code: end.code, signal: end.signal, oom, wallMs: end.wallMs, ...(cpuMs !== undefined ? { cpuMs } : {}) });
     } else if (end.kind === 'not-started') {
       this.settle({ kind: 'failure', answer: { kind: 'crash', message: `the bot could not start: ${end.message}`, output: this.output.take() } });
     } else {

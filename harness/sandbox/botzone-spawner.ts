@@ -9,7 +9,11 @@ import type { Writable } from 'node:stream';
 
 /** How one run of the bot ended. */
 export type SpawnedEnd =
-  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null; cpuMs: number }
+  /**
+   * `wallMs`: from the spawner's receipt of the run to the bot's end, on the sandbox's clock; `overLimit`: the run's
+   * deadline stopped it (then wallMs is when: the limit itself when the kernel's timer did it).
+   */
+  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null; cpuMs: number; wallMs: number; overLimit: boolean }
   | { kind: 'not-started'; message: string }
   /** The sandbox itself ended (its process closed) before the bot's end was told. */
   | { kind: 'sandbox-ended' };
@@ -20,7 +24,9 @@ interface Run {
 }
 
 /** Most an event header may be before the stream is taken for corrupt. */
-const MAX_HEADER = 64;
+const MAX_HEADER = 96;
+/** The spawner's largest deadline (a day; untimed runs send none). */
+const MAX_LIMIT_US = 24 * 3600 * 1_000_000;
 
 export class SpawnerSession {
   /** Resolves when the spawner said "ready"; rejects if the sandbox ended first. */
@@ -51,10 +57,11 @@ export class SpawnerSession {
   }
 
   /**
-   * Start the bot with `input` on its stdin (then closed). `onStdout` gets its output as it comes; the promise
-   * resolves with how it ended. Runs wait for the previous one's end.
+   * Start the bot with `input` on its stdin (then closed), to be stopped by the spawner `limitMs` after it gets the
+   * run (null: no deadline). `onStdout` gets its output as it comes; the promise resolves with how it ended. Runs
+   * wait for the previous one's end.
    */
-  async start(input: string, onStdout: (chunk: Buffer) => void): Promise<SpawnedEnd> {
+  async start(input: string, limitMs: number | null, onStdout: (chunk: Buffer) => void): Promise<SpawnedEnd> {
     await this.idle;
     if (this.ended) return { kind: 'sandbox-ended' };
     let finished!: () => void;
@@ -69,7 +76,8 @@ export class SpawnerSession {
         },
       };
       const bytes = Buffer.from(input, 'utf8');
-      this.stdin.write(Buffer.concat([Buffer.from(`R ${bytes.length}\n`), bytes]));
+      const limitUs = limitMs === null ? 0 : Math.max(1, Math.min(MAX_LIMIT_US, Math.round(limitMs * 1000)));
+      this.stdin.write(Buffer.concat([Buffer.from(`R ${bytes.length} ${limitUs}\n`), bytes]));
     });
   }
 
@@ -98,13 +106,20 @@ export class SpawnerSession {
         this.readyWaiters?.resolve();
         continue;
       }
-      const exit = /^X (-?\d+) (\d+)$/.exec(header);
+      const exit = /^X (-?\d+) (\d+) (\d+) ([01])$/.exec(header);
       if (exit) {
         this.buffer = this.buffer.subarray(newline + 1);
         const status = Number(exit[1]);
         // The raw wait status: low 7 bits a signal number (0: exited, its code in the next byte).
         const signal = status & 0x7f;
-        this.run?.done({ kind: 'exit', code: signal === 0 ? (status >> 8) & 0xff : null, signal: signal === 0 ? null : signalName(signal), cpuMs: Number(exit[2]) / 1000 });
+        this.run?.done({
+          kind: 'exit',
+          code: signal === 0 ? (status >> 8) & 0xff : null,
+          signal: signal === 0 ? null : signalName(signal),
+          cpuMs: Number(exit[2]) / 1000,
+          wallMs: Number(exit[3]) / 1000,
+          overLimit: exit[4] === '1',
+        });
         continue;
       }
       const framed = /^([OE]) (\d+)$/.exec(header);
@@ -133,6 +148,6 @@ export class SpawnerSession {
 }
 
 export function signalName(number: number): NodeJS.Signals | null {
-  const names: Record<number, NodeJS.Signals> = { 4: 'SIGILL', 6: 'SIGABRT', 7: 'SIGBUS', 8: 'SIGFPE', 9: 'SIGKILL', 11: 'SIGSEGV', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ', 31: 'SIGSYS' };
+  const names: Record<number, NodeJS.Signals> = { 4: 'SIGILL', 6: 'SIGABRT', 7: 'SIGBUS', 8: 'SIGFPE', 9: 'SIGKILL', 11: 'SIGSEGV', 14: 'SIGALRM', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ', 31: 'SIGSYS' };
   return names[number] ?? null;
 }

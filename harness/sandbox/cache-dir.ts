@@ -12,7 +12,16 @@ import { basename, dirname, join, relative } from 'node:path';
 const DEFAULT_MAX_MB = 200;
 // The type-check snapshots (~40 MB each, one per Node/TypeScript version) count too: unpruned, they once held a
 // cache at 681 MB against its 200 MB cap.
-const CONTENT_HASHED = /^(submission|host)-[0-9a-f]+\.cjs$|^(python|native)-[0-9a-f]+$|^cpp-(host-)?[0-9a-f]+(\.so)?$|^typecheck-[0-9a-f]+\.blob$|^typecheck-snapshot-[0-9a-f]+\.cjs$/;
+// Botzone bots (botzone-<hash>, the cpp-botzone-<hash> header shim) and probe answers too.
+const CONTENT_HASHED =
+  /^(submission|host)-[0-9a-f]+\.cjs$|^(python|native)-[0-9a-f]+$|^cpp-(host-|botzone-)?[0-9a-f]+(\.so)?$|^botzone-[0-9a-f]+$|^typecheck-[0-9a-f]+\.blob$|^typecheck-snapshot-[0-9a-f]+\.cjs$|^[a-z+]+-probe-[0-9a-f]+\.json$/;
+/**
+ * Working files a process makes and removes itself (a type check's folder, a half-written entry): what a killed
+ * process left behind is removed once it is a day old (no check or build takes that long).
+ */
+const WORKING = /\.tmp$/;
+const WORKING_FOLDERS = ['typecheck'];
+const STALE_MS = 24 * 3600 * 1000;
 /** Entries this process has handed out: a running grade's bundles are never pruned under it. */
 const inUse = new Set<string>();
 
@@ -56,10 +65,27 @@ export function cacheEntries(dir = cacheDir()): CacheEntry[] {
   return entries;
 }
 
+/** Remove what killed processes left (see WORKING) among `top`, the cache's entries; returns the bytes freed. */
+function sweepWorking(dir: string, top: CacheEntry[], now: number): number {
+  const left = [
+    ...top.filter((entry) => WORKING.test(basename(entry.path))),
+    ...WORKING_FOLDERS.flatMap((folder) => (existsSync(join(dir, folder)) ? cacheEntries(join(dir, folder)) : [])),
+  ];
+  let freed = 0;
+  for (const entry of left) {
+    if (now - entry.usedAt < STALE_MS) continue;
+    rmSync(entry.path, { recursive: true, force: true });
+    freed += entry.bytes;
+  }
+  return freed;
+}
+
 /** Remove least recently used entries until the cache is under `limit`; returns the bytes freed. */
-export function pruneCache(limit = cacheLimitBytes(), dir = cacheDir()): number {
+export function pruneCache(limit = cacheLimitBytes(), dir = cacheDir(), now = Date.now()): number {
+  const top = cacheEntries(dir);
+  const swept = sweepWorking(dir, top, now);
   // Only content-hashed entries are pruned: working folders (a type check in progress) belong to their process.
-  const entries = cacheEntries(dir)
+  const entries = top
     .filter((entry) => CONTENT_HASHED.test(basename(entry.path)))
     .sort((a, b) => a.usedAt - b.usedAt);
   let total = entries.reduce((sum, entry) => sum + entry.bytes, 0);
@@ -71,7 +97,7 @@ export function pruneCache(limit = cacheLimitBytes(), dir = cacheDir()): number 
     total -= entry.bytes;
     freed += entry.bytes;
   }
-  return freed;
+  return swept + freed;
 }
 
 /** Empty the cache (`referee cache clean`); returns the entries and bytes removed. */

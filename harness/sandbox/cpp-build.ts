@@ -22,7 +22,8 @@ import { compileConfinement, launcherArgs } from './confinement.js';
 import { bwrapBaseArgs, detectLayers, dropPrivileges, forgetBwrapProbe, type Layers } from './layers.js';
 import { SHELL, unshareArgs } from './launch.js';
 import { nativeTools } from './native-tools.js';
-import { processTree, signalGroups, signalPids } from './process-tree.js';
+import { endPortableTree, processTree, signalGroups, signalPids } from './process-tree.js';
+import { portable } from './portable.js';
 import { seccompProgram } from './seccomp.js';
 import { stageShared } from './staging.js';
 import { SYSTEM_READ_DIRS } from './system-paths.js';
@@ -147,6 +148,7 @@ export async function runSandboxedBuild(build: SandboxedBuild): Promise<BuildOut
     const pids = [...(cgroup?.pids() ?? []), ...processTree(proc.pid ?? 0)];
     signalGroups(proc.pid ? [proc.pid] : [], 'SIGKILL');
     signalPids(pids, 'SIGKILL');
+    if (portable()) endPortableTree(proc);
   };
   const timer = setTimeout(() => {
     timedOut = true;

@@ -3,6 +3,7 @@
  * group) of its own, so signalling the group we spawned is not enough: we walk /proc for descendants and signal
  * each of their groups, plus every pid the player's cgroup holds.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { portable } from './portable.js';
 
@@ -46,8 +47,9 @@ export function processGroup(pid: number): number {
   }
 }
 
-/** Signal each group (negative pid), ignoring groups that are already gone. */
+/** Signal each group (negative pid), ignoring groups that are already gone. Windows has none (see endPortableTree). */
 export function signalGroups(groups: Iterable<number>, signal: NodeJS.Signals): void {
+  if (process.platform === 'win32') return;
   for (const group of groups) {
     try {
       process.kill(-group, signal);
@@ -115,4 +117,25 @@ export function scheduling(pid: number): { ranMs: number; waitedMs: number; runn
   } catch {
     return null;
   }
+}
+
+/**
+ * End a child and what it started on the portable path, where there is no /proc to walk. macOS (and Linux forced
+ * portable): the child was spawned detached, so it leads a process group, and the group's SIGKILL reaches what it
+ * started (signalGroups, by the caller); then the child itself. Windows has no process groups, and TerminateProcess
+ * ends one process and orphans its children (a compiler's cc1plus, as, ld): `taskkill /T` walks the tree by parent
+ * pid, so it runs first, while the parent still exists, and TerminateProcess follows as the backstop. (Players
+ * themselves cannot start processes there: node's permission model and the Python audit hook refuse it.)
+ */
+export function endPortableTree(child: ChildProcess): void {
+  const terminate = (): void => {
+    child.kill('SIGKILL');
+  };
+  if (process.platform !== 'win32' || !child.pid || child.exitCode !== null || child.signalCode !== null) {
+    terminate();
+    return;
+  }
+  const killer = spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+  killer.once('error', terminate);
+  killer.once('exit', terminate);
 }

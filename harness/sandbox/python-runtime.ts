@@ -2,7 +2,9 @@
  * Python submissions: finding the interpreter and the host's files. The interpreter is chosen deliberately, not
  * whatever `python3` a shell would find first (here that is a pyenv shim, a script that needs the user's home):
  * $REFEREE_PYTHON (when set it is the only candidate: a wrong path is an error, not a silent fallback), else the system's /usr/bin/python3 (a stable path that the sandbox binds read-only with /usr),
- * else /usr/local/bin/python3, else `python3` on PATH resolved to the real binary it runs. Python >= 3.8.
+ * else /usr/local/bin/python3, else `python3` on PATH resolved to the real binary it runs. Python >= 3.8. On Windows
+ * (the portable path) there is no python3 binary: python.exe, python3.exe, then the py launcher (`py -3`), each asked
+ * for its own sys.executable, which is what runs.
  *
  * The host script and func_timeout (harness/sandbox/python/) and every game's board module (harness/games/<game>/
  * board.py, staged as board_<game id>.py) are copied into the cache under their content hash, like the node host
@@ -36,7 +38,8 @@ let found: PythonInterpreter | null | undefined;
 /** Why REFEREE_PYTHON was not used, when it is set and unusable. */
 let chosenProblem: string | null = null;
 
-function onPath(name: string): string | null {
+function onPath(command: string): string | null {
+  const name = process.platform === 'win32' ? `${command}.exe` : command;
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (dir && existsSync(join(dir, name))) return join(dir, name);
   }
@@ -44,10 +47,11 @@ function onPath(name: string): string | null {
 }
 
 /** Ask a candidate who it really is; null when it does not run or is too old. */
-function probe(candidate: string, source: string): PythonInterpreter | null {
+function probe(candidate: string, source: string, leading: string[] = []): PythonInterpreter | null {
   let reply: string;
   try {
-    reply = execFileSync(candidate, ['-I', '-c', PROBE], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
+    // The Microsoft Store's python.exe stub (WindowsApps) prints where to install Python and fails: not a candidate.
+    reply = execFileSync(candidate, [...leading, '-I', '-c', PROBE], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
   } catch {
     return null;
   }
@@ -61,11 +65,11 @@ function probe(candidate: string, source: string): PythonInterpreter | null {
 }
 
 /** probe(), kept in the cache (probe-cache.ts) when the candidate is the interpreter's binary or a symlink to it. */
-function cachedProbe(candidate: string, source: string): PythonInterpreter | null {
+function cachedProbe(candidate: string, source: string, leading: string[] = []): PythonInterpreter | null {
   const kept = keptProbe(
     'python',
     candidate,
-    () => probe(candidate, source),
+    () => probe(candidate, source, leading),
     (value): value is PythonInterpreter => {
       const answer = value as Partial<PythonInterpreter> | null;
       return typeof answer?.path === 'string' && typeof answer.version === 'string' && Array.isArray(answer.binds) && answer.binds.every((bind) => typeof bind === 'string');
@@ -89,22 +93,29 @@ export function findPython(): PythonInterpreter | null {
     }
     return found;
   }
-  const candidates: [string | null, string][] = [
-    ['/usr/bin/python3', '/usr/bin/python3'],
-    ['/usr/local/bin/python3', '/usr/local/bin/python3'],
-    [onPath('python3'), 'PATH'],
-  ];
+  const candidates: [string | null, string, string[]][] =
+    process.platform === 'win32'
+      ? [
+          [onPath('python'), 'PATH', []],
+          [onPath('python3'), 'PATH', []],
+          [onPath('py'), 'the py launcher', ['-3']],
+        ]
+      : [
+          ['/usr/bin/python3', '/usr/bin/python3', []],
+          ['/usr/local/bin/python3', '/usr/local/bin/python3', []],
+          [onPath('python3'), 'PATH', []],
+        ];
   found = null;
-  for (const [candidate, source] of candidates) {
+  for (const [candidate, source, leading] of candidates) {
     if (!candidate || !existsSync(candidate)) continue;
-    found = cachedProbe(candidate, source);
+    found = cachedProbe(candidate, source, leading);
     if (found) break;
   }
   return found;
 }
 
 const NO_PYTHON =
-  'Python submissions need python3 >= 3.8 and none was found: install it (Debian/Ubuntu: apt-get install python3-minimal) or set REFEREE_PYTHON to its path';
+  'Python submissions need python3 >= 3.8 and none was found: install it (Debian/Ubuntu: apt-get install python3-minimal; Windows and macOS: python.org) or set REFEREE_PYTHON to its path';
 
 /** The one line saying why there is no interpreter (call after findPython() returned null). */
 export function noPython(): string {

@@ -28,7 +28,7 @@ import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-fail
 import { memoryWall, ResidentSampler, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
-import { processGroup, processTree, scheduling, signalGroups, signalPids } from './process-tree.js';
+import { endPortableTree, processGroup, processTree, scheduling, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, noPython, pythonRuntimeDir } from './python-runtime.js';
@@ -804,8 +804,7 @@ export class SandboxPlayer implements Player {
     child.cgroup?.setFrozen(false);
     // A stopped process still dies of SIGKILL; the descendants of a tree walk made before it was frozen too.
     signalPids(processTree(child.process.pid ?? 0).slice(1), 'SIGKILL');
-    // Windows has no process groups: the child itself (TerminateProcess there).
-    if (portable()) child.process.kill('SIGKILL');
+    if (portable()) endPortableTree(child.process);
   }
 
   /** CPU time since the previous answer: the cgroup's counter, else the process tree's from /proc. */

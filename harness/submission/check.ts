@@ -321,7 +321,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     else if (checked.problems.length === 0) step('types', 'pass');
     else {
       step('types', 'warn', {
-        detail: `${checked.problems.length} type error(s); the code still runs`,
+        detail: 'the type check found errors (listed below); the code still runs',
         hint: 'fix the types: the platform compiles with tsc',
         problems: checked.problems,
       });

@@ -69,6 +69,7 @@ function glue(entryRelative: string): string {
     'extern "C" void* referee_player_new(char color) { return new AIPlayer(color); }',
     'extern "C" void referee_player_delete(void* player) { delete static_cast<AIPlayer*>(player); }',
     'extern "C" const char* referee_player_game() { return Board::GAME; }',
+    'extern "C" void referee_player_set_game(const char* game) { referee::playedGame() = game; }',
     'extern "C" int referee_player_move(void* player, const char* state, char* out, int size) {',
     '  std::string why;',
     '  int status = 0;',

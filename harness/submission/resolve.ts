@@ -419,7 +419,8 @@ export function resolveSubmission(
       const texts = [text, ...(isDirectory && language === 'C++' ? siblingSources(root, entry) : [])];
       const traits = botzoneTraits(texts, protocol === 'botzone');
       if (traits) resolved.botzone = traits;
-      else resolved.wholeProgram = true;
+      // A C++ AIPlayer or Strategy that keeps its own test main() is the course's contract (the host never runs main).
+      else if (!(language === 'C++' && /\b(class|struct)\s+AIPlayer\b|\bgetPoint\s*\(/.test(text))) resolved.wholeProgram = true;
     }
   }
   return resolved;

@@ -88,16 +88,23 @@ export function typeCheck(submission: ResolvedSubmission, game: string): Promise
   };
   const configPath = join(folder, 'tsconfig.json');
   writeFileSync(configPath, JSON.stringify(tsconfig));
+  // The folder is read once the check has printed its lines (a snapshot build writes its blob elsewhere after):
+  // removed then, so checks leave nothing behind (700 such folders once sat in a cache).
+  const removeFolder = (): void => rmSync(folder, { recursive: true, force: true });
+  return checkWith(typescript, nodeTypes, configPath, submission.root).finally(removeFolder);
+}
+
+function checkWith(typescript: string, nodeTypes: string | null, configPath: string, root: string): Promise<TypeCheckResult> {
   const plan = snapshotPlan(typescript, nodeTypes);
-  const plain = () => runTsc(typescript, configPath, submission.root);
+  const plain = () => runTsc(typescript, configPath, root);
   if (!plan) return plain();
   let viaSnapshot: Promise<TypeCheckResult | null>;
   if (existsSync(plan.blob)) {
     touchCacheEntry(plan.blob); // a use (LRU), and never pruned under this process
-    viaSnapshot = runSnapshot(plan, configPath, submission.root);
+    viaSnapshot = runSnapshot(plan, configPath, root);
   } else {
     pruneCache(); // a new ~40 MB snapshot is coming: older ones (another Node's, another TypeScript's) make room
-    viaSnapshot = buildSnapshot(plan, configPath, submission.root);
+    viaSnapshot = buildSnapshot(plan, configPath, root);
   }
   return viaSnapshot.then((result) => result ?? plain());
 }

@@ -6,7 +6,7 @@
 import Handlebars from 'handlebars';
 import { LOSS_VERDICTS } from '../../harness/referee/verdict.js';
 import { VERDICT_WORDS } from '../loss-cause.js';
-import { count } from '../../grading/words.js';
+import { count, dateTime } from '../../grading/words.js';
 import { classStatus, type StudentSummary } from '../../grading/batch/summary.js';
 import { CLASS_CSS, CLASS_SCRIPT, CLASS_TEMPLATE } from './template.js';
 import { writeFileAtomic } from '../../grading/write-atomic.js';
@@ -141,6 +141,7 @@ function viewModel(options: ClassIndexOptions): Record<string, unknown> {
     notIsolatedText: `${count(notIsolated, 'submission')} ran`,
     failedText: failures.length === 0 ? 'none failed the interface check' : `${failures.length} failed the interface check or could not be graded`,
     generatedAt: options.generatedAt ?? new Date().toISOString(),
+    generatedText: dateTime(options.generatedAt ?? new Date()),
     itemHeaders: (first?.items ?? []).map((item) => ({ title: item.title, opponent: item.opponent })),
     rows,
     histogram: scoreHistogram(scored).svg,

@@ -75,7 +75,7 @@ export const CLASS_TEMPLATE = `<!doctype html>
 <body>
 <h1>{{title}}</h1>
 {{#if isolationKnown}}{{#if hardened}}<p id="isolation"><span class="badge hardened">hardened</span> every submission ran in the bubblewrap sandbox</p>{{else}}<p id="isolation" class="not-isolated"><span class="badge not-isolated">not isolated</span> {{notIsolatedText}} without bubblewrap: results guard against accidents, not attacks</p>{{/if}}{{/if}}
-<p class="meta">{{studentsText}} · mean {{mean}} / {{maxScore}} · median {{median}}{{#if notGradedCount}} (of the {{scoredCount}} graded; {{notGradedCount}} not graded){{/if}} · {{failedText}}{{#if anonymized}} · anonymised view{{/if}} · {{generatedAt}}</p>
+<p class="meta">{{studentsText}} · mean {{mean}} / {{maxScore}} · median {{median}}{{#if notGradedCount}} (of the {{scoredCount}} graded; {{notGradedCount}} not graded){{/if}} · {{failedText}}{{#if anonymized}} · anonymised view{{/if}} · <time datetime="{{generatedAt}}">{{generatedText}}</time></p>
 
 <h2>Leaderboard</h2>
 <div class="scroll"><table class="sortable" id="leaderboard">

@@ -5,6 +5,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import type { SimilarityReport } from '../../grading/similarity/run.js';
+import { count, dateTime } from '../../grading/words.js';
 import { SIMILARITY_CSS, SIMILARITY_TEMPLATE } from './template.js';
 
 export interface SimilarityPageOptions {
@@ -35,12 +36,16 @@ function viewModel(report: SimilarityReport, options: SimilarityPageOptions): Re
     },
   }));
   const languages = Object.entries(report.source.languages ?? {})
-    .map(([language, files]) => `${files} ${language} file(s)`)
+    .map(([language, files]) => count(files, `${language} file`))
     .join(', ');
   return {
     title: report.title,
     game: report.game,
     generatedAt: report.generatedAt,
+    generatedText: dateTime(report.generatedAt),
+    studentsText: count(report.students.length, 'student'),
+    corpusText: count(report.corpus.length, 'corpus entry', 'corpus entries'),
+    flaggedText: `${count(report.pairs.filter((pair) => pair.flagged).length, 'pair')} flagged in ${count(report.clusters.length, 'cluster')}`,
     anonymized: names !== null,
     studentCount: report.students.length,
     corpusCount: report.corpus.length,

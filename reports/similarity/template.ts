@@ -37,7 +37,7 @@ export const SIMILARITY_TEMPLATE = `<!doctype html>
 </head>
 <body>
 <h1>{{title}} — similarity</h1>
-<p class="meta">{{studentCount}} students{{#if corpusCount}} · {{corpusCount}} corpus entries (compared with students only){{/if}} · {{flaggedCount}} pair(s) flagged in {{clusters.length}} cluster(s) · {{game}}{{#if anonymized}} · anonymised view{{/if}} · {{generatedAt}}</p>
+<p class="meta">{{studentsText}}{{#if corpusCount}} · {{corpusText}} (compared with students only){{/if}} · {{flaggedText}} · {{game}}{{#if anonymized}} · anonymised view{{/if}} · <time datetime="{{generatedAt}}">{{generatedText}}</time></p>
 <p class="caveat" id="caveat">A flag is a reason to look, not a verdict. Source scores count code the two share after the course's base code
 ({{baseFiles}} handed-out files{{#if commonLimit}}, and fragments found in more than {{commonLimit}} submissions{{/if}}) is removed;
 behaviour scores count how often two submissions choose the same move, against how often each agrees with itself and how often independent

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { getGame } from '../../harness/games/registry.js';
 import { packageFile } from '../../grading/package-root.js';
+import { count, dateTime } from '../../grading/words.js';
 import type { TournamentResult } from '../../grading/tournament/result.js';
 import { gameView, SvgTokens } from '../replay-data.js';
 import { scriptSafeJson } from '../safe-json.js';
@@ -100,7 +101,10 @@ function viewModel(result: TournamentResult): Record<string, unknown> {
     hasGames: views.length > 0,
     viewOptions: views.map((view) => `${view.title} — ${view.result}`),
     moveTimeoutMs: result.referee.moveTimeoutMs,
-    openingsText: result.openings.kind === 'random' ? `${result.openings.plies} random plies drawn from the seed` : `${result.openings.lines} line(s) from ${result.openings.path}`,
+    openingsText: result.openings.kind === 'random' ? `${result.openings.plies} random plies drawn from the seed` : `${count(result.openings.lines, 'line')} from ${result.openings.path}`,
+    roundsText: count(result.rounds, 'round'),
+    meetingText: `${count(result.gamesPerPair, 'game')} a meeting`,
+    finishedText: dateTime(result.timings.finishedAt),
     css: template('templates', 'report.css') + template('tournament', 'tournament.css'),
     viewerJs: template('templates', 'viewer.js'),
     crossJs: template('tournament', 'crosstable.js'),

@@ -97,6 +97,14 @@ describe('referee perft', () => {
     expect(referee('perft', '6').stdout).toMatch(/^perft\(6\) = 8200 /);
     expect(JSON.parse(referee('perft', '4', '--game', 'connect4', '--json').stdout)).toMatchObject({ leaves: 2401 });
   });
+
+  test("--game-rule counts under a game's rule switch (Amazons on 10x10); an unknown switch names the known ones", () => {
+    expect(JSON.parse(referee('perft', '2', '--game', 'amazons', '--game-rule', 'board10=true', '--json').stdout)).toMatchObject({ gameRules: { board10: true }, leaves: 4_307_152 });
+    expect(referee('perft', '1', '--game', 'amazons').stdout).toMatch(/^perft\(1\) = 1232 /);
+    const wrong = referee('perft', '1', '--game', 'amazons', '--game-rule', 'board12=true');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/gameRules\.board12 is not a rule of amazons; its rules are board10/);
+  });
 });
 
 describe('the smaller things a first-time user trips over', () => {

@@ -65,11 +65,15 @@ test('play: a series against a reference AI', () => {
   expect((JSON.parse(run.stdout) as { records: unknown[] }).records).toHaveLength(2);
 });
 
-test('init writes the starter', () => {
-  const dir = join(work, 'starter');
-  const run = referee(['init', dir, '--referee', 'file:vendor/none.tgz', '--no-lockfile']);
+test.each([
+  ['TypeScript', [], 'AIPlayer.ts'],
+  ['Python', ['--python'], 'AIPlayer.py'],
+])('init writes the %s starter, with the laptops workflow (Windows and macOS runners)', (language, flags, entry) => {
+  const dir = join(work, `starter-${language}`);
+  const run = referee(['init', dir, ...flags, '--referee', 'file:vendor/none.tgz', '--no-lockfile']);
   expect({ status: run.status, forbidden: run.forbidden }).toEqual({ status: 0, forbidden: [] });
-  expect(existsSync(join(dir, 'src', 'AIPlayer.ts'))).toBe(true);
+  expect(existsSync(join(dir, 'src', entry))).toBe(true);
+  expect(readFileSync(join(dir, '.github', 'workflows', 'laptops.yml'), 'utf8')).toMatch(/os: \[ubuntu-latest, windows-latest, macos-latest\]/);
 });
 
 test('serve answers its page', async () => {

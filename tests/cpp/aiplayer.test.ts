@@ -111,3 +111,11 @@ test('a C++ Reversi AIPlayer that returns a non-move gets the Board\'s hint, not
   expect(check.stdout).toContain('fix: return one of board.getLegalActions(color)');
   expect(check.stdout).not.toMatch(/top\[y\]|Point\(/);
 }, 120_000);
+
+test('gomoku-exact5 in C++: the host gives the Gomoku header its variant (the handed Board and a Board() of its own)', () => {
+  const exact = referee('check', join(CPP_FIXTURES, 'aiplayer-gomoku-exact5'), '--game', 'gomoku-exact5');
+  expect(`${exact.code} ${exact.stdout}`).toMatch(/^0 /);
+  const freestyle = referee('check', join(CPP_FIXTURES, 'aiplayer-gomoku-exact5'), '--game', 'gomoku');
+  expect(freestyle.code).toBe(1);
+  expect(freestyle.stdout).toContain('Z99');
+}, 120_000);

@@ -12,6 +12,7 @@ import { Board as Connect4Board } from '../../harness/games/connect4/index.js';
 import { Board as GomokuBoard } from '../../harness/games/gomoku/index.js';
 import { Board as NoGoBoard } from '../../harness/games/nogo/index.js';
 import { Board as ReversiBoard } from '../../harness/games/reversi/index.js';
+import { getGame } from '../../harness/games/registry.js';
 import { createRng } from '../../harness/referee/seed.js';
 import { cppHeadersDir, findCompiler } from '../../harness/sandbox/cpp-runtime.js';
 import { scratch } from '../sandbox/support.js';
@@ -26,18 +27,28 @@ interface TsBoard {
 const said = (result: unknown): string =>
   Array.isArray(result) ? (result.length ? result.join(',') : '0') : result === false ? '0' : result === true ? '1' : String(result);
 
-const GAMES: [string, () => TsBoard, boolean, string][] = [
-  ['reversi', () => new ReversiBoard() as TsBoard, true, 'Z9'],
-  ['connect4', () => new Connect4Board() as TsBoard, false, '7'],
-  ['gomoku', () => new GomokuBoard() as TsBoard, false, 'P1'],
-  ['nogo', () => new NoGoBoard() as TsBoard, false, 'I5'],
+/**
+ * Gomoku's first game opens with a six in a row for X (E1 joins A1-D1 and F1): freestyle ends there, exactly-five
+ * plays on; random plies follow in both.
+ */
+const OVERLINE = ['A1', 'H8', 'B1', 'J10', 'C1', 'L12', 'D1', 'N14', 'F1', 'A15', 'E1'];
+
+const GAMES: [string, () => TsBoard, boolean, string, string[]][] = [
+  ['reversi', () => new ReversiBoard() as TsBoard, true, 'Z9', []],
+  ['connect4', () => new Connect4Board() as TsBoard, false, '7', []],
+  ['gomoku', () => new GomokuBoard() as TsBoard, false, 'P1', OVERLINE],
+  ['gomoku-exact5', () => new GomokuBoard(true) as TsBoard, false, 'P1', OVERLINE],
+  ['nogo', () => new NoGoBoard() as TsBoard, false, 'I5', []],
 ];
 
-test.each(GAMES)('C++ %s Board = the TypeScript Board, every ply of 6 seeded random games', (game, make, passes, offBoard) => {
+test.each(GAMES)('C++ %s Board = the TypeScript Board, every ply of 6 seeded random games', (game, make, passes, offBoard, opening) => {
   const compiler = findCompiler();
   if (!compiler) throw new Error('this test needs g++ (apt-get install g++)');
   const binary = join(scratch(`board-driver-${game}`), 'driver');
-  execFileSync(compiler.path, ['-std=c++17', '-O2', '-Wall', '-Werror', '-I', cppHeadersDir(), '-include', `referee/${game}.h`, '-o', binary, resolve('tests/fixtures/cpp/board-driver/driver.cpp')]);
+  // A variant's header is its base game's; the driver sets the played game as the C++ host does.
+  const header = getGame(game).files.folder;
+  execFileSync(compiler.path, ['-std=c++17', '-O2', '-Wall', '-Werror', '-I', cppHeadersDir(), '-include', `referee/${header}.h`,
+    `-DREFEREE_PLAYED_GAME="${game}"`, '-o', binary, resolve('tests/fixtures/cpp/board-driver/driver.cpp')]);
   const expected: string[] = [];
   const outputs: string[] = [];
   for (let g = 0; g < 6; g++) {
@@ -63,7 +74,7 @@ test.each(GAMES)('C++ %s Board = the TypeScript Board, every ply of 6 seeded ran
         continue;
       }
       idle = 0;
-      const pick = legal[rng.int(legal.length)];
+      const pick = g === 0 && ply < opening.length ? opening[ply] : legal[rng.int(legal.length)];
       const result = board.move(pick, color);
       requests.push(`${color} ${pick}`);
       answers.push(`${legal.join(',')}|${theirs.join(',')}|${said(result)}|${board.count('X')},${board.count('O')}|1`);
@@ -72,6 +83,8 @@ test.each(GAMES)('C++ %s Board = the TypeScript Board, every ply of 6 seeded ran
     outputs.push(execFileSync(binary, { input: `${requests.join('\n')}\n`, encoding: 'utf8', maxBuffer: 1 << 28 }));
     expected.push(answers.join('\n'));
     expect(requests.length).toBeGreaterThan(7);
+    // The overline ends freestyle at once and not exactly-five (so the C++ Board's rule is the one compared).
+    if (g === 0 && opening.length) expect(requests.length > opening.length + 3).toBe(game === 'gomoku-exact5');
   }
   const got = outputs.map((one) => one.trimEnd());
   const mismatch = got.findIndex((one, i) => one !== expected[i]);

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { Job, Queue } from 'bullmq';
 import { isAlive } from '../../harness/sandbox/process-tree.js';
 import { harnessVersion } from '../../grading/package-root.js';
@@ -62,6 +62,17 @@ function liveWorkerOf(outDir: string, prefix: string): string {
 }
 
 describe('referee batch --queue with two referee workers', () => {
+  // A test that failed before it started its replacement worker leaves a dead one: the next tests get two live
+  // workers again rather than time out one after another waiting for games nobody takes.
+  let spare = 'e'.charCodeAt(0);
+  beforeEach(async () => {
+    for (const [index, worker] of workers.entries()) {
+      if (worker.process.exitCode === null && worker.process.signalCode === null) continue;
+      workers[index] = startWorker(redis.url, `w${String.fromCharCode(spare++)}`, {}, 'file');
+      await workers[index].waitFor(/waiting for games/);
+    }
+  });
+
   test('a 6-student batch equals the local batch for the same seed; hostile jobs are refused, not run', async () => {
     const ids = ['q1ann', 'q1ben', 'q1cat', 'q1dan', 'q1eve', 'q1fay'];
     const classDir = makeQueueClass(ids);
@@ -147,7 +158,7 @@ describe('referee batch --queue with two referee workers', () => {
     const grades = readFileSync(join(out, 'grades.csv'), 'utf8');
     expect(grades).not.toMatch(/error|not graded/);
     // A fresh worker takes its place for the next tests.
-    const replacement = startWorker(redis.url, 'wc');
+    const replacement = startWorker(redis.url, 'wc', {}, 'file');
     workers[workers.indexOf(victim!)] = replacement;
     await replacement.waitFor(/waiting for games/);
   }, 240_000);
@@ -173,7 +184,7 @@ describe('referee batch --queue with two referee workers', () => {
     const other = workers.find((worker) => worker !== leaving)!;
     expect(other.stdout).toContain(`played ${label} `);
     expect(journalStats(out)).toEqual({ games: 4, maxPlays: 1, grades: 1 });
-    const replacement = startWorker(redis.url, 'wd');
+    const replacement = startWorker(redis.url, 'wd', {}, 'file');
     workers[workers.indexOf(leaving!)] = replacement;
     await replacement.waitFor(/waiting for games/);
   }, 240_000);
@@ -231,10 +242,13 @@ describe('referee batch --queue with two referee workers', () => {
     };
     expect(pick(join(outs, 'queued'))).toEqual(pick(join(outs, 'local')));
     expect(playsByLabel(logs(), submission).size).toBe(4);
-  }, 120_000);
+  }, 240_000); // two grades (each type-checks its student: ~55 s at load 40) and their games
 
   test('games in play reach the journal through Redis move by move, with the worker playing them; workers are journaled', async () => {
-    const classDir = makeQueueClass(['q9live'], 40);
+    // 120 ms a move (was 40): a game lasts ~4 s of the wall clock however loaded the machine, while the way to the
+    // journal (worker, Redis stream, coordinator, this poll) slows with the load: at load 34 each game of ~1.5 s was
+    // seen at one point of its play only.
+    const classDir = makeQueueClass(['q9live'], 120);
     const out = join(tempDir('q9'), 'out');
     const coordinator = batch(classDir, writeQueueConfig(900), out, ['--queue', redis.url, '--jobs', '2']);
     const path = join(out, BATCH_JOURNAL_FILE);
@@ -273,7 +287,7 @@ describe('referee batch --queue with two referee workers', () => {
     } finally {
       db.close();
     }
-  }, 120_000);
+  }, 240_000); // a batch: its type check alone took ~55 s at load 40
 
   test('Redis unreachable or refusing the password at start: one line naming the fix, exit 2 (batch, grade and worker)', async () => {
     const dead = `redis://127.0.0.1:${await freePort()}/0`;

@@ -127,7 +127,7 @@ describe('replayRecord', () => {
   test('a pass with legal moves, a tampered initial state, details or attempt are rejected', () => {
     const pass = copy(valid);
     pass.turns[1] = { ply: 2, side: 1, kind: 'pass' };
-    rejected(pass, 2, /ply 2: White passed with 2 legal move/);
+    rejected(pass, 2, /ply 2: White passed, but could play \w+, \w+$/);
     const initial = copy(valid);
     initial.initialState = 'xxxxxxx:0';
     rejected(initial, 0, /initialState/);

@@ -82,3 +82,33 @@ test('config: the policies are validated with the fix in one line; the Botzone p
   expect(configForGame(nogo, presetConfig('botzone', 'nogo', { moveTimeoutMs: 3000 })).moveTimeoutMs).toBe(3000);
   expect(configForGame(nogo, presetConfig('course', 'nogo')).gameRules).toEqual({ centerFirstMoveBanned: true });
 });
+
+/** A player that keeps time itself (as the Botzone spawner does): it answers late on the grader's clock, but says
+ * how long the ask took on its own (`timedMs`), or that its own deadline stopped it. */
+class SelfTimedPlayer extends ScriptedPlayer {
+  readonly keepsTime = true;
+}
+
+test('a player that keeps time itself is ruled from its own clock: its deadline is the wait allowed, its figure is the time', async () => {
+  const legal = firstLegal(game);
+  // Call 1 answers after SLOW ms of the grader's clock but 90 ms of its own (under the limit): played, at 90 ms.
+  // Call 2 reports that its own deadline stopped it: a timeout at exactly that deadline, however late the grader heard.
+  // Call 3 (next game) claims more time than the grader itself saw pass: not believed, the grader's own figure stands.
+  const black = new SelfTimedPlayer('B', async (request, call) => {
+    if (call === 3) return { ...(legal(request, call) as PlayerAnswer), timedMs: 60_000 };
+    await new Promise((done) => setTimeout(done, SLOW));
+    return call === 1 ? { ...(legal(request, call) as PlayerAnswer), timedMs: 90 } : { kind: 'timeout', timedMs: request.deadlineMs };
+  });
+  const record = await playGame({ game, black, white: new ScriptedPlayer('W', firstLegal(game)), seed: 1, config: { moveTimeoutMs: LIMIT, timeBankMs: 50 } });
+  expect(record.turns[0]).toMatchObject({ side: 0, kind: 'move', wallMs: 90 });
+  // The deadline it was given is the whole wait the rules allow: the limit and the bank.
+  expect(black.requests.map((request) => request.deadlineMs)).toEqual([LIMIT + 50, LIMIT + 50]);
+  expect(record.end.loser).toMatchObject({ side: 0, verdict: 'timeout', wallMs: LIMIT + 50 });
+  expect(record.end.loser!.message).toBe(`no answer within ${LIMIT + 50} ms (time bank 0 of 50 ms left)`);
+  const again = await playGame({ game, black, white: new ScriptedPlayer('W', firstLegal(game)), seed: 1, config: { moveTimeoutMs: LIMIT } });
+  expect(again.turns[0].wallMs).toBeLessThan(60_000);
+  // A trusted player keeps no deadline of its own: none is sent.
+  const trusted = Object.assign(new SelfTimedPlayer('T', firstLegal(game)), { trusted: true });
+  await playGame({ game, black: trusted, white: new ScriptedPlayer('W', firstLegal(game)), seed: 1, config: { moveTimeoutMs: LIMIT } });
+  expect(trusted.requests[0].deadlineMs).toBeUndefined();
+});

@@ -3,8 +3,8 @@
  * `referee cache clean` empties it.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, utimesSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { cacheEntries, cacheFile, pruneCache } from '../../harness/sandbox/cache-dir.js';
 import { scratch } from './support.js';
 
@@ -37,6 +37,31 @@ test('type-check snapshots count toward the cap and go oldest first (they once h
   expect(pruneCache(1500, dir)).toBe(2000);
   expect(old.map((path) => existsSync(path))).toEqual([false, false]);
   expect([existsSync(current), existsSync(working)]).toEqual([true, true]);
+});
+
+test('Botzone bots and their header shim count toward the cap; what a killed process left goes after a day', () => {
+  const dir = scratch('cache-botzone');
+  process.env.REFEREE_CACHE_DIR = dir;
+  const now = Date.now();
+  const day = 24 * 3600 * 1000;
+  const bots = [join(dir, 'botzone-0123456789abcdef0123'), join(dir, 'cpp-botzone-0123456789abcdef')];
+  writeFileSync(bots[0], 'x'.repeat(1000));
+  mkdirSync(bots[1]);
+  writeFileSync(join(bots[1], 'json.h'), 'x'.repeat(1000));
+  const current = join(dir, 'botzone-fedcba9876543210fedc');
+  writeFileSync(current, 'x'.repeat(1000));
+  for (const path of bots) utimesSync(path, new Date(now - 2 * day), new Date(now - 2 * day));
+  // A type check's working folder and a half-written entry: a killed process's (two days old) and a running one's.
+  const stale = [join(dir, 'typecheck', '111-old'), join(dir, 'host-0ld.cjs.111.tmp')];
+  const fresh = [join(dir, 'typecheck', '222-now'), join(dir, 'host-n0w.cjs.222.tmp')];
+  for (const path of [...stale, ...fresh]) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, 'x'.repeat(100));
+  }
+  for (const path of stale) utimesSync(path, new Date(now - 2 * day), new Date(now - 2 * day));
+  expect(pruneCache(1500, dir, now)).toBe(2200);
+  expect([...bots, ...stale].filter((path) => existsSync(path))).toEqual([]);
+  expect([current, ...fresh].filter((path) => existsSync(path))).toEqual([current, ...fresh]);
 });
 
 test('referee cache clean empties the cache', () => {

@@ -32,7 +32,7 @@ interface Outcome {
   isolation: { hardened: boolean; layers: string[]; problem?: string };
   uid: number;
   /** A Botzone bot's attacks on the spawner that started it (restart per turn), and that parent's name. */
-  spawner: { seen: Record<string, string>; spawned: boolean } | null;
+  spawner: { seen: Record<string, string>; spawned: boolean; deadlines: { kind: string; timedMs: number | null; deadlineMs: number; keepsTime: boolean; tampered: boolean }[] } | null;
 }
 
 const MODES = sandboxModes('bwrap', 'no-bwrap-root', 'no-bwrap-user', 'landlock-refused-user', 'broken-bwrap');
@@ -168,6 +168,13 @@ describe.each(MODES)('$label', (mode) => {
       // own filter and the spawner's non-dumpable state hold with Landlock refused too).
       expect(outcome.spawner?.spawned).toBe(true);
       expect(Object.entries(outcome.spawner?.seen ?? { none: 'no report' }).filter(([, result]) => result !== 'blocked')).toEqual([]);
+      // The spawner keeps the deadline: a bot that ignores SIGALRM and re-arms its timer (it says so once it has, if
+      // it got that far before the deadline) is still stopped and ruled past it; a plain endless bot is stopped by
+      // the kernel's timer, ruled at the limit itself.
+      const [tampering, endless] = outcome.spawner?.deadlines ?? [];
+      expect(tampering).toMatchObject({ kind: 'timeout', keepsTime: true });
+      expect(tampering.timedMs).toBeGreaterThanOrEqual(tampering.deadlineMs);
+      expect(endless).toMatchObject({ kind: 'timeout', timedMs: endless.deadlineMs });
     }
     if (mode.id === 'landlock-refused-user') {
       // Refused by the kernel (simulated): recorded as missing, never fatal, never called hardened.

@@ -77,6 +77,21 @@ describe('resolveSubmission', () => {
     expect(() => resolveSubmission(join(odd, 'caf\uFFFD.ts'))).toThrow(/bytes that are not UTF-8/);
   });
 
+  test("a whole program with no Botzone sign is marked for the check's --protocol hint; a C++ AIPlayer or Strategy with its own test main is not", () => {
+    const main = 'int main() {\n  int x, y;\n  std::cin >> x >> y;\n  std::cout << x << " " << y << std::endl;\n}\n';
+    const program = resolveSubmission(join(tree({ 'bot.cpp': `#include <iostream>\n${main}` }), 'bot.cpp'));
+    expect(program.wholeProgram).toBe(true);
+    expect(program.botzone).toBeUndefined();
+    const aiplayer = `#include <iostream>\n#include "referee/reversi.h"\nclass AIPlayer {\n public:\n  explicit AIPlayer(char c) : c_(c) {}\n  std::string getMove(const Board& b) { return b.getLegalActions(c_).at(0); }\n  char c_;\n};\n`;
+    const tested = resolveSubmission(join(tree({ 'AIPlayer.cpp': `${aiplayer}${main}` }), 'AIPlayer.cpp'));
+    expect(tested.wholeProgram).toBeUndefined();
+    expect(tested.botzone).toBeUndefined();
+    const strategy = resolveSubmission(join(tree({ 'Strategy.cpp': `#include "Point.h"\nextern "C" Point* getPoint(const int M, const int N) { return nullptr; }\n${main}` }), 'Strategy.cpp'));
+    expect(strategy.wholeProgram).toBeUndefined();
+    // With Botzone's signs the same main is a bot, AIPlayer or not.
+    expect(resolveSubmission(join(tree({ 'bot.cpp': `#ifdef _BOTZONE_ONLINE\n#endif\n${aiplayer}${main}` }), 'bot.cpp')).botzone).toMatchObject({ interaction: 'simple', keepRunning: false });
+  });
+
   test('isSubmissionPath tells paths from built-in player names', () => {
     expect(isSubmissionPath('src/AIPlayer.ts')).toBe(true);
     expect(isSubmissionPath('AIPlayer.js')).toBe(true);

@@ -34,7 +34,7 @@ test('referee tournament --queue plays every game on the workers and ranks as a 
   const args = ['tournament', classDir, 'random', 'mcts:40', '--seed', '3'];
   const queued = new Cli([...args, '--queue', redis.url, '--out', join(root, 'queued')]);
   const { code } = await queued.exited;
-  expect(queued.stderr.replace(/warning: Some player\(s\) scored nothing.*\n/, '')).toBe('');
+  expect(queued.stderr.replace(/warning: At least one player scored nothing.*\n/, '')).toBe('');
   expect(code).toBe(0);
   expect(queued.stdout).toMatch(/Games go to the queue at redis:\/\/(:\*\*\*@)?127\.0\.0\.1/);
   expect(queued.stdout).toContain('20 games (20 played, 0 from the journal)');

@@ -84,7 +84,7 @@ describe('finished games in referee serve', () => {
     await again.next((message) => message.type === 'welcome');
     again.socket.send(JSON.stringify({ type: 'hello', session: id }));
     const gone = await again.next((message) => message.type === 'gone');
-    expect(gone).toEqual({ type: 'gone', session: id, reason: expect.stringMatching(/^this game ended at \d\d:\d\d UTC and was removed from the server to make room \(it keeps the 1 latest finished games\): press Save/) });
+    expect(gone).toEqual({ type: 'gone', session: id, reason: expect.stringMatching(/^this game ended on \d+ \w+ \d{4}, \d\d:\d\d UTC and was removed from the server to make room \(it keeps the 1 latest finished game\): press Save/) });
     const removed = await fetch(`http://127.0.0.1:${server.port}/api/games/${id}/record.json`);
     expect(removed.status).toBe(410);
     expect(await removed.text()).toMatch(/was removed from the server to make room/);

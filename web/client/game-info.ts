@@ -140,10 +140,19 @@ export function drawGameInfo(): void {
   banner.dataset.reason = end?.reason ?? '';
 
   drawMoveList(game, turns, ply, view.preview);
+  drawPlyOutput(game, turns, ply, players);
 
   document.body.dataset.ply = String(view.preview ? -1 : view.live);
   document.body.dataset.over = snap?.end && !view.preview ? '1' : '0';
   document.body.dataset.holding = snap?.holding ? '1' : '0';
+}
+
+/** A Botzone bot's debug for the ply on the board, under it, as the report's replay prints a ply's output. */
+function drawPlyOutput(game: AnyGame, turns: readonly TurnView[], ply: number, players: readonly string[]): void {
+  const turn = ply > 0 ? turns[ply - 1] : undefined;
+  const box = $('ply-output');
+  box.hidden = turn?.debug === undefined;
+  box.textContent = turn?.debug === undefined ? '' : `${sideLabel(game, turn.side)} — ${players[turn.side]}, ply ${ply}:\n[debug] ${turn.debug}`;
 }
 
 /**

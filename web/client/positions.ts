@@ -77,7 +77,7 @@ export function loadedGame(input: Record<string, unknown>): LoadedGame | string 
   const checked = checkRecord(input);
   if (!checked.ok) return checked.error;
   const record = checked.record as unknown as Record<string, unknown>;
-  const turns: TurnView[] = checked.record.turns.map((turn) => ({ side: turn.side, kind: turn.kind, move: turn.move }));
+  const turns: TurnView[] = checked.record.turns.map((turn) => ({ side: turn.side, kind: turn.kind, move: turn.move, ...(typeof turn.debug === 'string' ? { debug: turn.debug } : {}) }));
   const players = checked.record.players;
   return { record, game: checked.game, players: [players[0], players[1]], turns, states: checked.states, droppedEnd: checked.droppedEnd, ply: checked.states.length - 1 };
 }

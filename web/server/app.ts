@@ -14,14 +14,15 @@ import { fileURLToPath } from 'node:url';
 import type { WebSocket } from 'ws';
 import type { AnyGame } from '../../harness/games/game.js';
 import { gameIds, getGame } from '../../harness/games/registry.js';
-import type { RefereeConfig } from '../../harness/referee/config.js';
+import { configForGame, presetConfig, type RefereeConfig } from '../../harness/referee/config.js';
 import type { Player } from '../../harness/referee/player.js';
 import type { TurnRecord } from '../../harness/referee/record.js';
 import { CompileError } from '../../harness/submission/compile.js';
 import { createSubmissionPlayer, submissionName } from '../../harness/submission/player.js';
-import { SubmissionError } from '../../harness/submission/resolve.js';
+import { SubmissionError, type SubmissionProtocol } from '../../harness/submission/resolve.js';
 import { defaultAssignment, type Assignment } from '../../grading/assignment.js';
 import { packageFile } from '../../grading/package-root.js';
+import { count, dateTime } from '../../grading/words.js';
 import { referenceNames } from '../../reference-ai/index.js';
 import { loadRecord } from './load.js';
 import {
@@ -47,6 +48,10 @@ export interface ServeOptions {
   submissions: string[];
   /** The entry file inside each submission folder (serve's --entry, else the assignment's `entry`). */
   entry?: string;
+  /** 'botzone': run the submissions as Botzone bots whatever their source shows (--protocol). */
+  protocol?: SubmissionProtocol;
+  /** The rules preset of every game but the assignment's (--platform): 'botzone' plays Botzone's judge's limits. */
+  platform?: 'course' | 'botzone';
   watch?: WatchSource | null;
   seat?: SeatSession | null;
   /**
@@ -203,8 +208,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
 
   /** The referee rules a grade of this game would use (the assignment's, or the game's built-in assignment's). */
-  const rulesFor = (game: AnyGame): RefereeConfig =>
-    options.assignment?.game === game.id ? options.assignment.referee : defaultAssignment(game.id).referee;
+  const rulesFor = (game: AnyGame): RefereeConfig => {
+    if (options.assignment?.game === game.id) return options.assignment.referee;
+    return options.platform === 'botzone' ? configForGame(game, presetConfig('botzone', game.id, {})) : defaultAssignment(game.id).referee;
+  };
 
   const welcome: ServerMessage = {
     type: 'welcome',
@@ -237,7 +244,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const path = options.submissions[spec.index];
     if (path === undefined) throw new Error(`no submission #${spec.index}: start referee serve with the submission's path`);
     try {
-      return await createSubmissionPlayer(path, { game: game.id, entry: options.entry });
+      // The memory limit of the rules the game is played under, as in grading (Botzone's 256 MB under its preset).
+      return await createSubmissionPlayer(path, { game: game.id, entry: options.entry, protocol: options.protocol, memoryMb: rulesFor(game).memoryMb });
     } catch (error) {
       if (error instanceof SubmissionError || error instanceof CompileError) throw new Error(error.message);
       throw error;
@@ -247,8 +255,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   /** Why a game id the server once had is gone (a page or record link that outlived it): the newest few thousand. */
   const departed = new Map<string, string>();
   const DEPARTED_KEPT = 5000;
-  const clock = (at: number): string => new Date(at).toISOString().slice(11, 16);
-
+  
   function closeSession(session: GameSession, why: string): void {
     sessions.delete(session.id);
     departed.set(session.id, why);
@@ -270,7 +277,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const hours = Math.round(finishedTtlMs / 3_600_000);
       closeSession(
         session,
-        `this game ended at ${clock(session.finishedAt!)} UTC and was removed from the server ${old ? `after ${hours} hour(s)` : `to make room (it keeps the ${maxFinished} latest finished games)`}: ` +
+        `this game ended on ${dateTime(session.finishedAt!)} and was removed from the server ${old ? `after ${count(hours, 'hour')}` : `to make room (it keeps the ${count(maxFinished, 'latest finished game')})`}: ` +
           'press Save when a game ends to keep its record; start a new game',
       );
     }
@@ -282,7 +289,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const now = Date.now();
     for (const session of sessions.values()) {
       if (session.finishedAt === null && session.listenerCount === 0 && now - session.lastUsed > IDLE_MS) {
-        closeSession(session, `this game was closed on the server after an hour with nobody at it (last move ${clock(session.lastUsed)} UTC): start a new game`);
+        closeSession(session, `this game was closed on the server after an hour with nobody at it (last move ${dateTime(session.lastUsed)}): start a new game`);
       }
     }
     evictFinished(now);

@@ -7,6 +7,7 @@
 import Handlebars from 'handlebars';
 import { readFileSync } from 'node:fs';
 import { packageFile } from '../../grading/package-root.js';
+import { count, dateTime } from '../../grading/words.js';
 import { scriptSafeJson } from '../../reports/safe-json.js';
 
 const hb = Handlebars.create();
@@ -19,6 +20,8 @@ hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
 hb.registerHelper('json', (value: unknown) => new hb.SafeString(scriptSafeJson(value)));
 hb.registerHelper('jsonText', (value: unknown) => JSON.stringify(value));
 hb.registerHelper('enc', (value: unknown) => encodeURIComponent(String(value ?? '')));
+hb.registerHelper('count', (n: unknown, noun: unknown) => count(Number(n), String(noun)));
+hb.registerHelper('dateTime', (at: unknown) => dateTime(String(at ?? '')));
 hb.registerHelper('score', (blackScore: number) => (blackScore === 1 ? '1–0' : blackScore === 0 ? '0–1' : '½–½'));
 
 const STYLE = `
@@ -46,17 +49,17 @@ const TABLE = `<table id="leaderboard"><thead><tr><th>#</th><th>Player</th>{{#if
 <td><div class="bar" data-low="{{low}}" data-high="{{high}}" data-elo="{{elo}}"></div></td><td class="num">{{pct losNext}}</td></tr>{{/each}}
 </tbody></table>
 {{#if table.unrated.length}}<p class="muted">Waiting for a first game against the reference ladder: {{#each table.unrated}}{{pseudonym}} (v{{version}}){{#unless @last}}, {{/unless}}{{/each}}.</p>{{/if}}
-<p class="muted small">{{table.games}} counted games. Ratings: {{table.model}}.</p>`;
+<p class="muted small">{{count table.games "counted game"}}. Ratings: {{table.model}}.</p>`;
 
 const PAGES = {
   leaderboard: `<h1>Leaderboard</h1>{{#if instructor}}<p><a href="/instructor?token={{enc token}}">Instructor page</a></p>{{/if}}<div id="table-holder">${TABLE}</div>`,
   student: `<h1>{{me.pseudonym}}</h1>
-<div class="card" id="standing">{{#if me.row}}<p>Active version v{{me.row.version}}: rank <b>{{me.row.rank}}</b>, rating <b class="rating">{{elo me.row.elo}}</b> <span class="interval">(95% interval {{interval me.row.low me.row.high}}, {{pm me.row.low me.row.high}})</span> after {{me.row.games}} counted games.</p>
+<div class="card" id="standing">{{#if me.row}}<p>Active version v{{me.row.version}}: rank <b>{{me.row.rank}}</b>, rating <b class="rating">{{elo me.row.elo}}</b> <span class="interval">(95% interval {{interval me.row.low me.row.high}}, {{pm me.row.low me.row.high}})</span> after {{count me.row.games "counted game"}}.</p>
 {{else}}<p>No rated version yet. <a href="/upload?token={{enc token}}">Submit one</a>.</p>{{/if}}
 {{#if me.history.length}}<h3>Rating over time</h3><svg id="history" width="640" height="160" role="img" aria-label="Rating over time" data-history="{{jsonText me.history}}"></svg>{{/if}}</div>
 <div class="card"><h2>Practice</h2><p class="muted small">Practice games against the reference ladder never count.</p>{{#each me.references}}<button type="button" class="practice" data-opponent="{{this}}">vs {{this}}</button>{{/each}}<p id="message"></p></div>
 <h2>Versions</h2><table id="versions"><thead><tr><th>Version</th><th>Status</th><th>Submitted</th><th>Language</th><th>What happened</th></tr></thead><tbody>
-{{#each me.versions}}<tr data-version="{{id}}"><td>v{{id}}{{#if active}} <b>(active)</b>{{/if}}{{#unless counts}} <span class="muted">(after the freeze: practice only)</span>{{/unless}}</td><td class="status-{{status}}">{{status}}</td><td class="small">{{submittedAt}}</td><td>{{language}}</td>
+{{#each me.versions}}<tr data-version="{{id}}"><td>v{{id}}{{#if active}} <b>(active)</b>{{/if}}{{#unless counts}} <span class="muted">(after the freeze: practice only)</span>{{/unless}}</td><td class="status-{{status}}">{{status}}</td><td class="small"><time datetime="{{submittedAt}}">{{dateTime submittedAt}}</time></td><td>{{language}}</td>
 <td>{{message}}{{#if checkReport}}<details><summary>check report</summary><ul>{{#each checkReport.items}}<li>{{status}} — {{title}}{{#if detail}}: <pre>{{detail}}</pre>{{/if}}{{#if fix}} <i>{{fix}}</i>{{/if}}</li>{{/each}}</ul></details>{{/if}}</td></tr>{{/each}}
 </tbody></table>
 <h2>Games</h2><table id="games"><thead><tr><th>#</th><th>Kind</th><th>Black</th><th>White</th><th>Result</th><th>End</th></tr></thead><tbody>
@@ -71,7 +74,7 @@ const PAGES = {
 <p class="muted small">Live games: <code>referee serve --watch {{dataDir}}</code> on this machine shows the games in play, move by move.</p>
 <h2>Roster</h2><table id="roster"><thead><tr><th>Student</th><th>Name</th><th>Pseudonym</th><th>Versions</th><th>Today / quota</th><th>Last</th><th>Active</th></tr></thead><tbody>
 {{#each roster}}<tr><td>{{student}}</td><td>{{name}}</td><td>{{pseudonym}}</td><td class="num">{{versions}}</td><td class="num">{{submissionsToday}} / {{quota}}</td><td>{{#if last}}v{{last.id}} <span class="status-{{last.status}}">{{last.status}}</span> <span class="small">{{last.message}}</span>{{/if}}</td>
-<td>{{#if active}}v{{active.version}}: #{{active.rank}}, {{elo active.elo}} ({{interval active.low active.high}}), {{active.games}} games{{/if}}</td></tr>{{/each}}</tbody></table>
+<td>{{#if active}}v{{active.version}}: #{{active.rank}}, {{elo active.elo}} ({{interval active.low active.high}}), {{count active.games "game"}}{{/if}}</td></tr>{{/each}}</tbody></table>
 <h2>Leaderboard</h2>${TABLE.replace(/\.\.\/instructor/g, 'true').replace('{{#if instructor}}<th>Student</th>{{/if}}', '<th>Student</th>')}`,
   game: `<h1>Game #{{game.id}} <span class="muted small">({{game.kind}}, {{result}})</span></h1>
 <section id="viewer" class="card"><select id="game-select" hidden><option value="0">game</option></select>

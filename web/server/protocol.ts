@@ -203,6 +203,8 @@ export interface TurnView {
   kind: 'move' | 'pass';
   move?: string;
   wallMs?: number;
+  /** A Botzone bot's debug for this turn (1 KB at most), shown under the board as the report's replay shows it. */
+  debug?: string;
 }
 
 /** A game's whole visible state, sent after every change; the page redraws positions from it with the game's code. */

@@ -5,10 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AnyGame, Side } from '../../harness/games/game.js';
-import { askWithin } from '../../harness/referee/ask.js';
 import { configForGame, type RefereeConfig } from '../../harness/referee/config.js';
 import { playGame } from '../../harness/referee/match.js';
-import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../../harness/referee/player.js';
+import type { GameStart, MoveRequest, Player, PlayerAnswer, PlayerScheduling } from '../../harness/referee/player.js';
 import type { GameEnd, GameRecord, TurnRecord } from '../../harness/referee/record.js';
 import { HumanPlayer } from './human-player.js';
 import type { SessionSnapshot, SideSpec } from './protocol.js';
@@ -20,35 +19,47 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /** What a run needs from the session around each ask. */
 interface RunHooks {
   current(): boolean;
-  /** AI vs AI: moves are paced, so untrusted players are timed by their RunPlayer. */
-  paced(): boolean;
-  /** AI vs AI pacing: resolves when the next move may be computed (pause, step, speed). */
-  gate(): Promise<void>;
   thinking(side: Side | null): void;
 }
 
 /**
- * One side of one run: answers its first moves from the history, then hands over to the real player. A submission
- * is timed by the referee exactly as in grading; only in AI vs AI, where the pacing gate (pause, step, speed) must
- * not count against it, does this wrapper hold it to the same limit around its own call instead.
+ * One side of one run: answers its first moves from the history, then hands over to the real player. The referee
+ * times every player exactly as in grading (per-language limits, first-turn factor, time bank, strikes); AI vs AI
+ * pacing (pause, step, speed) waits before a turn's clock starts (playGame's beforeTurn), never inside an ask.
  */
 class RunPlayer implements Player {
   readonly name: string;
-  /** Set when this wrapper (not the referee) ruled the player late; the session words the verdict. */
-  selfTimedOut = false;
 
   constructor(
     private readonly inner: Player,
     private readonly side: Side,
     private readonly script: readonly string[],
-    private readonly config: RefereeConfig,
     private readonly hooks: RunHooks,
   ) {
     this.name = inner.name;
   }
 
-  get trusted(): boolean {
-    return this.inner.trusted === true || this.hooks.paced();
+  get trusted(): boolean | undefined {
+    return this.inner.trusted;
+  }
+
+  /** A player that keeps its own deadline (a restarted Botzone bot: the spawner) is ruled from its clock here too. */
+  get keepsTime(): boolean | undefined {
+    return this.inner.keepsTime;
+  }
+
+  /** The language scales the player's limits (a Botzone bot's multiplier). */
+  get language(): string | undefined {
+    return this.inner.language;
+  }
+
+  get isolation(): Player['isolation'] {
+    return this.inner.isolation;
+  }
+
+  /** The scheduler's word on the process: the referee does not count a busy server's wait against construction. */
+  scheduling(): PlayerScheduling | null {
+    return this.inner.scheduling?.() ?? null;
   }
 
   /** Loading is the inner player's own (the sandbox times it against start.loadTimeLimitMs too). */
@@ -56,32 +67,22 @@ class RunPlayer implements Player {
     return this.inner.load ? this.inner.load(start) : Promise.resolve({ kind: 'ready' });
   }
 
-  async startGame(start: GameStart): Promise<PlayerAnswer> {
-    if (this.inner.trusted || !this.trusted) return this.inner.startGame(start);
-    const asked = await askWithin(() => this.inner.startGame(start), this.config.constructTimeoutMs);
-    if (asked.answer === null || asked.wallMs > this.config.constructTimeoutMs) {
-      await this.inner.abort('construction took too long');
-      return { kind: 'timeout' };
-    }
-    return asked.answer;
+  startGame(start: GameStart): Promise<PlayerAnswer> {
+    return this.inner.startGame(start);
+  }
+
+  /** Whether the side's `moveNumber`-th turn is answered from the history (no pacing, no thinking). */
+  scripted(moveNumber: number): boolean {
+    return this.script[moveNumber - 1] !== undefined;
   }
 
   async requestMove(request: MoveRequest): Promise<PlayerAnswer> {
     const scripted = this.script[request.info.moveNumber - 1];
     if (scripted !== undefined && request.info.attempt === 1) return { kind: 'move', value: scripted };
-    await this.hooks.gate();
     if (!this.hooks.current()) return { kind: 'error', message: 'the run was replaced' };
     this.hooks.thinking(this.side);
     try {
-      if (this.inner.trusted || !this.trusted) return await this.inner.requestMove(request);
-      const limit = this.config.moveTimeoutMs;
-      const asked = await askWithin(() => this.inner.requestMove(request), limit);
-      if (asked.answer === null || asked.wallMs > limit) {
-        this.selfTimedOut = true;
-        if (asked.answer === null) await this.inner.abort(`no answer within ${limit} ms`);
-        return { kind: 'timeout', output: asked.answer?.output };
-      }
-      return asked.answer;
+      return await this.inner.requestMove(request);
     } finally {
       this.hooks.thinking(null);
     }
@@ -275,14 +276,12 @@ export class GameSession {
     for (const turn of history) if (turn.kind === 'move') scripts[turn.side].push(turn.move!);
     const hooks: RunHooks = {
       current: () => generation === this.generation,
-      paced: () => this.aiVsAi,
-      gate: () => this.gate(generation),
       thinking: (side) => {
         if (generation === this.generation) this.setClock(side);
       },
     };
     const runPlayers = ([0, 1] as const).map(
-      (side) => new RunPlayer(this.players[side], side, scripts[side], this.config, hooks),
+      (side) => new RunPlayer(this.players[side], side, scripts[side], hooks),
     ) as [RunPlayer, RunPlayer];
     this.broadcast();
     this.running = playGame({
@@ -291,6 +290,8 @@ export class GameSession {
       white: runPlayers[1],
       seed: this.seed,
       config: this.config,
+      // AI vs AI pacing, before the clock starts; moves answered from the history are not paced.
+      beforeTurn: (side, moveNumber) => (runPlayers[side].scripted(moveNumber) ? undefined : this.gate(generation)),
       onTurn: (turn, state) => {
         if (generation !== this.generation || turn.ply <= history.length) return;
         this.turns.push(turn);
@@ -300,10 +301,6 @@ export class GameSession {
     }).then(
       (record) => {
         if (generation !== this.generation) return;
-        const loser = record.end.loser;
-        if (loser?.verdict === 'timeout' && runPlayers[loser.side].selfTimedOut) {
-          loser.message = `no answer within ${this.config.moveTimeoutMs} ms`;
-        }
         this.record = { ...record, turns: this.turns.slice() };
         this.end = record.end;
         this.clockSide = null;
@@ -508,7 +505,7 @@ export class GameSession {
       initialState: this.game.encode(this.startPosition()),
       players: [...this.playerNames],
       specs: this.specs,
-      turns: this.turns.map((t) => ({ side: t.side, kind: t.kind, move: t.move, wallMs: t.wallMs })),
+      turns: this.turns.map((t) => ({ side: t.side, kind: t.kind, move: t.move, wallMs: t.wallMs, ...(t.debug !== undefined ? { debug: t.debug } : {}) })),
       end: end && {
         winner: end.winner,
         reason: end.reason,

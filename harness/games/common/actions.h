@@ -18,6 +18,15 @@
 
 namespace referee {
 
+/**
+ * The game the grader is playing ("gomoku-exact5"), set by the C++ host before the first move; empty in a student's
+ * own program. A Board that plays several variants (Gomoku's freestyle and exactly-five) takes its default from it.
+ */
+inline std::string& playedGame() {
+  static std::string game;
+  return game;
+}
+
 template <std::size_t CAP>
 class Names {
  public:

@@ -1,7 +1,9 @@
-// Referee's C++ Board for Gomoku (header-only, freestyle: five or more in a line win), mirroring the TypeScript
-// student Board: cells 'A1'..'O15' (file letter from the left, I not skipped; row number from the bottom), legal
-// moves in index order (A1, B1, … O1, A2, …), the same method names. Include it from AIPlayer.cpp:
-// `#include "referee/gomoku.h"`.
+// Referee's C++ Board for Gomoku (header-only), both variants as the TypeScript student Board: freestyle (five or
+// more in a line win) and gomoku-exact5 (`exactFive`: only a line of exactly five wins; an overline of six or more
+// does not). Cells 'A1'..'O15' (file letter from the left, I not skipped; row number from the bottom), legal moves in
+// index order (A1, B1, … O1, A2, …), the same method names. Include it from AIPlayer.cpp:
+// `#include "referee/gomoku.h"`. Under the grader `Board()` plays the graded variant (referee::playedGame());
+// in your own program it is freestyle unless you write `Board(true)`.
 //
 //   class AIPlayer { public: explicit AIPlayer(char color); std::string getMove(const Board& board); };
 #ifndef REFEREE_GOMOKU_H
@@ -16,19 +18,26 @@
 
 class Board {
  public:
-  static constexpr const char* GAME = "gomoku";
+  /** The games this Board plays, space-separated. */
+  static constexpr const char* GAME = "gomoku gomoku-exact5";
   static constexpr int SIZE = 15;
   static constexpr char EMPTY = '.';
   /** Every empty cell: at most 225 (referee/actions.h: converts to std::vector<std::string>; `auto` allocates nothing). */
   using Actions = referee::Names<SIZE * SIZE>;
 
-  Board() {
+  /** True when only a line of exactly five wins (the gomoku-exact5 variant). */
+  bool exactFive = false;
+
+  /** The empty board of the variant the grader plays (freestyle in a program of your own). */
+  Board() : Board(referee::playedGame() == "gomoku-exact5") {}
+  /** The empty board; exactFive: only a line of exactly five wins. */
+  explicit Board(bool exactFive) : exactFive(exactFive) {
     for (auto& row : cells_) for (char& cell : row) cell = EMPTY;
   }
 
   /** The referee's state text (rows 15 down to 1, 'x'/'o' and digit runs, then the last move); false and why if malformed. */
   static bool fromState(const std::string& state, Board& board, std::string& why) {
-    board = Board();
+    board = Board(board.exactFive);
     size_t space = state.find(' ');
     if (space == std::string::npos) {
       why = "the state has no last-move field";
@@ -179,7 +188,7 @@ class Board {
     return table.names;
   }
 
-  /** Five or more of the stone on (r, c) in a line through it. */
+  /** Five or more of the stone on (r, c) in a line through it; with exactFive, exactly five in some direction. */
   bool winsAt(int r, int c) const {
     const char piece = cells_[r][c];
     const int steps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
@@ -187,7 +196,7 @@ class Board {
       int length = 1;
       for (int i = r + step[0], j = c + step[1]; i >= 0 && i < SIZE && j >= 0 && j < SIZE && cells_[i][j] == piece; i += step[0], j += step[1]) length++;
       for (int i = r - step[0], j = c - step[1]; i >= 0 && i < SIZE && j >= 0 && j < SIZE && cells_[i][j] == piece; i -= step[0], j -= step[1]) length++;
-      if (length >= 5) return true;
+      if (exactFive ? length == 5 : length >= 5) return true;
     }
     return false;
   }

@@ -50,8 +50,8 @@ export function makeGomoku(exactFive: boolean): Game<GomokuState, number> {
     renderText: (s) => renderText(s.cells),
     renderSvg: (s, options) => renderSvg(s.cells, s.lastMove, options),
     geometry: gomokuGeometry(exactFive),
-    // The C++ Board plays freestyle only.
-    files: { folder: 'gomoku', boardType: 'GomokuBoard', python: true, cpp: !exactFive },
+    // One C++ Board plays both (board.h: `exactFive`, from the graded game under the host).
+    files: { folder: 'gomoku', boardType: 'GomokuBoard', python: true, cpp: true },
     studentBoard: {
       create: (s) => Board.fromState(s, exactFive),
       fingerprint: (board) => Board.fingerprint(board),

@@ -6,7 +6,7 @@
  * The discs live in private fields, so the only way to change a board is through its methods — which is what
  * the tamper check (game.py: "changing the board it was handed loses") compares.
  */
-import { hasSquare, orderedSquare, orderSquares, popcount, RAY_HI, RAY_LO, START } from './core.js';
+import { DIRECTION_OF_STEP, hasSquare, NEAR_HI, NEAR_LO, orderedSquare, orderSquares, popcount, RAY_HI, RAY_LO, START } from './core.js';
 
 export type Color = 'X' | 'O';
 /** A square as board.py accepts it: 'D3' (either case, like board_num) or [row, col]. */
@@ -18,125 +18,129 @@ const { clz32 } = Math;
 
 /** 'A1'..'H8', built once: every name the Board returns is one of these strings, so nothing is built per call. */
 const NAMES: readonly string[] = Array.from({ length: 64 }, (_, sq) => FILES[sq & 7] + String((sq >> 3) + 1));
-/** 'D3' and 'd3' (board.py upper-cases) → square: a known name costs one lookup, no parsing. */
-const SQUARE_OF = new Map<string, number>();
-NAMES.forEach((name, sq) => {
-  SQUARE_OF.set(name, sq);
-  SQUARE_OF.set(name.toLowerCase(), sq);
-});
-
 /** The flips of the last flipNames call, as a 64-bit set (hi, lo). */
 const flipped = { hi: 0, lo: 0 };
 
-/**
- * The discs the player (ph, pl) flips by playing the empty square `sq`, as names in board.py's _can_fliped order
- * (per direction E, SE, S, SW, W, NW, N, NE, each from the far end back towards the move), or null when it flips
- * nothing; the same set is left in `flipped`. Per direction the run ends at the ray's first square that is not
- * the opponent's (lowest bit towards higher squares, highest towards lower ones), as in the core's flips; the
- * returned array is the only allocation.
- */
-function flipNames(sq: number, ph: number, pl: number, oh: number, ol: number): string[] | null {
-  let fh = 0;
-  let fl = 0;
-  const nh = ~oh;
-  const nl = ~ol;
-  const base = sq * 8;
-  // E, SE, S, SW: towards higher squares.
-  for (let d = 0; d < 4; d++) {
-    const i = base + d;
-    let runH = 0;
-    let runL = 0;
-    const rl = RAY_LO[i];
-    const stopL = rl & nl;
-    if (stopL !== 0) {
-      const f = stopL & -stopL;
-      if ((pl & f) !== 0) runL = rl & (f - 1);
-    } else {
-      const rh = RAY_HI[i];
-      const stopH = rh & nh;
-      const f = stopH & -stopH;
-      if ((ph & f) !== 0) {
-        runL = rl;
-        runH = rh & (f - 1);
-      }
-    }
-    RUN_H[d] = runH;
-    RUN_L[d] = runL;
-    fh |= runH;
-    fl |= runL;
+/** RAY_NAMES[(sq * 8 + dir) * 8 + k]: the name of the k-th square of the ray leaving sq (nearest first). */
+const RAY_NAMES: string[] = new Array<string>(64 * 8 * 8).fill('');
+for (let sq = 0; sq < 64; sq++) {
+  for (let d = 0; d < 8; d++) {
+    const hi = RAY_HI[sq * 8 + d];
+    const lo = RAY_LO[sq * 8 + d];
+    // Nearest first: lowest square first on the rays towards higher squares (E, SE, S, SW), highest on the others.
+    const squares: number[] = [];
+    for (let s = 0; s < 64; s++) if (s < 32 ? (lo >>> s) & 1 : (hi >>> (s - 32)) & 1) squares.push(s);
+    if (d >= 4) squares.reverse();
+    squares.forEach((s, k) => { RAY_NAMES[(sq * 8 + d) * 8 + k] = NAMES[s]; });
   }
-  // W, NW, N, NE: towards lower squares.
-  for (let d = 4; d < 8; d++) {
-    const i = base + d;
-    let runH = 0;
-    let runL = 0;
-    const rh = RAY_HI[i];
-    const stopH = rh & nh;
-    if (stopH !== 0) {
-      const f = 1 << (31 - clz32(stopH));
-      if ((ph & f) !== 0) runH = rh & -(f << 1);
-    } else {
-      const rl = RAY_LO[i];
-      const stopL = rl & nl;
-      if (stopL !== 0) {
-        const f = 1 << (31 - clz32(stopL));
-        if ((pl & f) !== 0) {
-          runH = rh;
-          runL = rl & -(f << 1);
-        }
-      }
-    }
-    RUN_H[d] = runH;
-    RUN_L[d] = runL;
-    fh |= runH;
-    fl |= runL;
-  }
-  flipped.hi = fh;
-  flipped.lo = fl;
-  if ((fh | fl) === 0) return null;
-  // One array of the exact length, filled far end first per direction.
-  const names = new Array<string>(popcount(fh, fl));
-  let k = 0;
-  for (let d = 0; d < 4; d++) {
-    let runH = RUN_H[d];
-    let runL = RUN_L[d];
-    while (runH !== 0) {
-      const top = 31 - clz32(runH);
-      names[k++] = NAMES[top + 32];
-      runH ^= 1 << top;
-    }
-    while (runL !== 0) {
-      const top = 31 - clz32(runL);
-      names[k++] = NAMES[top];
-      runL ^= 1 << top;
-    }
-  }
-  for (let d = 4; d < 8; d++) {
-    let runH = RUN_H[d];
-    let runL = RUN_L[d];
-    while (runL !== 0) {
-      const low = runL & -runL;
-      names[k++] = NAMES[31 - clz32(low)];
-      runL ^= low;
-    }
-    while (runH !== 0) {
-      const low = runH & -runH;
-      names[k++] = NAMES[63 - clz32(low)];
-      runH ^= low;
-    }
-  }
-  return names;
 }
 
 /** The runs of the last flipNames call, per direction. */
 const RUN_H = new Int32Array(8);
 const RUN_L = new Int32Array(8);
 
-/** A square from an action: a known name by lookup, anything else through toSquare. */
+/**
+ * The run the player (ph, pl) flips from `sq` in direction d into RUN_H/RUN_L[d]; false when it flips none there.
+ * The run ends at the ray's first square that is not the opponent's (lowest bit towards higher squares, highest
+ * towards lower ones), as in the core's flips.
+ */
+function runFrom(sq: number, d: number, ph: number, pl: number, oh: number, ol: number): boolean {
+  const i = sq * 8 + d;
+  if (d < 4) {
+    const rl = RAY_LO[i];
+    const stopL = rl & ~ol;
+    if (stopL !== 0) {
+      const f = stopL & -stopL;
+      if ((pl & f) === 0) return false;
+      RUN_L[d] = rl & (f - 1);
+      RUN_H[d] = 0;
+      return true;
+    }
+    const rh = RAY_HI[i];
+    const stopH = rh & ~oh;
+    const f = stopH & -stopH;
+    if ((ph & f) === 0) return false;
+    RUN_L[d] = rl;
+    RUN_H[d] = rh & (f - 1);
+    return true;
+  }
+  const rh = RAY_HI[i];
+  const stopH = rh & ~oh;
+  if (stopH !== 0) {
+    const f = 1 << (31 - clz32(stopH));
+    if ((ph & f) === 0) return false;
+    RUN_H[d] = rh & -(f << 1);
+    RUN_L[d] = 0;
+    return true;
+  }
+  const rl = RAY_LO[i];
+  const stopL = rl & ~ol;
+  if (stopL === 0) return false;
+  const f = 1 << (31 - clz32(stopL));
+  if ((pl & f) === 0) return false;
+  RUN_H[d] = rh;
+  RUN_L[d] = rl & -(f << 1);
+  return true;
+}
+
+/**
+ * The discs the player (ph, pl) flips by playing the empty square `sq`, as names in board.py's _can_fliped order
+ * (per direction E, SE, S, SW, W, NW, N, NE, each from the far end back towards the move), or null when it flips
+ * nothing; the same set is left in `flipped`. Only directions whose first square is the opponent's can flip, so
+ * those are taken from the neighbour set (one to three on most moves); each run's names are read from RAY_NAMES.
+ * The returned array is the only allocation.
+ */
+function flipNames(sq: number, ph: number, pl: number, oh: number, ol: number): string[] | null {
+  let ah = NEAR_HI[sq] & oh;
+  let al = NEAR_LO[sq] & ol;
+  let dirs = 0;
+  while (al !== 0) {
+    const bit = al & -al;
+    al ^= bit;
+    const d = DIRECTION_OF_STEP[31 - clz32(bit) - sq + 9];
+    if (runFrom(sq, d, ph, pl, oh, ol)) dirs |= 1 << d;
+  }
+  while (ah !== 0) {
+    const bit = ah & -ah;
+    ah ^= bit;
+    const d = DIRECTION_OF_STEP[63 - clz32(bit) - sq + 9];
+    if (runFrom(sq, d, ph, pl, oh, ol)) dirs |= 1 << d;
+  }
+  if (dirs === 0) {
+    flipped.hi = 0;
+    flipped.lo = 0;
+    return null;
+  }
+  let fh = 0;
+  let fl = 0;
+  for (let left = dirs; left !== 0; left &= left - 1) {
+    const d = 31 - clz32(left & -left);
+    fh |= RUN_H[d];
+    fl |= RUN_L[d];
+  }
+  flipped.hi = fh;
+  flipped.lo = fl;
+  // One array of the exact length, in direction order, each run from its far end back.
+  const names = new Array<string>(popcount(fh, fl));
+  let k = 0;
+  for (; dirs !== 0; dirs &= dirs - 1) {
+    const d = 31 - clz32(dirs & -dirs);
+    const ray = (sq * 8 + d) * 8;
+    for (let j = popcount(RUN_H[d], RUN_L[d]); j > 0;) names[k++] = RAY_NAMES[ray + --j];
+  }
+  return names;
+}
+
+/**
+ * A square from an action: a name 'A1'..'H8' or 'a1'..'h8' from its two character codes (only those eight letters
+ * either case reach 0..7 through `| 32`), anything else through toSquare.
+ */
 function squareOf(action: unknown): number {
   if (typeof action === 'string') {
-    const sq = SQUARE_OF.get(action);
-    return sq === undefined ? -1 : sq;
+    if (action.length !== 2) return -1;
+    const col = (action.charCodeAt(0) | 32) - 97;
+    const row = action.charCodeAt(1) - 49;
+    return col >= 0 && col < 8 && row >= 0 && row < 8 ? row * 8 + col : -1;
   }
   return toSquare(action);
 }

@@ -130,6 +130,10 @@ const FLIP_DIRS: ReadonlyArray<readonly [number, number]> = [
   [0, 1], [1, 1], [1, 0], [1, -1], [0, -1], [-1, -1], [-1, 0], [-1, 1],
 ];
 
+/** DIRECTION_OF_STEP[n - sq + 9]: the FLIP_DIRS index of the step from sq to its neighbour n. */
+export const DIRECTION_OF_STEP = new Int8Array(19).fill(-1);
+FLIP_DIRS.forEach(([dr, dc], d) => { DIRECTION_OF_STEP[dr * 8 + dc + 9] = d; });
+
 /**
  * Per square and direction, the squares of the ray leaving it (nearest first), packed as
  * RAYS[(sq * 8 + dir) * 8 + k], with RAY_LEN[sq * 8 + dir] entries: what RAY_HI / RAY_LO below are built from.
@@ -165,50 +169,85 @@ for (let i = 0; i < 64 * 8; i++) {
   }
 }
 
+/** NEAR_LO[sq] / NEAR_HI[sq]: sq's on-board neighbours, as the low and high half of a set. */
+export const NEAR_LO = new Int32Array(64);
+export const NEAR_HI = new Int32Array(64);
+/** SCAN_RANK[s - o + 9]: the place of the step o → s in board.py's scan N, NE, E, SE, S, SW, W, NW. */
+const SCAN_RANK = new Int8Array(19).fill(-1);
+{
+  const steps: ReadonlyArray<readonly [number, number]> = [
+    [-1, 0], [-1, 1], [0, 1], [1, 1], [1, 0], [1, -1], [0, -1], [-1, -1],
+  ];
+  steps.forEach(([dr, dc], rank) => { SCAN_RANK[dr * 8 + dc + 9] = rank; });
+  for (let sq = 0; sq < 64; sq++) {
+    for (const [dr, dc] of steps) {
+      const r = (sq >> 3) + dr;
+      const c = (sq & 7) + dc;
+      if (r < 0 || r > 7 || c < 0 || c > 7) continue;
+      const n = r * 8 + c;
+      if (n < 32) NEAR_LO[sq] |= 1 << n;
+      else NEAR_HI[sq] |= 1 << (n - 32);
+    }
+  }
+}
+
 /**
  * Discs flipped when the player plays `sq`, into `out` (zero when the move flips nothing, i.e. is illegal for an
- * empty square). Does not check that `sq` is empty. Per direction, the first square of the ray that is not the
- * opponent's (the lowest set bit on a ray towards higher squares, the highest on one towards lower squares)
- * closes the run when it is the player's: no walk along the ray.
+ * empty square). Does not check that `sq` is empty. Only the directions whose first square holds an opponent disc
+ * can flip (one to three of the eight on most moves), so those are found first from the neighbour set. Per such
+ * direction, the first square of the ray that is not the opponent's (the lowest set bit on a ray towards higher
+ * squares, the highest on one towards lower squares) closes the run when it is the player's: no walk along the ray.
  */
 export function flips(sq: number, ph: number, pl: number, oh: number, ol: number): void {
   let fh = 0;
   let fl = 0;
   const nh = ~oh;
   const nl = ~ol;
-  const base = sq * 8;
-  for (let i = base; i < base + 4; i++) {
-    const rl = RAY_LO[i];
-    const stopL = rl & nl;
-    if (stopL !== 0) {
-      const f = stopL & -stopL;
-      if ((pl & f) !== 0) fl |= rl & (f - 1);
+  let ah = NEAR_HI[sq] & oh;
+  let al = NEAR_LO[sq] & ol;
+  while ((ah | al) !== 0) {
+    let next: number;
+    if (al !== 0) {
+      const bit = al & -al;
+      al ^= bit;
+      next = 31 - clz32(bit);
     } else {
-      const rh = RAY_HI[i];
-      const stopH = rh & nh;
-      if (stopH !== 0) {
+      const bit = ah & -ah;
+      ah ^= bit;
+      next = 63 - clz32(bit);
+    }
+    const d = DIRECTION_OF_STEP[next - sq + 9];
+    const i = sq * 8 + d;
+    if (d < 4) {
+      const rl = RAY_LO[i];
+      const stopL = rl & nl;
+      if (stopL !== 0) {
+        const f = stopL & -stopL;
+        if ((pl & f) !== 0) fl |= rl & (f - 1);
+      } else {
+        const rh = RAY_HI[i];
+        const stopH = rh & nh;
         const f = stopH & -stopH;
         if ((ph & f) !== 0) {
           fl |= rl;
           fh |= rh & (f - 1);
         }
       }
-    }
-  }
-  for (let i = base + 4; i < base + 8; i++) {
-    const rh = RAY_HI[i];
-    const stopH = rh & nh;
-    if (stopH !== 0) {
-      const f = 1 << (31 - clz32(stopH));
-      if ((ph & f) !== 0) fh |= rh & -(f << 1);
     } else {
-      const rl = RAY_LO[i];
-      const stopL = rl & nl;
-      if (stopL !== 0) {
-        const f = 1 << (31 - clz32(stopL));
-        if ((pl & f) !== 0) {
-          fh |= rh;
-          fl |= rl & -(f << 1);
+      const rh = RAY_HI[i];
+      const stopH = rh & nh;
+      if (stopH !== 0) {
+        const f = 1 << (31 - clz32(stopH));
+        if ((ph & f) !== 0) fh |= rh & -(f << 1);
+      } else {
+        const rl = RAY_LO[i];
+        const stopL = rl & nl;
+        if (stopL !== 0) {
+          const f = 1 << (31 - clz32(stopL));
+          if ((pl & f) !== 0) {
+            fh |= rh;
+            fl |= rl & -(f << 1);
+          }
         }
       }
     }
@@ -308,28 +347,6 @@ export const START = {
  * lists it, so its rank is (that neighbour, the direction from it): one lookup per legal square, then a sort of
  * the handful of keys, instead of a walk over every opponent disc's eight neighbours.
  */
-/** NEAR_LO[sq] / NEAR_HI[sq]: sq's on-board neighbours, as the low and high half of a set. */
-const NEAR_LO = new Int32Array(64);
-const NEAR_HI = new Int32Array(64);
-/** SCAN_RANK[s - o + 9]: the place of the step o → s in board.py's scan N, NE, E, SE, S, SW, W, NW. */
-const SCAN_RANK = new Int8Array(19).fill(-1);
-{
-  const steps: ReadonlyArray<readonly [number, number]> = [
-    [-1, 0], [-1, 1], [0, 1], [1, 1], [1, 0], [1, -1], [0, -1], [-1, -1],
-  ];
-  steps.forEach(([dr, dc], rank) => { SCAN_RANK[dr * 8 + dc + 9] = rank; });
-  for (let sq = 0; sq < 64; sq++) {
-    for (const [dr, dc] of steps) {
-      const r = (sq >> 3) + dr;
-      const c = (sq & 7) + dc;
-      if (r < 0 || r > 7 || c < 0 || c > 7) continue;
-      const n = r * 8 + c;
-      if (n < 32) NEAR_LO[sq] |= 1 << n;
-      else NEAR_HI[sq] |= 1 << (n - 32);
-    }
-  }
-}
-
 /** Sort keys of the last orderedSquares call, ascending: (first opponent neighbour, rank) << 6 | square. */
 const ORDER = new Int32Array(64);
 

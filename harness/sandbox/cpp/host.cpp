@@ -542,6 +542,9 @@ void load(long id, const std::string& path) {
       sendError(id, "this AIPlayer was built for " + built + " (its Board header), but the game is " + game + ": include the " + game + " Board header");
       return;
     }
+    // A Board that plays several variants takes the graded one from here (gomoku.h: gomoku-exact5).
+    using PlayerSetGame = void (*)(const char*);
+    if (auto setGame = reinterpret_cast<PlayerSetGame>(dlsym(library.handle, "referee_player_set_game"))) setGame(game.c_str());
     entry = "\"AIPlayer\"";
   } else if (library.getPoint) {
     if (game != "connect4" && game != "connect4-nogo") {

@@ -6,13 +6,24 @@
  *
  * It speaks with the grader on its own stdin (commands) and stdout (events), framed so that nothing the bot prints
  * can pass for an event:
- *   commands  "R <n>\n" + n bytes   start the bot, give it these bytes on its stdin, then close that stdin
+ *   commands  "R <n> <limit_us>\n" + n bytes   start the bot, give it these bytes on its stdin, then close that
+ *                                     stdin; stop it <limit_us> after this command arrived (0: no deadline)
  *             "K\n"                 SIGKILL the running bot (ignored when none runs: its exit is already on the way)
  *   events    "ready\n"             once, at start
  *             "O <n>\n" + n bytes   the bot's stdout, as it comes
- *             "X <status> <cpu_us>\n"  the bot ended (the raw wait status; its user+system CPU); its stdout is all sent
+ *             "X <status> <cpu_us> <wall_us> <over>\n"  the bot ended: the raw wait status, its user+system CPU, its
+ *                                     wall time from the command's arrival, and 1 when the deadline stopped it; its
+ *                                     stdout is all sent
  *             "E <n>\n" + n bytes   the bot could not be started (fork or exec failed); ends the run like X
  * Every R gets exactly one X or E. The bot's stderr is the spawner's own (the grader captures it).
+ *
+ * The deadline is kept here, not by the grader, so that a ruling does not depend on when the grader's event loop
+ * wakes on a loaded machine (a 300 ms timer in node was p90 65 ms late at load 8-13). The kernel stops the bot: the
+ * child arms ITIMER_REAL for the time left before it execs (interval timers survive exec), and SIGALRM's default
+ * action ends the whole process from the timer's interrupt at the deadline, whether or not this spawner (or the
+ * grader) is given a CPU then; such an end is reported as the limit itself. A bot that catches, ignores or re-arms
+ * SIGALRM (its own alarm() guard) only loses that precision: a timerfd here kills it at the deadline (SIGKILL,
+ * reported with the time of the kill), and the grader keeps its own timer behind both.
  *
  * What stands between the bot and the spawner (the bot runs as the same uid, in the same sandbox):
  *   - before exec the child installs the given seccomp program (no fork, signals only to itself; the caller passes
@@ -35,6 +46,8 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/time.h>
+#include <sys/timerfd.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -98,6 +111,24 @@ static pid_t child = 0;
 static int bot_in = -1, bot_out = -1;
 static char *input = NULL;
 static size_t input_size = 0, input_sent = 0;
+/* This run's clock (CLOCK_MONOTONIC, ns): when its command arrived, its deadline (0: none), the timerfd behind the
+   kernel's timer, and when that timerfd killed the bot (0: it did not). */
+static long long run_started = 0, run_deadline = 0, backstop_killed = 0;
+static int backstop = -1;
+
+static long long now_ns(void) {
+  struct timespec at;
+  clock_gettime(CLOCK_MONOTONIC, &at);
+  return (long long)at.tv_sec * 1000000000LL + at.tv_nsec;
+}
+
+/* Arm the timerfd for this absolute time (0 disarms it). */
+static void arm_backstop(long long at_ns) {
+  struct itimerspec when = {0};
+  when.it_value.tv_sec = at_ns / 1000000000LL;
+  when.it_value.tv_nsec = at_ns % 1000000000LL;
+  if (timerfd_settime(backstop, TFD_TIMER_ABSTIME, &when, NULL) != 0) die("timerfd_settime");
+}
 
 static void close_fd(int *fd) {
   if (*fd >= 0) close(*fd);
@@ -110,6 +141,7 @@ static void become_bot(int in_read, int out_write, int report) {
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
   signal(SIGPIPE, SIG_DFL);
+  signal(SIGALRM, SIG_DFL);
   if (dup2(in_read, 0) < 0 || dup2(out_write, 1) < 0) goto failed;
   /* The first to go when the sandbox's memory runs out is the bot, not the spawner (best effort: may be refused). */
   int adjust = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
@@ -125,6 +157,13 @@ static void become_bot(int in_read, int out_write, int report) {
       errno = EPERM;
       goto failed;
     }
+  }
+  if (run_deadline > 0) {
+    /* Last before exec, so the filter's installation is not the bot's time to lose; at least 1 us (0 disarms). */
+    long long left = run_deadline - now_ns();
+    if (left < 1000) left = 1000;
+    struct itimerval deadline = {.it_value = {.tv_sec = left / 1000000000LL, .tv_usec = (left % 1000000000LL) / 1000}};
+    if (setitimer(ITIMER_REAL, &deadline, NULL) != 0) goto failed;
   }
   execv(program[0], program);
 failed:;
@@ -204,9 +243,25 @@ static void reaped(int status, const struct rusage *usage) {
   close_fd(&bot_out);
   close_fd(&bot_in);
   child = 0;
+  long long seen = now_ns();
+  arm_backstop(0);
   long long cpu_us = (long long)usage->ru_utime.tv_sec * 1000000 + usage->ru_utime.tv_usec + (long long)usage->ru_stime.tv_sec * 1000000 + usage->ru_stime.tv_usec;
-  char line[64];
-  int n = snprintf(line, sizeof line, "X %d %lld\n", status, cpu_us);
+  /* Its end as this spawner saw it, unless a deadline ended it: SIGALRM after the deadline is the kernel's timer
+     (the bot ended at the deadline, however late this spawner woke); SIGKILL after the backstop fired ended it
+     then. A SIGALRM before the deadline is the bot's own doing: a crash like any other. */
+  long long wall = seen - run_started;
+  int over = 0;
+  if (run_deadline > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM && seen >= run_deadline) {
+    over = 1;
+    wall = run_deadline - run_started;
+  } else if (backstop_killed > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+    over = 1;
+    wall = backstop_killed - run_started;
+  }
+  run_deadline = 0;
+  backstop_killed = 0;
+  char line[96];
+  int n = snprintf(line, sizeof line, "X %d %lld %lld %d\n", status, cpu_us, wall / 1000, over);
   write_all(1, line, (size_t)n);
 }
 
@@ -226,7 +281,9 @@ static int command(void) {
   if (control[0] == 'R' && control[1] == ' ') {
     char *end = NULL;
     unsigned long size = strtoul(control + 2, &end, 10);
-    if (end != newline || size > MAX_INPUT) die("malformed run command");
+    if (*end != ' ' || size > MAX_INPUT) die("malformed run command");
+    unsigned long long limit_us = strtoull(end + 1, &end, 10);
+    if (end != newline || limit_us > 24ULL * 3600 * 1000000) die("malformed run command");
     if (child > 0) {
       errno = EBUSY;
       die("a run while the bot runs");
@@ -238,7 +295,12 @@ static int command(void) {
     memcpy(input, control + head, size);
     input_size = size;
     consume(head + size);
+    /* The turn's clock starts now that the whole command is here (the grader's own delays are not the bot's). */
+    run_started = now_ns();
+    run_deadline = limit_us > 0 ? run_started + (long long)limit_us * 1000 : 0;
+    backstop_killed = 0;
     start_bot();
+    if (child > 0 && run_deadline > 0) arm_backstop(run_deadline);
     return 1;
   }
   errno = EINVAL;
@@ -270,17 +332,20 @@ int main(int argc, char **argv) {
   if (sigprocmask(SIG_BLOCK, &chld, NULL) != 0) die("sigprocmask");
   int children = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
   if (children < 0) die("signalfd");
+  backstop = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+  if (backstop < 0) die("timerfd_create");
   write_all(1, "ready\n", 6);
   int open_control = 1;
   for (;;) {
     while (open_control && control_length > 0 && command()) {
     }
     if (!open_control && child == 0) return 0;
-    struct pollfd fds[4];
+    struct pollfd fds[5];
     int n = 0;
-    int control_at = -1, out_at = -1, in_at = -1, children_at;
+    int control_at = -1, out_at = -1, in_at = -1, children_at, backstop_at;
     if (open_control) fds[control_at = n++] = (struct pollfd){.fd = 0, .events = POLLIN};
     fds[children_at = n++] = (struct pollfd){.fd = children, .events = POLLIN};
+    fds[backstop_at = n++] = (struct pollfd){.fd = backstop, .events = POLLIN};
     if (bot_out >= 0) fds[out_at = n++] = (struct pollfd){.fd = bot_out, .events = POLLIN};
     if (bot_in >= 0) fds[in_at = n++] = (struct pollfd){.fd = bot_in, .events = POLLOUT};
     if (poll(fds, (nfds_t)n, -1) < 0) {
@@ -294,6 +359,14 @@ int main(int argc, char **argv) {
     }
     if (out_at >= 0 && fds[out_at].revents && !relay()) close_fd(&bot_out);
     if (in_at >= 0 && fds[in_at].revents) feed();
+    if (fds[backstop_at].revents) {
+      unsigned long long expired;
+      if (read(backstop, &expired, sizeof expired) > 0 && child > 0 && run_deadline > 0 && backstop_killed == 0) {
+        /* Still there at its deadline: it kept the kernel's timer from ending it. Ended now, and the time noted. */
+        backstop_killed = now_ns();
+        kill(child, SIGKILL);
+      }
+    }
     if (fds[children_at].revents) {
       struct signalfd_siginfo info;
       while (read(children, &info, sizeof info) > 0) {
