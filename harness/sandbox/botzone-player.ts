@@ -21,11 +21,11 @@ import type { Writable } from 'node:stream';
 import { basename, dirname } from 'node:path';
 import { botzoneHistory, type BotzoneCodec } from '../games/common/botzone.js';
 import type { Side } from '../games/game.js';
-import { getGame } from '../games/registry.js';
+import { gameIds, getGame } from '../games/registry.js';
 import { GraderError } from '../referee/grader-error.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { PlayerCgroup } from './cgroup.js';
-import { detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
+import { detectLayers, fallbackWarning, forgetBwrapProbe, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
 import { SpawnerSession, signalName, type SpawnedEnd } from './botzone-spawner.js';
 import { launchPlan, type WholeProgram } from './launch.js';
 import { nativeTools, protectGrader } from './native-tools.js';
@@ -157,10 +157,20 @@ export class BotzonePlayer implements Player {
     return isolationRecord(this.layers, 'cpp', null);
   }
 
+  /**
+   * A restarted bot's sandbox (the spawner's) is started here, once per player, so its start is timed against the
+   * load allowance: on a loaded machine a sandbox start can take longer than a short construction limit, and it is
+   * the grader's work, not the bot's (Botzone counts only the bot's own process start, in its first turn).
+   */
+  async load(): Promise<PlayerAnswer> {
+    if (!this.options.keepRunning) await this.openSandbox();
+    return { kind: 'ready' };
+  }
+
   async startGame(start: GameStart): Promise<PlayerAnswer> {
     const game = getGame(start.game);
     if (!game.botzone) {
-      return { kind: 'error', message: `Botzone has no judge for ${game.title}: a Botzone bot plays ${['reversi', 'nogo', 'gomoku', 'amazons'].join(', ')}` };
+      return { kind: 'error', message: `Botzone has no judge for ${game.title}: a Botzone bot plays ${gameIds().filter((id) => getGame(id).botzone).join(', ')}` };
     }
     if (this.options.interaction === 'simple' && !game.botzone.simpleInteraction) {
       return { kind: 'error', message: `Botzone's ${game.botzone.name} judge offers no simple interaction: read the JSON input ({"requests": [...], "responses": [...]}) instead` };
@@ -506,6 +516,7 @@ export class BotzonePlayer implements Player {
       await closed;
       const said = this.output.stderrTail().trim().split('\n').pop() ?? '';
       this.output.take();
+      if (this.layers.bwrap) forgetBwrapProbe(); // the next process probes bubblewrap live (layers.ts)
       throw new GraderError(`the Botzone bot's sandbox could not start${said ? `: ${said.slice(0, 300)}` : ''}`);
     }
     // What the sandbox printed while starting is not the bot's.

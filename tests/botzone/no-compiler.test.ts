@@ -11,39 +11,16 @@ import { join, resolve } from 'node:path';
 import { beforeAll, expect, test } from '@jest/globals';
 import { hasBwrap } from '../setup/sandbox-modes.js';
 import { scratch } from '../sandbox/support.js';
+import { REVERSI_PY } from './python-bots.js';
 
 const CLI = resolve('dist/cli/index.js');
 const BOT = `# Botzone Reversi bot (JSON, restarted every turn): the first legal move; its debug is its pid.
 import json, os
-DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
-def flips(b, x, y, c):
-    if b[x][y]:
-        return []
-    out = []
-    for dx, dy in DIRS:
-        cx, cy, line = x + dx, y + dy, []
-        while 0 <= cx < 8 and 0 <= cy < 8 and b[cx][cy] == -c:
-            line.append((cx, cy)); cx += dx; cy += dy
-        if line and 0 <= cx < 8 and 0 <= cy < 8 and b[cx][cy] == c:
-            out += line
-    return out
-def play(b, x, y, c):
-    if x >= 0:
-        for cx, cy in flips(b, x, y, c):
-            b[cx][cy] = c
-        b[x][y] = c
+${REVERSI_PY}
 full = json.loads(input())
-requests, responses = full["requests"], full["responses"]
-b = [[0] * 8 for _ in range(8)]
-b[3][4] = b[4][3] = 1
-b[3][3] = b[4][4] = -1
-me = 1 if requests[0]["x"] < 0 else -1
-for i in range(len(responses)):
-    play(b, requests[i]["x"], requests[i]["y"], -me)
-    play(b, responses[i]["x"], responses[i]["y"], me)
-play(b, requests[-1]["x"], requests[-1]["y"], -me)
-moves = [(x, y) for x in range(8) for y in range(8) if flips(b, x, y, me)]
-x, y = moves[0] if moves else (-1, -1)
+requests = [(r["x"], r["y"]) for r in full["requests"]]
+responses = [(r["x"], r["y"]) for r in full["responses"]]
+turn, (x, y) = choose(requests, responses)
 print(json.dumps({"response": {"x": x, "y": y}, "debug": "pid %d" % os.getpid()}))
 `;
 

@@ -4,11 +4,14 @@
  * watches a bot-vs-bot game from a second tab, and sees a bot that crashes or never answers mid-game lose with the
  * verdict on the page. The bots' debug shows under the board for the ply on it, as the report's replay prints it.
  * Served with --platform botzone: Botzone's limits (1 s a turn x language, first turn x2, one invalid action loses).
- * One server and one Chromium for the file; the compiled bots come from the shared cache.
+ * Then a grade whose assignment gives a time bank and strikes in one line: the report's time chart marks the struck
+ * move and its replay prints the bot's debug. One server and one Chromium for the file; the compiled bots come from
+ * the shared cache.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { clickMove, isOver, launchBrowser, openBoard, playToEnd, plyOf, referee, requireBuild, settle, startCli, stop, tempDir, type Started } from './serve-helpers.js';
 
@@ -24,7 +27,7 @@ beforeAll(async () => {
   requireBuild();
   dir = tempDir('referee-web-botzone-');
   // Compiling the C++ bots (a cache miss on a fresh clone) happens before the URL is printed.
-  server = await startCli(['serve', '--port', '0', '--platform', 'botzone', ...SUBMISSIONS], /(http:\/\/\S+)/, 240_000);
+  server = await startCli(['serve', '--port', '0', '--platform', 'botzone', ...SUBMISSIONS]);
   browser = await launchBrowser();
 }, 300_000);
 
@@ -177,4 +180,31 @@ describe('watching and losing', () => {
     expect(timedOut).toMatch(/no answer within 3000 ms/);
     await loop.close();
   });
+});
+
+describe('the grade report', () => {
+  test("a time bank and strikes are one config line: the bot's slow move is paid and struck, the report's time chart marks it, its replay prints the bot's debug", async () => {
+    const config = join(dir, 'policies.json');
+    writeFileSync(config, JSON.stringify({ title: 'Reversi, a bank and strikes', game: 'reversi', moveTimeoutMs: 2000, timeBankMs: 500, strikeLimit: 2, opponents: [{ name: 'random', games: 2, points: 100 }] }));
+    const out = join(dir, 'graded');
+    // As Black the bot thinks 3.5 s on its second turn, over the 2 s limit: the 500 ms bank pays first, then strike 1 of 2.
+    const graded = referee('grade', join(BOTS, 'midgame/slow.py'), '--config', config, '--out', out);
+    expect(graded.code).toBe(0);
+    const grade = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8')) as { games: { studentSide: 0 | 1; record: { turns: (Turn & { ply: number; strikes?: number; bankLeftMs?: number })[]; end: { reason: string } } }[] };
+    expect(grade.games.map((game) => game.record.end.reason)).toEqual(['score', 'score']);
+    const index = grade.games.findIndex((game) => game.studentSide === 0);
+    const struck = grade.games[index].record.turns.find((turn) => turn.strikes !== undefined)!;
+    expect(struck).toMatchObject({ side: 0, strikes: 1, bankLeftMs: 0, debug: 'turn 2' });
+
+    const page = await browser.newPage();
+    page.on('pageerror', (error) => {
+      throw error;
+    });
+    await page.goto(`${pathToFileURL(join(out, 'report.html')).href}#game=${index + 1}&ply=${struck.ply}`);
+    await page.waitForSelector('#time-chart rect.struck');
+    expect(await page.$$eval('#time-chart rect.struck', (bars) => bars.map((bar) => bar.getAttribute('data-ply')))).toEqual([String(struck.ply)]);
+    expect(await page.textContent('#turn-info')).toMatch(/Over the limit, played anyway: strike 1\..*Time bank left: 0 ms\./s);
+    expect(await page.textContent('#ply-output')).toMatch(/^Printed: [\s\S]*\[debug\] turn 2\n?$/);
+    await page.close();
+  }, 120_000);
 });

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { AnyGame, Side } from '../../harness/games/game.js';
 import { configForGame, type RefereeConfig } from '../../harness/referee/config.js';
 import { playGame } from '../../harness/referee/match.js';
-import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../../harness/referee/player.js';
+import type { GameStart, MoveRequest, Player, PlayerAnswer, PlayerScheduling } from '../../harness/referee/player.js';
 import type { GameEnd, GameRecord, TurnRecord } from '../../harness/referee/record.js';
 import { HumanPlayer } from './human-player.js';
 import type { SessionSnapshot, SideSpec } from './protocol.js';
@@ -43,9 +43,23 @@ class RunPlayer implements Player {
     return this.inner.trusted;
   }
 
+  /** A player that keeps its own deadline (a restarted Botzone bot: the spawner) is ruled from its clock here too. */
+  get keepsTime(): boolean | undefined {
+    return this.inner.keepsTime;
+  }
+
   /** The language scales the player's limits (a Botzone bot's multiplier). */
   get language(): string | undefined {
     return this.inner.language;
+  }
+
+  get isolation(): Player['isolation'] {
+    return this.inner.isolation;
+  }
+
+  /** The scheduler's word on the process: the referee does not count a busy server's wait against construction. */
+  scheduling(): PlayerScheduling | null {
+    return this.inner.scheduling?.() ?? null;
   }
 
   /** Loading is the inner player's own (the sandbox times it against start.loadTimeLimitMs too). */
