@@ -25,7 +25,7 @@ export function register(program: Command): void {
         if (findCompiler()) say(`built: ${cppHostPath()}`);
         if (!tools.launcher) process.exitCode = 1;
       }
-      const layers = detectLayers();
+      const layers = detectLayers({ live: true }); // the truth now, not a kept probe
       const table = describeLayers(layers);
       const live = await sandboxSelfTest();
       const hardened = isHardened(layers);

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * The `referee` command. The top floor: the only folder that imports from all the others. One file per
  * subcommand; each exports register(program).

@@ -5,7 +5,7 @@
  * README come from the Python starter, which needs no TypeScript.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { AnyGame } from '../harness/games/game.js';
 import { gameIds, getGame } from '../harness/games/registry.js';
 import { packageFile } from '../grading/package-root.js';
@@ -71,7 +71,7 @@ export function scaffoldCpp(dir: string, refereeSpec: string, force: boolean, ga
   }
   const manifestPath = join(target, 'package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { name: string; description: string; scripts: Record<string, string>; devDependencies: Record<string, string> };
-  manifest.name = resolve(dir).split('/').pop()!.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '') || `${game.id}-ai`;
+  manifest.name = basename(resolve(dir)).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '') || `${game.id}-ai`;
   manifest.description = `My ${game.title} AI (C++)`;
   manifest.scripts.check = `referee check src --game ${game.id}`;
   manifest.scripts.grade = `referee grade src --game ${game.id} --out referee-report`;

@@ -1,8 +1,10 @@
 /**
  * `npm run bench -- boards`: the student Boards side by side, per CPU second — random playouts through the student
- * API (getLegalActions + move, the names a student's MCTS calls) on every game's TypeScript Board and C++ Board
- * (board.h built here with the grader's g++ -O2, as a submission is), interleaved round by round so load swings
- * both alike. Prints figures and ratios; asserts nothing.
+ * API (getLegalActions + move, the names a student's MCTS calls) on every game's TypeScript, C++ (board.h built here
+ * with the grader's g++ -O2, as a submission is) and Python Board, interleaved round by round so load swings all
+ * alike, the load beside each row. Reversi's anchor is the platform's board.py as written (PlainBoard), run in the
+ * same Python process as the fast Board; the other games have no platform board.py, so their ratios are to the TS
+ * Board. Prints figures and ratios; asserts nothing.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,8 @@ import { Board as NoGoBoard } from '../harness/games/nogo/index.js';
 import { Board as ReversiBoard } from '../harness/games/reversi/index.js';
 import { cacheDir } from '../harness/sandbox/cache-dir.js';
 import { cppHeadersDir, findCompiler } from '../harness/sandbox/cpp-runtime.js';
+import { findPython, pythonRuntimeDir } from '../harness/sandbox/python-runtime.js';
+import { fileURLToPath } from 'node:url';
 
 const { imul } = Math;
 
@@ -29,13 +33,14 @@ interface StudentBoard {
   move(action: string, color: 'X' | 'O'): unknown;
 }
 
-/** The games with a Board in both languages: the TS Board's constructor and the C++ header's folder. */
-export const BOARD_GAMES: readonly { id: string; make: () => StudentBoard; passes: boolean }[] = [
-  { id: 'reversi', make: () => new ReversiBoard(), passes: true },
-  { id: 'connect4', make: () => new Connect4Board(), passes: false },
-  { id: 'gomoku', make: () => new GomokuBoard(), passes: false },
-  { id: 'nogo', make: () => new NoGoBoard(), passes: false },
-  { id: 'amazons', make: () => new AmazonsBoard(), passes: false },
+/** The games with a Board in every language: the TS Board's constructor and the C++ header's folder. */
+export const BOARD_GAMES: readonly { id: string; folder: string; make: () => StudentBoard; passes: boolean }[] = [
+  { id: 'reversi', folder: 'reversi', make: () => new ReversiBoard(), passes: true },
+  { id: 'connect4', folder: 'connect4', make: () => new Connect4Board(), passes: false },
+  { id: 'gomoku', folder: 'gomoku', make: () => new GomokuBoard(), passes: false },
+  { id: 'gomoku-exact5', folder: 'gomoku', make: () => new GomokuBoard(true), passes: false },
+  { id: 'nogo', folder: 'nogo', make: () => new NoGoBoard(), passes: false },
+  { id: 'amazons', folder: 'amazons', make: () => new AmazonsBoard(), passes: false },
 ];
 
 /**
@@ -50,29 +55,36 @@ export function tsPlayouts(game: (typeof BOARD_GAMES)[number], seconds: number):
   };
   let done = 0;
   const started = cpuSeconds();
+  // The clock is read every 16 playouts, as the C++ loop does: process.cpuUsage() is a getrusage call (~2 µs), a
+  // tenth of a Reversi playout.
   while (cpuSeconds() - started < seconds) {
-    const board = game.make();
-    let color: 'X' | 'O' = 'X';
-    let passes = 0;
-    while (passes < 2) {
-      const moves = board.getLegalActions(color);
-      if (moves.length === 0) passes = game.passes ? passes + 1 : 2;
-      else {
-        passes = 0;
-        board.move(moves[pick(moves.length)], color);
+    for (let batch = 0; batch < 16; batch++) {
+      const board = game.make();
+      let color: 'X' | 'O' = 'X';
+      let passes = 0;
+      while (passes < 2) {
+        const moves = board.getLegalActions(color);
+        if (moves.length === 0) passes = game.passes ? passes + 1 : 2;
+        else {
+          passes = 0;
+          board.move(moves[pick(moves.length)], color);
+        }
+        color = color === 'X' ? 'O' : 'X';
       }
-      color = color === 'X' ? 'O' : 'X';
+      done++;
     }
-    done++;
   }
   return done / (cpuSeconds() - started);
 }
 
-/** The same loop in C++ on referee/<game>.h: `auto` keeps the Board's own list type (no copy into a vector). */
-const CPP_PLAYOUTS = (id: string, passes: boolean) => `#include <cstdio>
+/**
+ * The same loop in C++ on referee/<folder>.h: `auto` keeps the Board's own list type (no copy into a vector); the
+ * played game is set as the C++ host sets it (a variant's Board() plays it).
+ */
+const CPP_PLAYOUTS = (id: string, folder: string, passes: boolean) => `#include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include "referee/${id}.h"
+#include "referee/${folder}.h"
 
 static unsigned seed = 1;
 static unsigned pick(unsigned n) {
@@ -82,6 +94,7 @@ static unsigned pick(unsigned n) {
 static double cpu() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 int main(int argc, char** argv) {
+  referee::playedGame() = "${id}";
   double seconds = argc > 1 ? std::atof(argv[1]) : 1.0;
   long done = 0;
   double started = cpu();
@@ -115,7 +128,7 @@ export function buildCppPlayouts(): Map<string, string> | string {
   const built = new Map<string, string>();
   for (const game of BOARD_GAMES) {
     const source = join(folder, `${game.id}.cpp`);
-    writeFileSync(source, CPP_PLAYOUTS(game.id, game.passes));
+    writeFileSync(source, CPP_PLAYOUTS(game.id, game.folder, game.passes));
     const binary = join(folder, game.id);
     execFileSync(compiler.path, ['-std=c++17', '-O2', '-I', cppHeadersDir(), '-o', binary, source]);
     built.set(game.id, binary);
@@ -128,22 +141,49 @@ export const cppPlayouts = (binary: string, seconds: number): number =>
 
 const k = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : n.toFixed(0));
 
+const SPEED_SCRIPT = join(fileURLToPath(new URL('.', import.meta.url)), '../../scripts/boards_speed.py');
+
+/** Random playouts per CPU second on a game's Python Board (and, for Reversi, board.py as written), best of `rounds`. */
+export function pythonPlayouts(id: string, seconds: number, rounds: number): { board: number; plain: number | null } | string {
+  const python = findPython();
+  if (!python) return 'no python3 on this machine';
+  const args = ['-I', '-B', SPEED_SCRIPT, pythonRuntimeDir(), id, String(seconds), String(rounds)];
+  return JSON.parse(execFileSync(python.path, args, { encoding: 'utf8' })) as { board: number; plain: number | null };
+}
+
+const ratio = (a: number, b: number): string => `${(a / b).toFixed(a / b >= 10 ? 0 : 2)}x`;
+
 export function benchBoards(rounds = 3, seconds = 0.6): void {
-  console.log('## Student Boards: random playouts per CPU second, getLegalActions + move (TS Board vs C++ board.h, g++ -O2; best of ' +
-    `${rounds} interleaved rounds of ${seconds} CPU s each)`);
+  console.log('## Student Boards: random playouts per CPU second, getLegalActions + move (TS Board, C++ board.h with g++ -O2, ' +
+    `Python Board; best of ${rounds} interleaved rounds of ${seconds} CPU s each; load before each round)`);
   const binaries = buildCppPlayouts();
   for (const game of BOARD_GAMES) {
     let ts = 0;
     let cpp = 0;
+    let py = 0;
+    let plain = 0;
+    let pyWhy = '';
     const loads: number[] = [];
     for (let round = 0; round < rounds; round++) {
       loads.push(loadavg()[0]);
       ts = Math.max(ts, tsPlayouts(game, seconds));
       if (typeof binaries !== 'string') cpp = Math.max(cpp, cppPlayouts(binaries.get(game.id)!, seconds));
+      const python = pythonPlayouts(game.id, seconds, 1);
+      if (typeof python === 'string') pyWhy = python;
+      else {
+        py = Math.max(py, python.board);
+        plain = Math.max(plain, python.plain ?? 0);
+      }
     }
-    const cppText = typeof binaries === 'string' ? `C++ not measured (${binaries})` : `C++ ${k(cpp).padStart(8)}/s  ${(cpp / ts).toFixed(2)}x the TS Board (goal ≥ 2x)`;
-    console.log(`  ${game.id.padEnd(9)} TS ${k(ts).padStart(8)}/s   ${cppText}   load ${loads.map((one) => one.toFixed(1)).join(' ')}`);
+    const cppText = typeof binaries === 'string' ? `C++ not measured (${binaries})` : `C++ ${k(cpp).padStart(8)}/s ${ratio(cpp, ts).padStart(6)} TS (goal ≥ 2x)`;
+    const pyText = pyWhy ? `Python not measured (${pyWhy})` : `Python ${k(py).padStart(7)}/s`;
+    console.log(`  ${game.id.padEnd(13)} TS ${k(ts).padStart(8)}/s   ${cppText}   ${pyText} ${pyWhy ? '' : `${ratio(py, ts).padStart(6)} TS`}   load ${loads.map((one) => one.toFixed(1)).join(' ')}`);
+    if (plain > 0) {
+      console.log(`  ${''.padEnd(13)} anchor: the platform's board.py as written ${k(plain)}/s (same Python process) — TS Board ` +
+        `${ratio(ts, plain)} (goal ≥ 250x), C++ Board ${typeof binaries === 'string' ? 'not measured' : ratio(cpp, plain)}, Python Board ${ratio(py, plain)} (goal ≥ 8x)`);
+    }
   }
+  console.log('  (no platform board.py exists for the other games: their anchor is the TS Board beside them)');
 }
 
 /** perft(11) from the start position (Aart Bik's table): what an Edax run must print for its time to count. */
@@ -160,7 +200,7 @@ export function edaxLeavesPerCpuSecond(): { rate: number } | { why: string } {
   if (!command) {
     return {
       why: "not measured: name an Edax perft(11) run, e.g. --edax \"printf 'count games 11\\nq\\n' | /path/to/edax -n 1\" " +
-        '(Edax built from its own source with gcc -O2, one thread)',
+        "(Edax built from its own source with gcc -O2, one thread: neither Debian's packages nor the npm registry offer a build)",
     };
   }
   let output: string;

@@ -220,7 +220,8 @@ async function benchBotzoneRuling(): Promise<void> {
     try {
       const record = await playGame({ game: reversi, black: player, white: opponent, seed, config: { moveTimeoutMs: limitMs, illegalMoveLimit: 1 } });
       const loser = record.end.loser;
-      if (loser?.verdict !== 'timeout') return null;
+      // Only a move's ruling (a construction or load ruling is another clock).
+      if (loser?.verdict !== 'timeout' || loser.phase !== 'move') return null;
       const alive = [...(loser.output?.text ?? '').matchAll(/^alive ([\d.]+)$/gm)].pop();
       if (loser.wallMs - limitMs > 5) outliers.push(`${hideKeepsTime ? 'grader' : 'spawner'}: ${loser.wallMs} ms, ${loser.message}`);
       return { pastMs: loser.wallMs - limitMs, aliveMs: alive ? Number(alive[1]) : null };

@@ -5,7 +5,7 @@
  * mechanism). Prints figures against their goals; asserts nothing.
  */
 import { spawn } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PlayerCgroup } from '../harness/sandbox/cgroup.js';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +14,7 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { describeLayers, detectLayers } from '../harness/sandbox/layers.js';
 import {
+  bareStdioMicros,
   benchPlayer,
   coldCheck,
   deadlineOvershootMs,
@@ -40,9 +41,11 @@ const submissionPlayer = (name: string, source: string) => benchPlayer(name, 'AI
 
 async function roundTrip(moves: number): Promise<void> {
   const times = await roundTripMicros(await submissionPlayer('round-trip', NODE_RANDOM_PLAYER), moves, 200);
+  const bare = await bareStdioMicros(moves);
   console.log(
     `per-move round trip (${moves} moves, idle players frozen 2 ms after answering): p50 ${percentile(times, 50).toFixed(0)} µs, ` +
-      `p99 ${percentile(times, 99).toFixed(0)} µs (goal p50 ≤ 100 µs; bare stdio JSON lines ≈ 125 µs)`,
+      `p99 ${percentile(times, 99).toFixed(0)} µs, ${(percentile(times, 50) / bare).toFixed(2)}x a bare stdio JSON-lines round trip ` +
+      `(p50 ${bare.toFixed(0)} µs, same run; load ${loadavg()[0].toFixed(1)}; goal p50 ≤ 100 µs)`,
   );
 }
 

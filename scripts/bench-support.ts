@@ -3,7 +3,7 @@
  * both take on them (per-move round trip, games/s, how far past a deadline a stuck player is stopped, a cold
  * `referee check`). The measurements return figures; each bench words and prints its own.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,4 +181,31 @@ export async function coldCheck(file: string, source: string): Promise<[number, 
     if (previous === undefined) delete process.env.REFEREE_CACHE_DIR;
     else process.env.REFEREE_CACHE_DIR = previous;
   }
+}
+
+/** The floor of a per-move channel: a bare node child echoing JSON lines over stdio, round trip p50 in µs. */
+export async function bareStdioMicros(moves: number): Promise<number> {
+  const child = spawn(process.execPath, ['-e', "process.stdin.setEncoding('utf8');let b='';process.stdin.on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const l=b.slice(0,i);b=b.slice(i+1);process.stdout.write(JSON.stringify({move:JSON.parse(l).n})+'\\n');}})"], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdout.setEncoding('utf8');
+  const times: number[] = [];
+  let pending: (() => void) | null = null;
+  let buffer = '';
+  child.stdout.on('data', (data: string) => {
+    buffer += data;
+    if (buffer.includes('\n')) {
+      buffer = '';
+      pending?.();
+    }
+  });
+  const state = getGame('reversi').encode(getGame('reversi').initial(1));
+  for (let i = 0; i < moves + 200; i++) {
+    const started = performance.now();
+    await new Promise<void>((done) => {
+      pending = done;
+      child.stdin.write(`${JSON.stringify({ type: 'move', n: i, state })}\n`);
+    });
+    if (i >= 200) times.push((performance.now() - started) * 1000);
+  }
+  child.kill();
+  return percentile(times.sort((a, b) => a - b), 50);
 }

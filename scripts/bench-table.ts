@@ -1,14 +1,14 @@
 /**
  * Issue #16's table for `npm run bench -- table`: every row with the anchor it is judged against, measured in the
- * same run where the anchor can run here (board.py and game.py as written, bare stdio JSON lines), from
- * shared/ARCHITECTURE.md where it cannot (Edax). The machine is shared, so figures swing; the ratios, taken side
- * by side, are what to read. Also: the student Board's tamper fingerprint per move, each Python Board method,
+ * same run (board.py and game.py as written, bare stdio JSON lines; Edax only beside a run the user names with
+ * --edax, else "not measured" — no recorded figure stands in). The machine is shared, so figures swing; the ratios,
+ * taken side by side, are what to read, with the load printed beside them. Also: the student Board's tamper fingerprint per move, each Python Board method,
  * the reference AIs' nodes/s, and the wall time of the student template's default Reversi grade.
  * Prints figures; asserts nothing.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -22,7 +22,7 @@ import { findPython, pythonRuntimeDir } from '../harness/sandbox/python-runtime.
 import { referenceLevels } from '../reference-ai/index.js';
 import { NOGO_MCTS_PLAYOUTS } from '../reference-ai/nogo/index.js';
 import { REVERSI_MCTS_PLAYOUTS } from '../reference-ai/reversi/index.js';
-import { benchPlayer, gamesPerSecond, NODE_RANDOM_PLAYER, percentile, roundTripMicros } from './bench-support.js';
+import { bareStdioMicros, benchPlayer, gamesPerSecond, NODE_RANDOM_PLAYER, percentile, roundTripMicros } from './bench-support.js';
 import { GAME_PY, PYTHON_RANDOM } from './bench-python.js';
 import { edaxLeavesPerCpuSecond } from './bench-boards.js';
 
@@ -94,33 +94,6 @@ export class AIPlayer {
   }
 }
 `;
-
-/** The floor of a per-move channel: a bare node child echoing JSON lines over stdio, round trip p50 in µs. */
-async function bareStdioMicros(moves: number): Promise<number> {
-  const child = spawn(process.execPath, ['-e', "process.stdin.setEncoding('utf8');let b='';process.stdin.on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const l=b.slice(0,i);b=b.slice(i+1);process.stdout.write(JSON.stringify({move:JSON.parse(l).n})+'\\n');}})"], { stdio: ['pipe', 'pipe', 'inherit'] });
-  child.stdout.setEncoding('utf8');
-  const times: number[] = [];
-  let pending: (() => void) | null = null;
-  let buffer = '';
-  child.stdout.on('data', (data: string) => {
-    buffer += data;
-    if (buffer.includes('\n')) {
-      buffer = '';
-      pending?.();
-    }
-  });
-  const state = getGame('reversi').encode(getGame('reversi').initial(1));
-  for (let i = 0; i < moves + 200; i++) {
-    const started = performance.now();
-    await new Promise<void>((done) => {
-      pending = done;
-      child.stdin.write(`${JSON.stringify({ type: 'move', n: i, state })}\n`);
-    });
-    if (i >= 200) times.push((performance.now() - started) * 1000);
-  }
-  child.kill();
-  return percentile(times.sort((a, b) => a - b), 50);
-}
 
 /** Nodes (positions made, or searched for the bitboard engines) per CPU second of each reference AI vs random. */
 async function referenceNodes(gameId: string, names: readonly string[], games: number): Promise<void> {
@@ -210,7 +183,7 @@ async function checkRow(): Promise<void> {
 const MCTS_PLAYOUTS: Record<string, number> = { reversi: REVERSI_MCTS_PLAYOUTS, nogo: NOGO_MCTS_PLAYOUTS };
 
 export async function benchTable(): Promise<void> {
-  console.log('## Issue #16: speed where students and graders feel it (anchor measured in this run unless marked "recorded")');
+  console.log(`## Issue #16: speed where students and graders feel it (every anchor measured in this run; load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
   const python = findPython();
   const pyBoard = python
     ? (JSON.parse(execFileSync(python.path, ['-I', '-B', join(ROOT, 'scripts/board_speed.py'), pythonRuntimeDir(), '3'], { encoding: 'utf8' })) as {
@@ -224,7 +197,7 @@ export async function benchTable(): Promise<void> {
     `random playouts per CPU second (getLegalActions + _move, board.py's order); anchor board.py as written ` +
       `(PlainBoard), same run: ${anchor.toFixed(0)}/s`,
   );
-  console.log(`  TS Board      ${k(ts).padStart(8)}/s  ${x(ts, anchor).padStart(6)} board.py  (goal ≥ 250x; the C++ Board: npm run bench -- boards)`);
+  console.log(`  TS Board      ${k(ts).padStart(8)}/s  ${x(ts, anchor).padStart(6)} board.py  (goal ≥ 250x; the C++ Board: npm run bench -- boards)  load ${loadavg()[0].toFixed(1)}`);
   if (pyBoard) {
     console.log(`  Python Board  ${k(pyBoard.playouts.fast).padStart(8)}/s  ${x(pyBoard.playouts.fast, anchor).padStart(6)} board.py  (goal ≥ 8x)`);
     const methods = Object.keys(pyBoard.methods.fast);
@@ -265,7 +238,7 @@ export async function benchTable(): Promise<void> {
   const rate = leaves / (cpuSeconds() - started);
   console.log(
     `Reversi perft(11) = ${leaves}: ${k(rate)} leaves per CPU second, ` +
-      `${'rate' in edax ? `${x(rate, edax.rate)} Edax's ${k(edax.rate)}/s (same run)` : `Edax ${edax.why}`}  (goal ≥ 1/3 of Edax -O2)`,
+      `${'rate' in edax ? `${x(rate, edax.rate)} Edax's ${k(edax.rate)}/s (same run)` : `Edax ${edax.why}`}  (goal ≥ 1/3 of Edax -O2)  load ${loadavg()[0].toFixed(1)}`,
   );
 
   console.log('reference AIs (CPU time, one process):');

@@ -24,15 +24,16 @@ import { benchSimilarity } from './bench-similarity.js';
 import { benchStartup } from './bench-startup.js';
 import { platformGamesPerSecond } from './bench-support.js';
 
-const FIRST_CUT_JS_LEAVES_PER_S = 15e6; // a first-cut JS bitboard with 32-bit halves
-
 function fmt(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : n.toFixed(1);
 }
 
-/** Reversi perft per CPU second, each depth; perft(11) beside Edax's, interleaved (Edax, Referee, Edax, Referee). */
+/**
+ * Reversi perft per CPU second, each depth, with the load before each; perft(11) beside Edax's when the user names an
+ * Edax run (--edax or REFEREE_EDAX), interleaved (Edax, Referee, Edax, Referee). No recorded figure stands in for it.
+ */
 export function benchPerft(depths: number[]): void {
-  console.log(`## Reversi perft (start position, passes take a ply), per CPU second; load ${loadavg()[0].toFixed(1)}`);
+  console.log('## Reversi perft (start position, passes take a ply), per CPU second');
   const cpu = () => {
     const used = process.cpuUsage();
     return (used.user + used.system) / 1e6;
@@ -41,19 +42,22 @@ export function benchPerft(depths: number[]): void {
   for (const depth of depths) {
     let best = 0;
     let leaves = 0;
+    const loads: number[] = [];
     for (let round = 0; round < (depth === 11 ? 2 : 1); round++) {
       if (depth === 11) {
         const anchor = edaxLeavesPerCpuSecond();
         if ('rate' in anchor) edax.push(anchor.rate);
         else if (round === 0) console.log(`Edax: ${anchor.why}`);
       }
+      loads.push(loadavg()[0]);
       const start = cpu();
       leaves = reversi.perft!(reversi.initial(), depth);
       best = Math.max(best, leaves / (cpu() - start));
     }
-    const anchor = depth === 11 && edax.length ? `, ${(best / Math.max(...edax)).toFixed(2)}x Edax's ${fmt(Math.max(...edax))}/s (same run; goal ≥ 0.33x)` : '';
-    console.log(`perft(${depth}) = ${leaves}  ${fmt(best)} leaves per CPU s  ` +
-      `(${(best / FIRST_CUT_JS_LEAVES_PER_S).toFixed(1)}x a first-cut JS bitboard${anchor})`);
+    const anchor = depth === 11 && edax.length
+      ? `  ${(best / Math.max(...edax)).toFixed(2)}x Edax's ${fmt(Math.max(...edax))}/s (same run, per CPU s; goal ≥ 0.33x)`
+      : '';
+    console.log(`perft(${depth}) = ${leaves}  ${fmt(best)} leaves per CPU s${anchor}  load ${loads.map((one) => one.toFixed(1)).join(' ')}`);
   }
 }
 

@@ -25,7 +25,7 @@ import { botzoneGameIds, getGame } from '../games/registry.js';
 import { GraderError } from '../referee/grader-error.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { PlayerCgroup } from './cgroup.js';
-import { detectLayers, fallbackWarning, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
+import { detectLayers, fallbackWarning, forgetBwrapProbe, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
 import { SpawnerSession, signalName, type SpawnedEnd } from './botzone-spawner.js';
 import { launchPlan, type WholeProgram } from './launch.js';
 import { nativeTools, protectGrader } from './native-tools.js';
@@ -155,6 +155,16 @@ export class BotzonePlayer implements Player {
   /** A bot has no in-process layer: the OS layers and the seccomp filter are all there is (as for the C++ host). */
   get isolation(): IsolationRecord {
     return isolationRecord(this.layers, 'cpp', null);
+  }
+
+  /**
+   * A restarted bot's sandbox (the spawner's) is started here, once per player, so its start is timed against the
+   * load allowance: on a loaded machine a sandbox start can take longer than a short construction limit, and it is
+   * the grader's work, not the bot's (Botzone counts only the bot's own process start, in its first turn).
+   */
+  async load(): Promise<PlayerAnswer> {
+    if (!this.options.keepRunning) await this.openSandbox();
+    return { kind: 'ready' };
   }
 
   async startGame(start: GameStart): Promise<PlayerAnswer> {
@@ -506,6 +516,7 @@ export class BotzonePlayer implements Player {
       await closed;
       const said = this.output.stderrTail().trim().split('\n').pop() ?? '';
       this.output.take();
+      if (this.layers.bwrap) forgetBwrapProbe(); // the next process probes bubblewrap live (layers.ts)
       throw new GraderError(`the Botzone bot's sandbox could not start${said ? `: ${said.slice(0, 300)}` : ''}`);
     }
     // What the sandbox printed while starting is not the bot's.

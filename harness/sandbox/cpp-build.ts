@@ -19,7 +19,7 @@ import { basename, dirname, join } from 'node:path';
 import { GraderError } from '../referee/grader-error.js';
 import { PlayerCgroup } from './cgroup.js';
 import { compileConfinement, launcherArgs } from './confinement.js';
-import { bwrapBaseArgs, detectLayers, dropPrivileges, type Layers } from './layers.js';
+import { bwrapBaseArgs, detectLayers, dropPrivileges, forgetBwrapProbe, type Layers } from './layers.js';
 import { SHELL, unshareArgs } from './launch.js';
 import { nativeTools } from './native-tools.js';
 import { endPortableTree, processTree, signalGroups, signalPids } from './process-tree.js';
@@ -130,7 +130,11 @@ export async function runSandboxedBuild(build: SandboxedBuild): Promise<BuildOut
   const proc = spawn(command, args, {
     cwd: build.sourceDir,
     stdio: [confined.stdin ? 'pipe' : 'ignore', 'ignore', 'pipe'],
-    detached: true,
+    // A group of its own to signal (POSIX). Windows has no groups (endPortableTree there); not detached, the compiler
+    // and the programs it starts (cc1plus, as, ld) stay in libuv's kill-on-close job, so they end with the grader,
+    // and open no console window each.
+    detached: process.platform !== 'win32',
+    windowsHide: true,
     env: { PATH, LANG: 'C.UTF-8', ...confined.env },
   });
   if (confined.stdin) {
@@ -170,6 +174,7 @@ export async function runSandboxedBuild(build: SandboxedBuild): Promise<BuildOut
   if (code === 0) return { result: 'ok', confinement, stderr, wallMs };
   // bubblewrap or setpriv failing says so before the compiler ran: the grader's problem.
   if (/^bwrap: |^setpriv: |^unshare: |^landlock-launch: /m.test(stderr) && !/\{|error/i.test(stderr)) {
+    if (/^bwrap: /m.test(stderr)) forgetBwrapProbe(); // the next process probes bubblewrap live (layers.ts)
     throw new GraderError(`the compiler's sandbox did not start: ${stderr.trim().split('\n').pop()}`);
   }
   return { result: 'failed', confinement, stderr, wallMs };

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { esbuild } from './lazy-esbuild.js';
 import { cacheFile } from './cache-dir.js';
 
 let bundled: Promise<string> | null = null;
@@ -21,7 +21,7 @@ function hostEntry(): string {
 }
 
 async function bundleHost(): Promise<string> {
-  const result = await build({
+  const result = await esbuild().build({
     entryPoints: [hostEntry()],
     bundle: true,
     write: false,

@@ -13,13 +13,15 @@
  * sandboxed player then fails to start with a grader error (exit 3), never a student's verdict.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, existsSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { PlayerIsolation } from '../referee/player.js';
 import { detectCgroups, type CgroupSupport } from './cgroup.js';
 import { landlockComplete, type ConfinementReport } from './confinement.js';
 import { nativeTools } from './native-tools.js';
 import { portable, portableReason } from './portable.js';
+import { forgetProbe, keptProbe, keptProbeFile } from './probe-cache.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
 import { SYSTEM_READ_DIRS, systemLibraryLinks } from './system-paths.js';
 
@@ -138,12 +140,109 @@ export function bwrapFix(stderr: string): string {
   return 'run `bwrap --unshare-all --ro-bind / / true` to see why, or uninstall bubblewrap to grade without it';
 }
 
-/** Run bubblewrap once as a player would be (identity, flags, seccomp); null when it works, else why not. */
-function probeBwrap(bwrap: string, identity: Identity | null, seccomp: boolean): string | null {
+/** The probe's command line: bubblewrap as a player gets it (identity, flags, seccomp), running `exit 0`. */
+function bwrapProbeCommand(bwrap: string, identity: Identity | null, seccomp: boolean): string[] {
   const args = [...bwrapBaseArgs(), ...(seccomp ? ['--seccomp', '0'] : []), '/bin/sh', '-c', 'exit 0'];
-  const command = [...dropPrivileges(identity), bwrap, ...args];
+  return [...dropPrivileges(identity), bwrap, ...args];
+}
+
+/** A file's text, or what reading it said (a missing setting is part of the picture too). */
+function readSetting(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'unreadable';
+  }
+}
+
+/**
+ * Everything besides bubblewrap's own binary that decides whether it can start here: the kernel and this boot (a
+ * reboot may change any setting), the user-namespace switches (Debian's, Ubuntu's AppArmor restriction, the namespace
+ * limits), this process's privileges, limits, seccomp, namespaces and security label (another container, user or sudo is a
+ * new context), setpriv's binary, and the probe's exact command and filter. A kept "it works" holds only in the same
+ * context; a change in any of these probes again.
+ */
+function bwrapContext(command: string[], filter: Buffer | undefined, identity: Identity | null): unknown {
+  const status = readSetting('/proc/self/status')
+    .split('\n')
+    .filter((line) => /^(Uid|Gid|Groups|Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Seccomp|Seccomp_filters):/.test(line));
+  const namespaces = ['user', 'mnt', 'pid', 'net', 'cgroup'].map((ns) => {
+    try {
+      return readlinkSync(`/proc/self/ns/${ns}`);
+    } catch {
+      return `${ns}:none`;
+    }
+  });
+  const settings = [
+    '/proc/sys/kernel/random/boot_id',
+    '/proc/sys/kernel/osrelease',
+    '/proc/sys/kernel/unprivileged_userns_clone',
+    '/proc/sys/kernel/apparmor_restrict_unprivileged_userns',
+    '/proc/sys/kernel/apparmor_restrict_unprivileged_unconfined',
+    '/proc/sys/kernel/yama/ptrace_scope',
+    '/proc/self/attr/current',
+    '/proc/self/limits', // a process limit (nproc) can stop bubblewrap's clone
+    ...['user', 'mnt', 'pid', 'net', 'ipc', 'uts', 'cgroup'].map((ns) => `/proc/sys/user/max_${ns}_namespaces`),
+  ].map(readSetting);
+  let setpriv: unknown = null;
+  if (identity) {
+    const stat = statSync(identity.setpriv);
+    setpriv = [identity.setpriv, stat.dev, stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs];
+  }
+  const filterHash = filter ? createHash('sha256').update(filter).digest('hex') : null;
+  return { command, filterHash, status, namespaces, settings, setpriv };
+}
+
+/**
+ * Whether bubblewrap starts a sandbox here: null when it does, else why not. A success is kept in the cache
+ * (probe-cache.ts) under the binary and bwrapContext, so a start in the same context skips the probe's three
+ * processes; a failure is never kept, and a player whose bubblewrap fails to start forgets the kept success
+ * (forgetBwrapProbe). `referee doctor` always probes live.
+ */
+function probeBwrap(bwrap: string, identity: Identity | null, seccomp: boolean, live: boolean): string | null {
+  const command = bwrapProbeCommand(bwrap, identity, seccomp);
+  const filter = seccomp ? seccompProgram('no-fork') : undefined;
+  if (live) return probeBwrapLive(command, filter, bwrap);
+  let context: unknown;
+  try {
+    context = bwrapContext(command, filter, identity);
+  } catch {
+    return probeBwrapLive(command, filter, bwrap);
+  }
+  keptBwrapContext = { bwrap, context };
+  let problem: string | null = null;
+  const kept = keptProbe(
+    'bwrap',
+    bwrap,
+    () => {
+      problem = probeBwrapLive(command, filter, bwrap);
+      return problem === null ? { starts: true } : null;
+    },
+    (value): value is { starts: true } => (value as { starts?: unknown } | null)?.starts === true,
+    undefined,
+    context,
+  );
+  return kept ? null : problem;
+}
+
+/** What this process's bubblewrap probe was kept under, so a failed start can forget it. */
+let keptBwrapContext: { bwrap: string; context: unknown } | null = null;
+
+/** bubblewrap failed to start a player: the kept probe is dropped, so the next process probes live and falls back. */
+export function forgetBwrapProbe(): void {
+  if (keptBwrapContext) forgetProbe('bwrap', keptBwrapContext.bwrap, keptBwrapContext.context);
+}
+
+/** Where this process's bubblewrap probe is (or would be) kept; for tests that plant a stale answer. */
+export function keptBwrapProbeFile(): string | null {
+  return keptBwrapContext && keptProbeFile('bwrap', keptBwrapContext.bwrap, keptBwrapContext.context);
+}
+
+/** Run bubblewrap once as a player would be; null when it works, else why not. */
+function probeBwrapLive(command: string[], filter: Buffer | undefined, bwrap: string): string | null {
+  const seccomp = filter !== undefined;
   const run = spawnSync(command[0], command.slice(1), {
-    input: seccomp ? seccompProgram('no-fork') : undefined,
+    input: filter,
     stdio: [seccomp ? 'pipe' : 'ignore', 'ignore', 'pipe'],
     timeout: 10_000,
     env: {},
@@ -172,8 +271,11 @@ function probeLandlock(): LandlockSupport {
 
 let detected: Layers | null = null;
 
-/** The layers, probed once per process; `fresh` probes again (tests switch modes through the environment). */
-export function detectLayers(options: { fresh?: boolean } = {}): Layers {
+/**
+ * The layers, probed once per process; `fresh` probes again (tests switch modes through the environment); `live`
+ * starts bubblewrap even when a kept probe says it works here (`referee doctor`).
+ */
+export function detectLayers(options: { fresh?: boolean; live?: boolean } = {}): Layers {
   if (detected && !options.fresh) return detected;
   // The portable path (portable.ts) takes no Linux layer, even on Linux.
   const linux = process.platform === 'linux' && !portable();
@@ -182,7 +284,7 @@ export function detectLayers(options: { fresh?: boolean } = {}): Layers {
   const identity: Identity | null = setpriv ? { uid: UNPRIVILEGED_ID, gid: UNPRIVILEGED_ID, setpriv } : null;
   const seccomp = linux && seccompSupported() && process.env.REFEREE_SANDBOX_NO_SECCOMP !== '1';
   const found = linux && process.env.REFEREE_SANDBOX_NO_BWRAP !== '1' ? findOnPath('bwrap') : null;
-  const bwrapProblem = found ? probeBwrap(found, identity, seccomp) : null;
+  const bwrapProblem = found ? probeBwrap(found, identity, seccomp, options.live === true) : null;
   const bwrap = found && !bwrapProblem ? found : null;
   const unshare = !bwrap && root ? findSystemTool('unshare') : null;
   const cgroup = linux && process.env.REFEREE_SANDBOX_NO_CGROUP !== '1' ? detectCgroups() : null;

@@ -3,10 +3,11 @@
  * a quick command does not start the tool just to ask again. The key is the path asked and the identity of the
  * binary it resolves to (device, inode, size, mtime, ctime): an upgraded or replaced tool is a new key. Only an ELF
  * binary's answer is kept: a wrapper script or shim (pyenv's, ccache's) may run a different tool from one call to
- * the next, so it is asked every time. A failed probe is never kept.
+ * the next, so it is asked every time. A failed probe is never kept. A probe whose answer depends on more than the
+ * binary (bubblewrap's: the kernel's namespace settings, this process's privileges) adds that to the key (`context`).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir, cacheFile } from './cache-dir.js';
 
@@ -27,25 +28,43 @@ function elfBinary(candidate: string): string | null {
   }
 }
 
+/** The cache file's name for a probe of `candidate` (an ELF binary) in `context`, or null when it cannot be kept. */
+function probeName(kind: string, candidate: string, context: unknown): { name: string; real: string } | null {
+  const real = elfBinary(candidate);
+  if (!real) return null;
+  const stat = statSync(real);
+  const key = createHash('sha256').update(JSON.stringify([kind, candidate, real, stat.dev, stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs, context])).digest('hex').slice(0, 16);
+  return { name: `${kind}-probe-${key}.json`, real };
+}
+
 /**
  * `ask(real)`'s answer for the tool at `candidate`, from the cache when kept; `valid` checks a kept answer's shape
  * (the cache is ours, but a half-written or foreign file must read as a miss), `keep` may refuse an answer.
  */
-export function keptProbe<T>(kind: string, candidate: string, ask: () => T | null, valid: (kept: unknown) => kept is T, keep: (answer: T, real: string) => boolean = () => true): T | null {
-  const real = elfBinary(candidate);
-  if (!real) return ask();
-  let name: string | undefined;
+export function keptProbe<T>(
+  kind: string,
+  candidate: string,
+  ask: () => T | null,
+  valid: (kept: unknown) => kept is T,
+  keep: (answer: T, real: string) => boolean = () => true,
+  context: unknown = null,
+): T | null {
+  let named: { name: string; real: string } | null;
   try {
-    const stat = statSync(real);
-    const key = createHash('sha256').update(JSON.stringify([kind, candidate, real, stat.dev, stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs])).digest('hex').slice(0, 16);
-    name = `${kind}-probe-${key}.json`;
+    named = probeName(kind, candidate, context);
+  } catch {
+    named = null;
+  }
+  if (!named) return ask();
+  const { name, real } = named;
+  try {
     const kept: unknown = JSON.parse(readFileSync(join(cacheDir(), name), 'utf8'));
     if (valid(kept)) return kept;
   } catch {
     // not kept yet, or unreadable: ask the tool
   }
   const answer = ask();
-  if (answer !== null && name && keep(answer, real)) {
+  if (answer !== null && keep(answer, real)) {
     try {
       cacheFile(name, JSON.stringify(answer));
     } catch {
@@ -53,4 +72,24 @@ export function keptProbe<T>(kind: string, candidate: string, ask: () => T | nul
     }
   }
   return answer;
+}
+
+/** Where an answer for `candidate` in `context` is kept, or null when it cannot be. */
+export function keptProbeFile(kind: string, candidate: string, context: unknown = null): string | null {
+  try {
+    const named = probeName(kind, candidate, context);
+    return named && join(cacheDir(), named.name);
+  } catch {
+    return null;
+  }
+}
+
+/** Drop what was kept for `candidate` in `context` (the tool was seen to fail since): the next process asks again. */
+export function forgetProbe(kind: string, candidate: string, context: unknown = null): void {
+  const file = keptProbeFile(kind, candidate, context);
+  try {
+    if (file) rmSync(file, { force: true });
+  } catch {
+    // a read-only cache
+  }
 }

@@ -21,7 +21,7 @@ import { studentStack } from './student-stack.js';
 import { hostBundlePath } from './host-bundle.js';
 import { GraderError } from '../referee/grader-error.js';
 import { CREDIT_STRETCH } from '../referee/ask.js';
-import { bwrapFix, detectLayers, isHardened, isolationRecord, isolationRefusal, warnNotIsolatedOnce, type IsolationRecord, type Layers } from './layers.js';
+import { bwrapFix, detectLayers, forgetBwrapProbe, isHardened, isolationRecord, isolationRefusal, warnNotIsolatedOnce, type IsolationRecord, type Layers } from './layers.js';
 import { cppHostPath } from './cpp-runtime.js';
 import { launchPlan, type CppProgram, type PythonProgram } from './launch.js';
 import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-failure.js';
@@ -458,6 +458,8 @@ export class SandboxPlayer implements Player {
           ? hello.failure.message
           : `no answer within ${this.options.startupTimeoutMs ?? 10_000} ms (the grader's machine is too busy: grade with fewer --jobs at once, then run again)`;
       const fix = this.layers.bwrap && !slow ? `; ${bwrapFix(tail)}` : '';
+      // A kept "bubblewrap starts here" was wrong (or went stale): the next process probes it live and falls back.
+      if (this.layers.bwrap && !slow) forgetBwrapProbe();
       throw new GraderError(`the sandbox did not start: ${why}${fix}`);
     }
     if (hello.answer.t === 'hello') {

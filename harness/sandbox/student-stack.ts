@@ -8,9 +8,10 @@ const INTERNAL = /\((?:node:|.*[\\/]host-[0-9a-f]+\.c?js:)|^\s*at (?:node:|.*[\\
 
 export function studentStack(stack: string, stagedDir: string | null): string {
   // Any path, absolute or relative, through the staged folder: its last part is a random, unique name.
-  const folder = stagedDir?.replace(/\/+$/, '').split('/').pop();
+  // Either separator: Windows' paths (the portable path) use backslashes.
+  const folder = stagedDir?.replace(/[\\/]+$/, '').split(/[\\/]/).pop();
   // A path ends at a space, a parenthesis or a quote: Python prints File "/staged/…/AIPlayer.py", line 3.
-  const prefix = folder ? new RegExp(`[^\\s("']*/${escapeRegExp(folder)}/`, 'g') : null;
+  const prefix = folder ? new RegExp(`[^\\s("']*[\\\\/]${escapeRegExp(folder)}[\\\\/]`, 'g') : null;
   const kept = stack.split('\n').filter((line, index) => index === 0 || !/^\s+at /.test(line) || !INTERNAL.test(line));
   return kept.map((line) => (prefix ? line.replace(prefix, '') : line)).join('\n');
 }

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { basename, dirname, isAbsolute, relative } from 'node:path';
-import { build, type Message, type Plugin } from 'esbuild';
+import type { Message, Plugin } from 'esbuild';
+import { esbuild } from '../sandbox/lazy-esbuild.js';
 import { cacheFile } from '../sandbox/cache-dir.js';
 import { compileBotzoneSubmission } from './compile-botzone.js';
 import { compileCppSubmission } from './compile-cpp.js';
@@ -114,7 +115,7 @@ export async function compileSubmission(
   const allow = new Set((options.allowImports ?? []).map(packageName));
   let result;
   try {
-    result = await build({
+    result = await esbuild().build({
       entryPoints: [submission.entry],
       absWorkingDir: submission.root,
       bundle: true,

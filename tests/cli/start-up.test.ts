@@ -6,7 +6,7 @@
  * passes in every sandbox mode, building the Landlock launcher and grader guard only where bubblewrap is not the layer.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -118,6 +118,11 @@ describe('a quick command loads only what it uses', () => {
     expect(modules.filter((path) => /node_modules\/ajv\/dist\/(core|compile\/index|standalone)/.test(path))).toEqual([]);
     expect(modules.some((path) => path.endsWith('schema/compiled/sandbox-answer.cjs'))).toBe(true);
     expect(readdirSync(cache).filter((name) => name.startsWith('python-probe-'))).toHaveLength(1);
+    // The host's modules were compiled once into the cached host folder (a player start then reads .pyc files).
+    const host = readdirSync(cache).find((name) => /^python-[0-9a-f]+$/.test(name))!;
+    const compiled = readdirSync(join(cache, host, '__pycache__'));
+    expect(compiled.some((name) => name.startsWith('.compiled-'))).toBe(true);
+    expect(compiled).toEqual(expect.arrayContaining([expect.stringMatching(/^guard\..*\.pyc$/), expect.stringMatching(/^conventions\..*\.pyc$/)]));
   });
 
   test('referee play between reference AIs loads no web server', () => {
@@ -204,5 +209,48 @@ describe('a check with an empty cache, in every sandbox mode', () => {
     const entries = readdirSync(cache);
     expect(entries.some((name) => name.startsWith('native-'))).toBe(mode.native);
     expect(entries.filter((name) => name.startsWith('python-probe-'))).toHaveLength(1);
+  });
+});
+
+describe("bubblewrap's probe is kept, and forgotten when bubblewrap fails to start a player", () => {
+  (hasBwrap ? test : test.skip)('a kept answer spares the probe; a player that cannot start drops it; the next check probes live and falls back', () => {
+    const folder = scratch('bwrap');
+    const cache = scratch('bwrap-cache');
+    const env = { ...process.env, PATH: `${folder}:${process.env.PATH ?? '/usr/bin:/bin'}`, REFEREE_CACHE_DIR: cache };
+    const bwrap = join(folder, 'bwrap');
+    const layersIn = (live: boolean) =>
+      JSON.parse(
+        spawnSync(process.execPath, ['--input-type=module', '-e', `import { detectLayers, keptBwrapProbeFile } from ${JSON.stringify(resolve('dist/harness/sandbox/layers.js'))}; const l = detectLayers({ live: ${live} }); console.log(JSON.stringify({ bwrap: l.bwrap, problem: l.bwrapProblem, file: keptBwrapProbeFile() }))`], { env, encoding: 'utf8' }).stdout,
+      ) as { bwrap: string | null; problem: string | null; file: string | null };
+    const kept = () => readdirSync(cache).filter((name) => name.startsWith('bwrap-probe-'));
+
+    // A real bubblewrap: probed once, kept.
+    copyFileSync('/usr/bin/bwrap', bwrap);
+    chmodSync(bwrap, 0o755);
+    expect(layersIn(false)).toMatchObject({ bwrap, problem: null });
+    expect(kept()).toHaveLength(1);
+    // A binary that cannot start a sandbox (an ELF that exits 1): a new identity, probed live, the failure not kept.
+    rmSync(bwrap);
+    copyFileSync('/bin/false', bwrap);
+    chmodSync(bwrap, 0o755);
+    const broken = layersIn(false);
+    expect(broken.problem).toMatch(/cannot start a sandbox here/);
+    expect(kept()).toHaveLength(1);
+    // A stale "it starts" planted under its key is believed (no probe ran) — but not by doctor's live probe.
+    writeFileSync(broken.file!, JSON.stringify({ starts: true }));
+    expect(layersIn(false)).toMatchObject({ bwrap, problem: null });
+    expect(layersIn(true).problem).toMatch(/cannot start a sandbox here/);
+
+    // A check trusting it: a grader error (never the student's) that drops the kept answer; the next check falls back.
+    const check = () => spawnSync(process.execPath, [CLI, 'check', PYTHON_STARTER], { env, encoding: 'utf8', timeout: 120_000 });
+    const stale = check();
+    expect(`${stale.stdout}${stale.stderr}`).toMatch(/the sandbox did not start/);
+    expect(stale.status).toBe(3);
+    expect(existsSync(broken.file!)).toBe(false);
+    const next = check();
+    expect(`${next.stdout}${next.stderr}`).toMatch(/cannot start a sandbox here/);
+    expect(next.stdout).toMatch(/PASS/);
+    expect(next.status).toBe(0);
+    expect(existsSync(broken.file!)).toBe(false);
   });
 });

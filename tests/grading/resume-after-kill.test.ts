@@ -11,7 +11,7 @@ import { countingContestant, SMALL_ASSIGNMENT_JSON, smallAssignment } from './he
 test('a grade killed with SIGKILL after 3 games resumes without replaying them', async () => {
   const outDir = mkdtempSync(join(tmpdir(), 'referee-kill-'));
   const script = await bundleForNode(packageFile('tests', 'fixtures', 'grading', 'self-kill.ts'));
-  const child = runNode(script, [outDir, '3', JSON.stringify(SMALL_ASSIGNMENT_JSON)]);
+  const child = await runNode(script, [outDir, '3', JSON.stringify(SMALL_ASSIGNMENT_JSON)]);
   rmSync(script);
   expect(child.signal).toBe('SIGKILL');
   expect(child.stdout).not.toContain('finished without being killed');

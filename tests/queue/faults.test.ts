@@ -6,7 +6,7 @@
  * timings — is `npm run soak:queue`.)
  */
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type Server } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { DelayedError, Queue, Worker } from 'bullmq';
@@ -58,11 +58,12 @@ describe('endpoints that are not a working Redis: one line within the deadline, 
   const http = createHttpServer((_request, response) => response.end('hello'));
   let httpPort: number;
   beforeAll(async () => {
+    // Port 0: a port chosen first and bound later can be taken in between by another jest worker's connection.
     silent = createServer(() => undefined); // accepts, never writes
-    silentPort = await freePort();
-    await new Promise<void>((resolve) => silent.listen(silentPort, '127.0.0.1', resolve));
-    httpPort = await freePort();
-    await new Promise<void>((resolve) => http.listen(httpPort, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    silentPort = (silent.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    httpPort = (http.address() as AddressInfo).port;
   });
   afterAll(async () => {
     silent.close();

@@ -6,11 +6,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, expect } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { BATCH_JOURNAL_FILE, BatchJournal } from '../../grading/batch/journal-db.js';
 import { packageFile } from '../../grading/package-root.js';
 import { tempDir, TINY_ASSIGNMENT_JSON } from '../batch/helpers.js';
+import { stopAfterwards } from '../setup/children.js';
 
 /** The queue's key file for every CLI these tests start (results are signed with it). */
 export const KEY_FILE = join(tempDir('qkey'), 'queue.key');
@@ -42,9 +42,16 @@ export class RedisServer {
 
   /** With `tls`, Redis speaks only TLS (rediss://) with this certificate and key (PEM files). */
   constructor(
-    readonly port: number,
+    private listenPort: number,
     private readonly tls?: { cert: string; key: string },
   ) {}
+
+  get port(): number {
+    return this.listenPort;
+  }
+
+  /** Whether it has answered once: from then on its port is fixed (a restart mid-run keeps the CLIs' URL). */
+  private answered = false;
 
   /** The URL the CLIs get (the password reaches them through REFEREE_REDIS_PASSWORD). */
   get url(): string {
@@ -56,7 +63,20 @@ export class RedisServer {
     return `${this.tls ? 'rediss' : 'redis'}://:${this.password}@127.0.0.1:${this.port}/0`;
   }
 
+  /**
+   * Starts it and waits until it answers. The port was free when chosen but bound only now: should another jest
+   * worker's connection have taken it meanwhile, redis-server exits at once and the first start takes another port.
+   */
   async start(): Promise<void> {
+    for (let attempt = 1; !(await this.launch()); attempt++) {
+      if (this.answered || attempt === 3) throw new Error(`redis-server could not listen on port ${this.port} (it exited at once)`);
+      this.listenPort = await freePort();
+    }
+    this.answered = true;
+  }
+
+  /** false if redis-server exited before it answered. */
+  private async launch(): Promise<boolean> {
     const listen = this.tls
       ? ['--port', '0', '--tls-port', String(this.port), '--tls-cert-file', this.tls.cert, '--tls-key-file', this.tls.key, '--tls-ca-cert-file', this.tls.cert, '--tls-auth-clients', 'no']
       : ['--port', String(this.port)];
@@ -66,13 +86,15 @@ export class RedisServer {
       { stdio: 'ignore' },
     );
     this.process = child;
+    stopAfterwards(child, 'file');
     for (let waited = 0; waited < 10_000; waited += 100) {
+      if (child.exitCode !== null || child.signalCode !== null) return false;
       const probe = new Redis(this.adminUrl, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, ...(this.tls ? { tls: { ca: readFileSync(this.tls.cert) } } : {}) });
       probe.on('error', () => undefined);
       try {
         await probe.connect();
         await probe.ping();
-        return;
+        return true;
       } catch {
         await sleep(100);
       } finally {
@@ -103,16 +125,6 @@ export class RedisServer {
   }
 }
 
-/** CLIs started inside a test (not in a beforeAll) and not yet exited. */
-const startedInTests = new Set<Cli>();
-
-// A test that failed or timed out must not leave its workers running: they would take the next tests' games.
-afterEach(async () => {
-  const left = [...startedInTests];
-  startedInTests.clear();
-  await Promise.all(left.map((cli) => cli.kill()));
-});
-
 /** A CLI subprocess with its output collected. */
 export class Cli {
   readonly process: ChildProcess;
@@ -120,7 +132,8 @@ export class Cli {
   stderr = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(args: string[], env: Record<string, string | undefined> = {}) {
+  /** `until` 'file': a CLI a test starts for the tests after it (a replacement worker); see stopAfterwards. */
+  constructor(args: string[], env: Record<string, string | undefined> = {}, until?: 'test' | 'file') {
     this.process = spawn(process.execPath, [packageFile('dist', 'cli', 'index.js'), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, REFEREE_QUEUE_KEY_FILE: KEY_FILE, REFEREE_REDIS_PASSWORD: REDIS_PASSWORD, ...env },
@@ -128,10 +141,8 @@ export class Cli {
     this.process.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
     this.process.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
     this.exited = new Promise((resolve) => this.process.once('exit', (code, signal) => resolve({ code, signal })));
-    if (expect.getState().currentTestName !== undefined) {
-      startedInTests.add(this);
-      void this.exited.then(() => startedInTests.delete(this));
-    }
+    // A test that failed or timed out must not leave its workers running: they would take the next tests' games.
+    stopAfterwards(this.process, until, () => `referee ${args.join(' ')}\n${this.stdout}${this.stderr}`);
   }
 
   get pid(): number {
@@ -152,16 +163,6 @@ export class Cli {
     this.process.kill('SIGTERM');
     await this.exited;
   }
-
-  /** Stops a leftover at once: thawed (a test may have stopped it), SIGTERM, then SIGKILL if it lingers 5 s. */
-  async kill(): Promise<void> {
-    if (this.process.exitCode !== null || this.process.signalCode !== null) return;
-    this.process.kill('SIGCONT');
-    this.process.kill('SIGTERM');
-    const timer = setTimeout(() => this.process.kill('SIGKILL'), 5000);
-    await this.exited;
-    clearTimeout(timer);
-  }
 }
 
 /**
@@ -170,8 +171,8 @@ export class Cli {
  */
 export const LOCK_ENV = { REFEREE_QUEUE_LOCK_MS: '3000' };
 
-export function startWorker(url: string, name: string, env: Record<string, string> = {}): Cli {
-  return new Cli(['worker', '--queue', url, '--concurrency', '1', '--name', name, '--grace-seconds', '1'], { ...LOCK_ENV, ...env });
+export function startWorker(url: string, name: string, env: Record<string, string> = {}, until?: 'test' | 'file'): Cli {
+  return new Cli(['worker', '--queue', url, '--concurrency', '1', '--name', name, '--grace-seconds', '1'], { ...LOCK_ENV, ...env }, until);
 }
 
 const WEAK = (tag: string, msPerMove: number): string => `import type { Board } from 'referee';

@@ -27,7 +27,7 @@ beforeAll(async () => {
   requireBuild();
   dir = tempDir('referee-web-botzone-');
   // Compiling the C++ bots (a cache miss on a fresh clone) happens before the URL is printed.
-  server = await startCli(['serve', '--port', '0', '--platform', 'botzone', ...SUBMISSIONS], /(http:\/\/\S+)/, 240_000);
+  server = await startCli(['serve', '--port', '0', '--platform', 'botzone', ...SUBMISSIONS]);
   browser = await launchBrowser();
 }, 300_000);
 

@@ -21,8 +21,9 @@ let port: string;
 
 const SUBMISSION = 'tests/fixtures/submissions/any-game/AIPlayer.ts';
 
+/** The restarted server serves the tests after its own. */
 async function startServer(at: string): Promise<Started> {
-  return startCli(['serve', '--port', at, SUBMISSION]);
+  return startCli(['serve', '--port', at, SUBMISSION], undefined, 'file');
 }
 
 beforeAll(async () => {

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { stopAfterwards, stopChild } from '../setup/children.js';
 
 export const CLI = resolve('dist/cli/index.js');
 export const CHROMIUM = '/usr/bin/chromium';
@@ -34,36 +35,28 @@ export interface Started {
   output: () => string;
 }
 
-/** Start the CLI and wait for the first URL it prints (within `withinMs`: serve compiles its C++ submissions first). */
-export function startCli(args: string[], pattern = /(http:\/\/\S+)/, withinMs = 30_000): Promise<Started> {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Start the CLI and wait for the first URL it prints, or its exit: no clock (a server took over 30 s to start at
+ * load 30; a hang is the test's timeout). The server is stopped after the test that started it (`until` 'file': a
+ * server the next tests use), or after the file when a beforeAll did, even when the test fails before its own stop.
+ */
+export function startCli(args: string[], pattern = /(http:\/\/\S+)/, until?: 'test' | 'file'): Promise<Started> {
+  const child = stopAfterwards(spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }), until);
   let text = '';
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL printed within ${withinMs / 1000} s: ${text}`)), withinMs);
     const onData = (chunk: Buffer): void => {
       text += chunk.toString();
       const match = pattern.exec(text);
-      if (match) {
-        clearTimeout(timer);
-        resolvePromise({ child, url: match[1], output: () => text });
-      }
+      if (match) resolvePromise({ child, url: match[1], output: () => text });
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`referee ${args[0]} exited with ${code}: ${text}`));
-    });
+    child.on('exit', (code) => reject(new Error(`referee ${args[0]} exited with ${code}: ${text}`)));
   });
 }
 
 export async function stop(started: Started | undefined): Promise<void> {
-  if (!started || started.child.exitCode !== null) return;
-  const exited = new Promise((r) => started.child.once('exit', r));
-  started.child.kill('SIGTERM');
-  const timer = setTimeout(() => started.child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
+  if (started) await stopChild(started.child);
 }
 
 export function referee(...args: string[]): { code: number | null; stdout: string; stderr: string } {

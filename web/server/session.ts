@@ -43,6 +43,11 @@ class RunPlayer implements Player {
     return this.inner.trusted;
   }
 
+  /** A player that keeps its own deadline (a restarted Botzone bot: the spawner) is ruled from its clock here too. */
+  get keepsTime(): boolean | undefined {
+    return this.inner.keepsTime;
+  }
+
   /** The language scales the player's limits (a Botzone bot's multiplier). */
   get language(): string | undefined {
     return this.inner.language;

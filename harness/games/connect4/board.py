@@ -14,6 +14,8 @@ WIN_LENGTH = 4
 _SYMBOL = {EMPTY: '.', FIRST: 'X', SECOND: 'O', NO_GO: '#'}
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 _COLUMN = re.compile(r'(0|[1-9][0-9]?)\Z')
+# '0'..'31', built once (a board is at most 32 columns wide).
+_COLUMN_NAMES = tuple(str(col) for col in range(32))
 
 
 def _check_color(color):
@@ -109,7 +111,8 @@ class Board(object):
             _check_color(color)
         if self._winner is not None:
             return []
-        return [str(col) for col in range(self._cols) if self._top[col] < self._rows]
+        rows, top = self._rows, self._top
+        return [_COLUMN_NAMES[col] for col in range(self._cols) if top[col] < rows]
 
     def move(self, action, color):
         """Drops a `color` disc into column `action`: the row it landed on, or False (full, off the board, game over)."""
@@ -223,7 +226,8 @@ class Board(object):
                 length += 1
                 r -= dr
                 c -= dc
-            longest = max(longest, length)
+            if length > longest:
+                longest = length
         return longest
 
 

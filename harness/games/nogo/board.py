@@ -48,6 +48,10 @@ def cell_name(cell):
     return _FILES[cell % SIZE] + str(cell // SIZE + 1)
 
 
+# Every cell's name, built once: getLegalActions reads them instead of building a string per legal cell.
+_NAMES = tuple(cell_name(cell) for cell in range(CELLS))
+
+
 def to_cell(action):
     """'E5' or (4, 4) -> cell index, or -1 when it names no cell (strict: capital file, no I)."""
     if isinstance(action, str):
@@ -156,7 +160,7 @@ class Board(object):
         cells = _legal_cells(self._cells, _piece_of(color))
         if self._banned_now(CENTER):
             cells = [cell for cell in cells if cell != CENTER]
-        return [cell_name(cell) for cell in cells]
+        return [_NAMES[cell] for cell in cells]
 
     def get_legal_actions(self, color):
         return self.getLegalActions(color)
