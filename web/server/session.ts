@@ -53,11 +53,6 @@ class RunPlayer implements Player {
     return this.inner.language;
   }
 
-  /** A Botzone bot's spawner stops it at the deadline itself: the referee then rules from its clock, as in grading. */
-  get keepsTime(): boolean | undefined {
-    return this.inner.keepsTime;
-  }
-
   get isolation(): Player['isolation'] {
     return this.inner.isolation;
   }
