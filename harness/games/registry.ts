@@ -22,6 +22,11 @@ export function gameIds(): string[] {
   return [...GAMES.keys()];
 }
 
+/** The games Botzone has a judge for (a Game.botzone codec): where a Botzone bot can play. */
+export function botzoneGameIds(): string[] {
+  return gameIds().filter((id) => getGame(id).botzone !== undefined);
+}
+
 /** The game with this id; a one-line error lists the known ids otherwise. */
 export function getGame(id: string): AnyGame {
   const game = GAMES.get(id);

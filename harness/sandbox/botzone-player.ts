@@ -21,7 +21,7 @@ import type { Writable } from 'node:stream';
 import { basename, dirname } from 'node:path';
 import { botzoneHistory, type BotzoneCodec } from '../games/common/botzone.js';
 import type { Side } from '../games/game.js';
-import { gameIds, getGame } from '../games/registry.js';
+import { botzoneGameIds, getGame } from '../games/registry.js';
 import { GraderError } from '../referee/grader-error.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { PlayerCgroup } from './cgroup.js';
@@ -170,7 +170,7 @@ export class BotzonePlayer implements Player {
   async startGame(start: GameStart): Promise<PlayerAnswer> {
     const game = getGame(start.game);
     if (!game.botzone) {
-      return { kind: 'error', message: `Botzone has no judge for ${game.title}: a Botzone bot plays ${gameIds().filter((id) => getGame(id).botzone).join(', ')}` };
+      return { kind: 'error', message: `Botzone has no judge for ${game.title}: a Botzone bot plays ${botzoneGameIds().join(', ')}` };
     }
     if (this.options.interaction === 'simple' && !game.botzone.simpleInteraction) {
       return { kind: 'error', message: `Botzone's ${game.botzone.name} judge offers no simple interaction: read the JSON input ({"requests": [...], "responses": [...]}) instead` };

@@ -6,6 +6,7 @@
  */
 import type { AnyGame, Side } from '../games/game.js';
 import { deriveSeed } from '../games/common/seed.js';
+import { botzoneGameIds } from '../games/registry.js';
 import { configForGame, presetConfig } from '../referee/config.js';
 import { playGame } from '../referee/match.js';
 import type { Player, PlayerAnswer } from '../referee/player.js';
@@ -65,7 +66,7 @@ export async function checkBotzoneBot(input: BotzoneCheckInput): Promise<CheckSt
   const steps: CheckStep[] = [];
   const how = `${traits.interaction === 'json' ? 'JSON' : 'simple'} interaction, ${traits.keepRunning ? 'kept running (>>>BOTZONE_REQUEST_KEEP_RUNNING<<<)' : 'restarted every turn'}; ${traits.evidence}`;
   if (!game.botzone) {
-    steps.push({ id: 'export', title: "speaks Botzone's protocol", status: 'fail', detail: how, hint: `Botzone has no judge for ${game.title}: grade the bot on reversi, nogo or gomoku` });
+    steps.push({ id: 'export', title: "speaks Botzone's protocol", status: 'fail', detail: how, hint: `Botzone has no judge for ${game.title}: grade the bot on ${botzoneGameIds().join(', ')}` });
     return steps;
   }
   if (traits.interaction === 'simple' && !game.botzone.simpleInteraction) {

@@ -7,7 +7,8 @@ import type { Player } from '../referee/player.js';
 import { SandboxPlayer, type SandboxOptions } from '../sandbox/sandbox-player.js';
 import { compileSubmission } from './compile.js';
 import { BotzonePlayer } from '../sandbox/botzone-player.js';
-import { resolveSubmission, runtimeOf, type ResolvedSubmission, type SubmissionLimits, type SubmissionProtocol } from './resolve.js';
+import { resolveSubmission, runtimeOf, SubmissionError, type ResolvedSubmission, type SubmissionLimits, type SubmissionProtocol } from './resolve.js';
+import { botzoneGameIds, getGame } from '../games/registry.js';
 
 export { isSubmissionPath } from './resolve.js';
 
@@ -44,6 +45,11 @@ export async function createSubmissionPlayer(path: string, options: SubmissionPl
   const submission = resolveSubmission(path, options.limits, options.entry, options.protocol);
   const compiled = await compileSubmission(submission, { allowImports: options.allowImports });
   if (submission.botzone) {
+    // Refused before any game: the bot cannot lose a game it was never able to play.
+    const game = getGame(options.game ?? 'reversi');
+    if (!game.botzone) {
+      throw new SubmissionError(`${submissionName(submission)} is a Botzone bot, and Botzone has no judge for ${game.title}: play it at ${botzoneGameIds().join(', ')}`);
+    }
     return new BotzonePlayer({
       name: options.name ?? submissionName(submission),
       bundlePath: compiled.bundlePath,

@@ -3,7 +3,8 @@
  * python3: data is carried from turn to turn within a game (a JSON bot's number stays a number; the simple
  * interaction's line stays a line), globaldata from game to game, and either over Botzone's 100 KB cap is dropped
  * with a note while the last value that fit is kept. Each bot answers an invalid action on its sixth turn, which
- * loses at once under Botzone's rules, so the games stay short.
+ * loses at once under Botzone's rules, so the games stay short. And a bot named for a game with no Botzone judge is
+ * refused.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -100,3 +101,9 @@ test('data is carried turn to turn, globaldata game to game, in both formats; ov
   expect(notes).toMatch(/\[referee\] data is over Botzone's 100 KB cap: dropped/);
   expect(notes).toMatch(/\[referee\] globaldata is over Botzone's 100 KB cap: dropped/);
 }, 300_000);
+
+test('a Botzone bot named for a game Botzone has no judge for is refused before any game (exit 2, the games it can play)', () => {
+  const run = spawnSync(process.execPath, [CLI, 'play', '--black', join(work, 'json-bot'), '--white', 'random', '--game', 'connect4', '--games', '1'], { encoding: 'utf8', timeout: 60_000 });
+  expect(run.status).toBe(2);
+  expect(run.stderr.trim()).toBe('referee: json-bot is a Botzone bot, and Botzone has no judge for Connect Four, 6 rows x 7 columns: play it at reversi, gomoku, nogo, amazons');
+});
