@@ -1,7 +1,7 @@
 /**
  * Python figures for `npm run bench`: per-move round trip and random-vs-random games/s for a Python player
  * through the full sandbox, next to the same figures for a node player, and next to the course platform's own
- * in-process game.py (≈ 10 random-vs-random games/s on one core), measured here on board.py as written; plus how
+ * in-process game.py (random vs random on one core), measured in the same run on board.py as written; plus how
  * far past the deadline a player stuck in C code is stopped, and a cold `referee check` of a Python submission.
  * Prints figures; asserts nothing.
  */

@@ -130,7 +130,11 @@ export async function runSandboxedBuild(build: SandboxedBuild): Promise<BuildOut
   const proc = spawn(command, args, {
     cwd: build.sourceDir,
     stdio: [confined.stdin ? 'pipe' : 'ignore', 'ignore', 'pipe'],
-    detached: true,
+    // A group of its own to signal (POSIX). Windows has no groups (endPortableTree there); not detached, the compiler
+    // and the programs it starts (cc1plus, as, ld) stay in libuv's kill-on-close job, so they end with the grader,
+    // and open no console window each.
+    detached: process.platform !== 'win32',
+    windowsHide: true,
     env: { PATH, LANG: 'C.UTF-8', ...confined.env },
   });
   if (confined.stdin) {

@@ -11,7 +11,8 @@
  * bundle: one world-readable folder to bind into the sandbox.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheFolder } from './cache-dir.js';
@@ -149,6 +150,30 @@ export function pythonRuntimeDir(): string {
   const files: (string | [string, string])[] = readdirSync(source).filter((name) => name.endsWith('.py')).sort().map((name) => join(source, name));
   for (const game of gamesWithBoard('python')) files.push([`board_${game.id}.py`, gameFile(game, 'board.py')]);
   const dir = cacheFolder('python', source, files);
+  compileHost(dir);
   runtime = dir;
   return dir;
+}
+
+/** Compiles the folder's modules; checked-hash .pyc files, so Python hashes each source and never uses a stale one. */
+const COMPILE_HOST =
+  'import compileall, py_compile, sys\n' +
+  'sys.exit(0 if compileall.compile_dir(sys.argv[1], maxlevels=0, quiet=2, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH) else 1)';
+
+/**
+ * The host's modules compiled once per interpreter into the cached folder's __pycache__ (staged with it): a player
+ * start otherwise compiles its ~3,800 lines every time (~14 ms of CPU), since the sandbox never writes bytecode.
+ * A failure costs only that time.
+ */
+function compileHost(dir: string): void {
+  const python = findPython();
+  if (!python) return;
+  const marker = join(dir, '__pycache__', `.compiled-${createHash('sha256').update(`${python.path}\0${python.version}`).digest('hex').slice(0, 16)}`);
+  if (existsSync(marker)) return;
+  try {
+    execFileSync(python.path, ['-I', '-c', COMPILE_HOST, dir], { stdio: 'ignore', timeout: 60_000, env: {} });
+    writeFileSync(marker, '');
+  } catch {
+    // not compiled: the host compiles its modules from source at each start, as without this
+  }
 }

@@ -159,8 +159,9 @@ describe('play', () => {
       const played = await referee(['play', '--black', join(BOTS, 'hostile', bot), '--white', 'random', '--games', '1', '--platform', 'botzone', ...flags, '--save', dir]);
       expect(played.code).toBe(0);
       const [record] = records(dir);
-      expect(record.end.loser).toMatchObject({ side: 0, verdict });
-      expect(record.end.loser!.message).toMatch(message);
+      // One assertion, so a failure shows the verdict with its message and wall time.
+      const loser = record.end.loser as { side: number; verdict: string; message: string; wallMs?: number };
+      expect({ side: loser.side, verdict: loser.verdict, message: loser.message, wallMs: loser.wallMs }).toEqual({ side: 0, verdict, message: expect.stringMatching(message), wallMs: loser.wallMs });
     }
     const dir = join(out, 'fork');
     const played = await referee(['play', '--black', join(BOTS, 'hostile', 'fork.cpp'), '--white', 'random', '--games', '1', '--platform', 'botzone', '--save', dir]);

@@ -7,10 +7,11 @@
  *     and `referee gradescope` writes a results.json that says the autograder failed, with no score; the batch's
  *     grades.csv leaves the row's points blank and every `referee export` format says "not graded", never a 0.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { makeClass, tempDir, writeConfig } from '../batch/helpers.js';
+import { stopAfterwards } from '../setup/children.js';
 
 const CLI = resolve('dist/cli/index.js');
 const STUDENT = resolve('tests/fixtures/students/fair/AIPlayer.ts');
@@ -26,22 +27,36 @@ function stub(kind: 'broken' | 'flaky'): string {
   return dir;
 }
 
+const environment = (env: Record<string, string>, stubDir?: string): NodeJS.ProcessEnv => ({ ...process.env, REFEREE_CACHE_DIR: tempDir('cache'), ...(stubDir ? { PATH: `${stubDir}:${process.env.PATH}` } : {}), ...env });
+
+/** A quick command (export): synchronous. */
 function referee(args: string[], env: Record<string, string> = {}, stubDir?: string) {
-  const cache = tempDir('cache');
-  const run = spawnSync(process.execPath, [CLI, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, REFEREE_CACHE_DIR: cache, ...(stubDir ? { PATH: `${stubDir}:${process.env.PATH}` } : {}), ...env },
-    timeout: 120_000,
-  });
+  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: environment(env, stubDir), timeout: 120_000 });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * A grade, check or batch from an empty cache (its tools built first): run to its end however long a loaded machine
+ * takes. A 120 s spawnSync timeout killed two working grades at load 40 (exit null) and blocked jest's own timeout.
+ */
+function graded(args: string[], env: Record<string, string> = {}, stubDir?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = stopAfterwards(spawn(process.execPath, [CLI, ...args], { env: environment(env, stubDir), stdio: ['ignore', 'pipe', 'pipe'] }));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 const work = tempDir('grader-error');
 const config = writeConfig(work);
 
-test('broken bubblewrap, Landlock standing in: graded, hardened by Landlock and seccomp, the broken bubblewrap named with its fix', () => {
+test('broken bubblewrap, Landlock standing in: graded, hardened by Landlock and seccomp, the broken bubblewrap named with its fix', async () => {
   const out = join(work, 'broken-landlock');
-  const run = referee(['grade', STUDENT, '--config', config, '--out', out, '--json'], {}, stub('broken'));
+  const run = await graded(['grade', STUDENT, '--config', config, '--out', out, '--json'], {}, stub('broken'));
   expect(run.stderr).toContain('cannot start a sandbox here');
   expect(run.stderr).toContain('Landlock and seccomp stand in for it');
   expect(run.code).toBe(0);
@@ -52,9 +67,9 @@ test('broken bubblewrap, Landlock standing in: graded, hardened by Landlock and 
   expect(sides.every((side: { hardened: boolean; layers: string[] }) => side.hardened && side.layers.includes('landlock'))).toBe(true);
 });
 
-test('broken bubblewrap and Landlock refused: the fallback grades a correct AI for real, marked not isolated with the fix', () => {
+test('broken bubblewrap and Landlock refused: the fallback grades a correct AI for real, marked not isolated with the fix', async () => {
   const out = join(work, 'broken');
-  const run = referee(['grade', STUDENT, '--config', config, '--out', out, '--json'], { REFEREE_SANDBOX_NO_LANDLOCK: '1' }, stub('broken'));
+  const run = await graded(['grade', STUDENT, '--config', config, '--out', out, '--json'], { REFEREE_SANDBOX_NO_LANDLOCK: '1' }, stub('broken'));
   expect(run.stderr).toContain('cannot start a sandbox here');
   expect(run.code).toBe(0);
   const grade = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8'));
@@ -69,9 +84,9 @@ test('broken bubblewrap and Landlock refused: the fallback grades a correct AI f
   expect(report).toContain('results guard against accidents, not attacks');
 });
 
-test('a sandbox that cannot start is exit 3 and a grader-error grade, never a 0', () => {
+test('a sandbox that cannot start is exit 3 and a grader-error grade, never a 0', async () => {
   const out = join(work, 'flaky');
-  const run = referee(['grade', STUDENT, '--config', config, '--out', out], {}, stub('flaky'));
+  const run = await graded(['grade', STUDENT, '--config', config, '--out', out], {}, stub('flaky'));
   expect(run.code).toBe(3);
   expect(run.stderr).toMatch(/not graded: grader error: the sandbox did not start/);
   const grade = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8'));
@@ -83,38 +98,38 @@ test('a sandbox that cannot start is exit 3 and a grader-error grade, never a 0'
   expect(run.stdout).not.toMatch(/✗|FAILED/);
 });
 
-test('REFEREE_PYTHON naming no interpreter is one line that names it, a grader error, never a fallback or a compile failure', () => {
+test('REFEREE_PYTHON naming no interpreter is one line that names it, a grader error, never a fallback or a compile failure', async () => {
   const submission = resolve('tests/fixtures/python/random/AIPlayer.py');
-  const run = referee(['check', submission], { REFEREE_PYTHON: '/nonexistent/python3' });
+  const run = await graded(['check', submission], { REFEREE_PYTHON: '/nonexistent/python3' });
   expect(run.code).toBe(3);
   expect(run.stderr + run.stdout).toContain('REFEREE_PYTHON=/nonexistent/python3 does not exist: point it at a python3 >= 3.8, or unset it');
   expect(run.stdout).not.toMatch(/compile|syntax/i);
 });
 
-test('REFEREE_REQUIRE_ISOLATION=1 with a broken bubblewrap refuses: exit 3 with the fix', () => {
+test('REFEREE_REQUIRE_ISOLATION=1 with a broken bubblewrap refuses: exit 3 with the fix', async () => {
   const out = join(work, 'required');
-  const run = referee(['grade', STUDENT, '--config', config, '--out', out], { REFEREE_REQUIRE_ISOLATION: '1', REFEREE_SANDBOX_NO_LANDLOCK: '1' }, stub('broken'));
+  const run = await graded(['grade', STUDENT, '--config', config, '--out', out], { REFEREE_REQUIRE_ISOLATION: '1', REFEREE_SANDBOX_NO_LANDLOCK: '1' }, stub('broken'));
   expect(run.code).toBe(3);
   expect(run.stderr).toMatch(/REFEREE_REQUIRE_ISOLATION=1 but the sandbox is not isolated.*--privileged/);
 });
 
-test('gradescope: no results.json (Gradescope\'s own "autograder failed", nothing recorded), exit 3 with the reason', () => {
+test('gradescope: no results.json (Gradescope\'s own "autograder failed", nothing recorded), exit 3 with the reason', async () => {
   const submission = join(work, 'gs-submission');
   mkdirSync(submission, { recursive: true });
   writeFileSync(join(submission, 'AIPlayer.ts'), readFileSync(STUDENT, 'utf8'));
   const results = join(work, 'gs-results', 'results.json');
   mkdirSync(join(work, 'gs-results'), { recursive: true });
   writeFileSync(results, '{"score": 99}'); // a stale one from an earlier run must not stand
-  const run = referee(['gradescope', '--submission', submission, '--results', results, '--config', config], {}, stub('flaky'));
+  const run = await graded(['gradescope', '--submission', submission, '--results', results, '--config', config], {}, stub('flaky'));
   expect(run.code).toBe(3);
   expect(existsSync(results)).toBe(false);
   expect(run.stderr).toMatch(/grader error, not graded: .*no results.json written, so Gradescope records nothing/);
 });
 
-test('batch: the class index says "not graded: grader error" and the run exits 3', () => {
+test('batch: the class index says "not graded: grader error" and the run exits 3', async () => {
   const classDir = makeClass({ alice: 'fair' });
   const out = join(work, 'batch');
-  const run = referee(['batch', classDir, '--config', config, '--out', out, '--jobs', '1'], {}, stub('flaky'));
+  const run = await graded(['batch', classDir, '--config', config, '--out', out, '--jobs', '1'], {}, stub('flaky'));
   expect(run.code).toBe(3);
   expect(run.stderr).toMatch(/not graded because of a grader error/);
   const index = readFileSync(join(out, 'index.html'), 'utf8');

@@ -118,6 +118,11 @@ describe('a quick command loads only what it uses', () => {
     expect(modules.filter((path) => /node_modules\/ajv\/dist\/(core|compile\/index|standalone)/.test(path))).toEqual([]);
     expect(modules.some((path) => path.endsWith('schema/compiled/sandbox-answer.cjs'))).toBe(true);
     expect(readdirSync(cache).filter((name) => name.startsWith('python-probe-'))).toHaveLength(1);
+    // The host's modules were compiled once into the cached host folder (a player start then reads .pyc files).
+    const host = readdirSync(cache).find((name) => /^python-[0-9a-f]+$/.test(name))!;
+    const compiled = readdirSync(join(cache, host, '__pycache__'));
+    expect(compiled.some((name) => name.startsWith('.compiled-'))).toBe(true);
+    expect(compiled).toEqual(expect.arrayContaining([expect.stringMatching(/^guard\..*\.pyc$/), expect.stringMatching(/^conventions\..*\.pyc$/)]));
   });
 
   test('referee play between reference AIs loads no web server', () => {

@@ -14,6 +14,7 @@ import type { SimilarityReport } from '../../grading/similarity/run.js';
 import { materialiseClass } from '../../scripts/similarity-labelled.js';
 import { isolateCache, scratch } from '../sandbox/support.js';
 import { launchBrowser, requireBuild } from '../web/serve-helpers.js';
+import { stopAfterwards } from '../setup/children.js';
 
 const CLI = resolve('dist/cli/index.js');
 let CLASS: string;
@@ -21,7 +22,9 @@ const run = promisify(execFile);
 
 async function similarity(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('node', [CLI, 'similarity', ...args], { env: { ...process.env, NODE_OPTIONS: '', ...env }, maxBuffer: 64 * 1024 * 1024 });
+    const running = run('node', [CLI, 'similarity', ...args], { env: { ...process.env, NODE_OPTIONS: '', ...env }, maxBuffer: 64 * 1024 * 1024 });
+    stopAfterwards(running.child); // a timed-out hook must not leave its run playing probes for the rest of the suite
+    const { stdout, stderr } = await running;
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

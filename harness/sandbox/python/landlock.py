@@ -9,7 +9,6 @@ install() returns what held ('abi7 net scope' style) or 'missing: why'; never ra
 refused layer as missing.
 """
 import ctypes
-import ctypes.util
 import errno
 import os
 import stat
@@ -54,11 +53,20 @@ def _problem(code):
     return 'landlock_create_ruleset failed: errno %d' % code
 
 
+def _libc():
+    """glibc by its soname: find_library starts `ldconfig -p` (a process at every player start), so only elsewhere (musl)."""
+    try:
+        return ctypes.CDLL('libc.so.6', use_errno=True)
+    except OSError:
+        from ctypes.util import find_library
+        return ctypes.CDLL(find_library('c'), use_errno=True)
+
+
 def install(rules):
     if not rules:
         return None  # bubblewrap confines this player: nothing asked
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6', use_errno=True)
+        libc = _libc()
         syscall = libc.syscall
         syscall.restype = ctypes.c_long
         if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:

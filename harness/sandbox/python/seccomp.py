@@ -7,7 +7,6 @@ os.fork and ctypes tricks all meet EPERM from the kernel, whatever the audit hoo
 install() returns 'on', or the reason the kernel refused: the parent then records the layer as missing.
 """
 import ctypes
-import ctypes.util
 import os
 
 PR_SET_NO_NEW_PRIVS = 38
@@ -19,6 +18,15 @@ _SELF_PID = (0x5e1f5e1f).to_bytes(4, 'little')
 
 class _SockFprog(ctypes.Structure):
     _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
+
+
+def _libc():
+    """glibc by its soname: find_library starts `ldconfig -p` (a process at every player start), so only elsewhere (musl)."""
+    try:
+        return ctypes.CDLL('libc.so.6', use_errno=True)
+    except OSError:
+        from ctypes.util import find_library
+        return ctypes.CDLL(find_library('c'), use_errno=True)
 
 
 def install(program_hex):
@@ -34,7 +42,7 @@ def install(program_hex):
             program[at + 4:at + 8] = own
     program = bytes(program)
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6', use_errno=True)
+        libc = _libc()
         prctl = libc.prctl
         prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
         prctl.restype = ctypes.c_int
