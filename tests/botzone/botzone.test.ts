@@ -50,8 +50,11 @@ beforeAll(() => {
 describe('check', () => {
   test('a kept-running simple-interaction C++ bot (GBK source, 64 MB static table) passes in Botzone terms; a Python bot on a game it cannot play fails with its traceback', async () => {
     const kept = await referee(['check', join(BOTS, 'reversi-simple-keep'), '--json']);
+    if (!kept.stdout.trimStart().startsWith('{')) expect({ code: kept.code, stderr: kept.stderr }).toEqual({ code: 0, stderr: '' });
+    const result = JSON.parse(kept.stdout) as { ok: boolean; limits: { moveTimeoutMs: number; memoryMb: number; source: string }; steps: { id: string; status: string; detail?: string; title: string; output?: string[] }[] };
+    // A failed check shows which step failed and what the bot printed, not only its exit code.
+    expect(result.steps.filter((step) => step.status === 'fail')).toEqual([]);
     expect(kept.code).toBe(0);
-    const result = JSON.parse(kept.stdout) as { ok: boolean; limits: { moveTimeoutMs: number; memoryMb: number; source: string }; steps: { id: string; status: string; detail?: string; title: string }[] };
     expect(result.ok).toBe(true);
     expect(result.limits.source).toMatch(/Botzone's judge/);
     // Botzone's 256 MB, not the course game's 512 MB (no --memory-mb, no --config).
