@@ -7,11 +7,11 @@
  *     and `referee gradescope` writes a results.json that says the autograder failed, with no score; the batch's
  *     grades.csv leaves the row's points blank and every `referee export` format says "not graded", never a 0.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { makeClass, tempDir, writeConfig } from '../batch/helpers.js';
-import { stopAfterwards } from '../setup/children.js';
+import { runToEnd, type ChildRun } from '../setup/children.js';
 
 const CLI = resolve('dist/cli/index.js');
 const STUDENT = resolve('tests/fixtures/students/fair/AIPlayer.ts');
@@ -39,16 +39,8 @@ function referee(args: string[], env: Record<string, string> = {}, stubDir?: str
  * A grade, check or batch from an empty cache (its tools built first): run to its end however long a loaded machine
  * takes. A 120 s spawnSync timeout killed two working grades at load 40 (exit null) and blocked jest's own timeout.
  */
-function graded(args: string[], env: Record<string, string> = {}, stubDir?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = stopAfterwards(spawn(process.execPath, [CLI, ...args], { env: environment(env, stubDir), stdio: ['ignore', 'pipe', 'pipe'] }));
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function graded(args: string[], env: Record<string, string> = {}, stubDir?: string): Promise<ChildRun> {
+  return runToEnd(process.execPath, [CLI, ...args], environment(env, stubDir));
 }
 
 const work = tempDir('grader-error');

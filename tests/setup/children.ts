@@ -4,7 +4,7 @@
  * next tests' CPU, ports or queued games on a loaded machine and fail them too (the cascade CI saw in the queue
  * tests). A test that means to stop its process still does; this only catches what a failure left behind.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeEach } from '@jest/globals';
 
 /** Between a test's beforeEach and afterEach: jest's own currentTestName still names the last test in a beforeAll. */
@@ -57,4 +57,28 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
   await exited;
   clearTimeout(timer);
+}
+
+/** What a run printed and how it ended. */
+export interface ChildRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Spawns a command and waits for its end, however long a loaded machine takes (no spawnSync timeout, which killed
+ * working runs at load and blocked jest's own timeout meanwhile); a test that fails or times out stops it.
+ */
+export function runToEnd(command: string, args: string[], env?: NodeJS.ProcessEnv): Promise<ChildRun> {
+  const child = stopAfterwards(spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
 }
