@@ -8,6 +8,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import type { GameRecord } from '../../harness/referee/record.js';
 import { Cli, freePort, RedisServer, startWorker } from '../queue/helpers.js';
 import { scratch } from '../sandbox/support.js';
 
@@ -19,21 +20,6 @@ async function referee(args: string[]): Promise<{ code: number | null; stdout: s
   const cli = new Cli(args, { FORCE_COLOR: '0' });
   const { code } = await cli.exited;
   return { code, stdout: cli.stdout, stderr: cli.stderr };
-}
-
-interface Turn {
-  side: 0 | 1;
-  kind: string;
-  move?: string;
-  debug?: string;
-  limitMs?: number;
-  wallMs?: number;
-}
-interface GameRecord {
-  players: [string, string];
-  turns: Turn[];
-  config: { moveTimeoutMs: number; firstMoveFactor?: number; illegalMoveLimit: number };
-  end: { reason: string; winner: 0 | 1 | null; loser?: { side: 0 | 1; verdict: string; message: string; rule?: string; output?: { text: string } } };
 }
 
 function records(dir: string): GameRecord[] {

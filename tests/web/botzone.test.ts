@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
+import type { TurnRecord } from '../../harness/referee/record.js';
 import { clickMove, isOver, launchBrowser, openBoard, playToEnd, plyOf, referee, requireBuild, settle, startCli, stop, tempDir, type Started } from './serve-helpers.js';
 
 const BOTS = resolve('tests/fixtures/botzone');
@@ -44,16 +45,8 @@ const plyOutput = (page: Page): Promise<string> => page.evaluate(() => {
   return box.hidden ? '' : box.textContent ?? '';
 });
 
-interface Turn {
-  side: 0 | 1;
-  kind: string;
-  move?: string;
-  debug?: string;
-  limitMs?: number;
-}
-
 /** Save the game from the page; a finished one must pass `referee replay` (an unfinished one has no result to check). */
-async function save(page: Page, name: string, finished = true): Promise<{ players: string[]; turns: Turn[]; end: { reason: string; loser?: { verdict: string; message: string } } }> {
+async function save(page: Page, name: string, finished = true): Promise<{ players: string[]; turns: TurnRecord[]; end: { reason: string; loser?: { verdict: string; message: string } } }> {
   const download = page.waitForEvent('download');
   await page.click('#save');
   const file = join(dir, name);
@@ -190,7 +183,7 @@ describe('the grade report', () => {
     // As Black the bot thinks 3.5 s on its second turn, over the 2 s limit: the 500 ms bank pays first, then strike 1 of 2.
     const graded = referee('grade', join(BOTS, 'midgame/slow.py'), '--config', config, '--out', out);
     expect(graded.code).toBe(0);
-    const grade = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8')) as { games: { studentSide: 0 | 1; record: { turns: (Turn & { ply: number; strikes?: number; bankLeftMs?: number })[]; end: { reason: string } } }[] };
+    const grade = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8')) as { games: { studentSide: 0 | 1; record: { turns: TurnRecord[]; end: { reason: string } } }[] };
     expect(grade.games.map((game) => game.record.end.reason)).toEqual(['score', 'score']);
     const index = grade.games.findIndex((game) => game.studentSide === 0);
     const struck = grade.games[index].record.turns.find((turn) => turn.strikes !== undefined)!;
