@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { packageFile } from '../../grading/package-root.js';
 import { tempDir } from '../batch/helpers.js';
+import { runToEnd, type ChildRun } from '../setup/children.js';
 
 const hogs: ChildProcess[] = [];
 const work = tempDir('check-load');
@@ -26,15 +27,8 @@ afterAll(() => {
   for (const hog of hogs) hog.kill('SIGKILL');
 });
 
-function checkOnCpu0(path: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('taskset', ['-c', '0', process.execPath, packageFile('dist', 'cli', 'index.js'), 'check', path, '--config', config, '--no-type-check'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function checkOnCpu0(path: string): Promise<ChildRun> {
+  return runToEnd('taskset', ['-c', '0', process.execPath, packageFile('dist', 'cli', 'index.js'), 'check', path, '--config', config, '--no-type-check']);
 }
 
 test('under three CPU hogs on its core, a player with time to spare passes and an endless loop still fails its check', async () => {
