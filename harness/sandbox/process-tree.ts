@@ -89,7 +89,9 @@ export function isAlive(pid: number): boolean {
  * What the scheduler says of a process's threads: time run and time waited runnable for a CPU (ms, summed over
  * threads), and whether any thread is held by the machine now (runnable, or stopped by the grader's freeze). The
  * kernel adds a wait to schedstat only when the thread gets the CPU, so a thread starved right now shows as
- * runnable while its run time stands still. null where the kernel does not say.
+ * runnable while its run time stands still. Time run also counts threads that have ended (the process's own CPU
+ * time): game.py's func_timeout runs each call in a thread of its own, and a sum over the living threads alone
+ * missed nearly all of a demo game played at import. null where the kernel does not say.
  */
 export function scheduling(pid: number): { ranMs: number; waitedMs: number; runnable: boolean } | null {
   if (!pid || portable()) return null;
@@ -113,7 +115,19 @@ export function scheduling(pid: number): { ranMs: number; waitedMs: number; runn
       const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
       if (state === 'R' || state === 'T') runnable = true;
     }
-    return { ranMs: ranNs / 1e6, waitedMs: waitedNs / 1e6, runnable };
+    return { ranMs: Math.max(ranNs / 1e6, processCpuMs(pid) ?? 0), waitedMs: waitedNs / 1e6, runnable };
+  } catch {
+    return null;
+  }
+}
+
+/** utime + stime of a process from /proc, ended threads included, in ms (clock ticks are 10 ms); null without /proc. */
+export function processCpuMs(pid: number): number | null {
+  if (portable()) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return null;
   }

@@ -28,7 +28,7 @@ import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-fail
 import { memoryWall, ResidentSampler, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
-import { endPortableTree, processGroup, processTree, scheduling, signalGroups, signalPids } from './process-tree.js';
+import { endPortableTree, processCpuMs, processGroup, processTree, scheduling, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, noPython, pythonRuntimeDir } from './python-runtime.js';
@@ -837,18 +837,6 @@ function pythonFiles(root: string): string[] {
 function signalName(number: number): NodeJS.Signals | null {
   const entry = Object.entries(osConstants.signals).find(([, value]) => value === number);
   return entry ? (entry[0] as NodeJS.Signals) : null;
-}
-
-/** utime + stime of the player's node process from /proc, in ms (clock ticks are 10 ms), or null without /proc. */
-function processCpuMs(pid: number): number | null {
-  if (portable()) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
 }
 
 /** The seed of a player's own randomness in a game: the game's seed and the side, mixed (each side its own stream). */
