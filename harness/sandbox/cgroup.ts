@@ -416,7 +416,13 @@ function removeWhenEmpty(dirs: string[], events: string | null): Promise<boolean
     }
     return true;
   })();
-  return Promise.race([removal, changeOrDelay(null, REMOVE_FOREGROUND_MS).then(() => false)]);
+  // The caller's wait keeps the process alive (a CLI awaiting a player's close would otherwise find its event loop
+  // empty and exit 13, "unsettled top-level await"); only what goes on after it is unref'd.
+  let hold: NodeJS.Timeout | undefined;
+  const foreground = new Promise<boolean>((resolve) => {
+    hold = setTimeout(() => resolve(false), REMOVE_FOREGROUND_MS);
+  });
+  return Promise.race([removal, foreground]).finally(() => clearTimeout(hold));
 }
 
 /** The groups this code makes: `referee-<owner pid>-<hex>` (a player's), `referee-probe-<pid>` (the write probe). */
