@@ -91,10 +91,7 @@ async function main(): Promise<void> {
     server.once('exit', () => reject(new Error(`the ladder server exited: ${out}`)));
   });
   const tokens = Object.fromEntries(readFileSync(join(data, 'tokens.csv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split(',')));
-  for (const student of ['a', 'b']) {
-    const submitted = spawnSync(process.execPath, [CLI, 'ladder', 'submit', join(root, student), '--url', url, '--token', tokens[student]], { encoding: 'utf8' });
-    if (submitted.status !== 0) throw new Error(`submit ${student}: ${submitted.stdout}${submitted.stderr}`);
-  }
+  const rows: Record<string, number>[] = [];
   const seen = new Set<number>([pid]);
   const games = async (): Promise<number> => Number(((await (await fetch(new URL('/api/leaderboard', url))).json()) as { games: number }).games);
   const sample = async (): Promise<Record<string, number>> => {
@@ -109,12 +106,17 @@ async function main(): Promise<void> {
       staged: named(stagingParents, seen),
     };
   };
-  const rows: Record<string, number>[] = [];
-  let next = 0;
+  // The idle server, before any submission.
+  rows.push(await sample());
+  for (const student of ['a', 'b']) {
+    const submitted = spawnSync(process.execPath, [CLI, 'ladder', 'submit', join(root, student), '--url', url, '--token', tokens[student]], { encoding: 'utf8' });
+    if (submitted.status !== 0) throw new Error(`submit ${student}: ${submitted.stdout}${submitted.stderr}`);
+  }
+  let next = 1;
   const started = Date.now();
   for (;;) {
     const row = await sample();
-    if (row.games >= next) {
+    if (row.games >= next || row.games >= target) {
       rows.push(row);
       console.log(JSON.stringify({ ...row, s: Math.round((Date.now() - started) / 1000) }));
       next = row.games === 0 ? 1 : Math.max(next + Math.ceil(target / 10), row.games + 1);
