@@ -58,8 +58,8 @@ class RunPlayer implements Player {
   }
 
   /** The scheduler's word on the process: the referee does not count a busy server's wait against construction. */
-  scheduling(): PlayerScheduling | null {
-    return this.inner.scheduling?.() ?? null;
+  scheduling(withState?: boolean): PlayerScheduling | null {
+    return this.inner.scheduling?.(withState) ?? null;
   }
 
   /** Loading is the inner player's own (the sandbox times it against start.loadTimeLimitMs too). */
