@@ -79,12 +79,20 @@ export class PlayerProvider {
     return { key, player: await this.factory(spec, game) };
   }
 
+  private closed = false;
+
   release(entry: { key: string; player: Player }): void {
+    // Released after close (a game that was in play): closed at once, not kept for a next game that never comes.
+    if (this.closed) {
+      void entry.player.close().catch(() => undefined);
+      return;
+    }
     this.idle.push(entry);
     while (this.idle.length > this.keep) void this.idle.shift()!.player.close().catch(() => undefined);
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const players = this.idle.splice(0);
     await Promise.allSettled(players.map((entry) => entry.player.close()));
   }
