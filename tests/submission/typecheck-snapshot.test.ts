@@ -58,6 +58,15 @@ test('snapshot build, snapshot run and plain tsc report the same problems; a dam
   expect(fromSnapshot).toEqual(plain);
   expect(blobs().length).toBe(1);
 
+  // The snapshot holds the file as it was parsed at build time: the same path with new text is parsed again.
+  writeFileSync(join(folder, 'AIPlayer.ts'), SOURCE.replace("const count: number = 'many';", 'const count: number = 2;'));
+  const edited = await typeCheck(submission, 'reversi');
+  expect(edited.problems.map((p) => [p.line, p.text.slice(0, 6)])).toEqual([[7, 'TS2339']]);
+  process.env.REFEREE_TYPECHECK_SNAPSHOT = '0';
+  expect(await typeCheck(submission, 'reversi')).toEqual(edited);
+  delete process.env.REFEREE_TYPECHECK_SNAPSHOT;
+  writeFileSync(join(folder, 'AIPlayer.ts'), SOURCE);
+
   const blob = join(cache, blobs()[0]);
   writeFileSync(blob, 'not a snapshot');
   expect(await typeCheck(submission, 'reversi')).toEqual(plain);
