@@ -55,6 +55,11 @@ export interface GameStart {
    * ms, apart from timeLimitMs (config.loadTimeoutMs); absent: timeLimitMs.
    */
   loadTimeLimitMs?: number;
+  /**
+   * The turns played before this player joins the game (serve after an undo, a Load or a restore: the game goes on
+   * from them); absent for a game from its start. A kept-running Botzone bot is brought up to them in load().
+   */
+  history?: MoveRequest['history'];
 }
 
 /** A move played since the player's previous turn began, so a host can update its live board (game.py's). */
