@@ -138,7 +138,7 @@ const CPP_TITLES: Partial<Record<StepId, string>> = {
 };
 
 const CPP_FIX: Record<string, string> = {
-  timeout: 'answer sooner: the limit is wall time, and clock() counts CPU time, which falls behind the wall clock on a busy machine; budget with std::chrono::steady_clock',
+  timeout: "answer sooner: the limit is wall time (less what the grader's own load kept your player waiting), and clock() adds up every thread's CPU time; budget with std::chrono::steady_clock, which the course's judge counts too",
   error: 'catch the exception inside getPoint, or do not throw it',
   crash: 'fix the crash (the signal above): check array indices and pointers, and do not call exit()',
   memory: 'use less memory (the limit applies to the whole process); free what you allocate each move',
