@@ -303,9 +303,9 @@ export class PlayerCgroup {
    * a zombie or one the kernel is still tearing down (an OOM-killed player frees its memory first), so this waits
    * for the group to empty: on v2 woken by cgroup.events ("populated 0" is a file-modified event), on v1 (which has
    * no event for it) by a backoff from 2 ms to 250 ms. What is still in it is killed again. Resolves true once
-   * removed; false after a couple of seconds, while the removal goes on in the background (bounded, never keeping
-   * the process alive) and then joins the groups retried by the next removal or sweep. Never throws: a group that
-   * cannot be removed must never fail a game.
+   * removed; false after 10 s (a teardown takes milliseconds on an idle machine), while the removal goes on in the
+   * background (bounded, never keeping the process alive) and then joins the groups retried by later removals and
+   * sweeps. Never throws: a group that cannot be removed must never fail a game.
    */
   async destroy(): Promise<boolean> {
     this.cpuCounter?.close();
@@ -327,7 +327,7 @@ export class PlayerCgroup {
 }
 
 /** How long destroy() holds its caller, and how long the removal goes on in the background after that. */
-const REMOVE_FOREGROUND_MS = 2_000;
+const REMOVE_FOREGROUND_MS = 10_000;
 const REMOVE_BOUND_MS = 60_000;
 
 /** Groups whose removal timed out (or a sweep found busy): retried by every later removal and sweep. */
