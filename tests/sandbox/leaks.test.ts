@@ -10,6 +10,10 @@ import { join, resolve } from 'node:path';
 import { detectCgroups, type CgroupSupport } from '../../harness/sandbox/cgroup.js';
 import { runToEnd, stopAfterwards } from '../setup/children.js';
 import { canRun, graderCommand, modeEnv, sandboxModes } from '../setup/sandbox-modes.js';
+import { startCli, stop } from '../web/serve-helpers.js';
+import { getGame } from '../../harness/games/registry.js';
+import type { ServerMessage, SessionSnapshot } from '../../web/server/protocol.js';
+import WebSocket from 'ws';
 import { SUBMISSIONS, isolateCache } from './support.js';
 
 const CLI = resolve('dist/cli/index.js');
@@ -110,4 +114,63 @@ describe.each(sandboxModes('bwrap', 'no-bwrap-root').filter(canRun).map((mode) =
     // A group is removed only once empty: every player process is gone (none survives, stopped, forever).
     expect([...new Set(players)].filter(running)).toEqual([]);
   });
+});
+
+/** One game on a `serve` page over its websocket: a person (first legal move) as Black against submission 0. */
+function playOnServer(url: string, onTurn: () => void = () => undefined): Promise<void> {
+  const game = getGame('reversi');
+  return new Promise((done, fail) => {
+    const socket = new WebSocket(new URL('/ws', url).href.replace(/^http/, 'ws'));
+    let sentPly = -1;
+    const onSnapshot = (snap: SessionSnapshot): void => {
+      if (snap.end) {
+        socket.once('close', () => done());
+        socket.close();
+        return;
+      }
+      if (snap.humanToMove !== 0 || snap.turns.length <= sentPly) return;
+      onTurn();
+      let state = game.initial(snap.seed);
+      for (const turn of snap.turns) state = turn.kind === 'pass' ? game.pass(state) : game.apply(state, game.parseMove(turn.move!));
+      sentPly = snap.turns.length;
+      socket.send(JSON.stringify({ type: 'move', ply: sentPly + 1, move: game.formatMove(game.legalMoves(state)[0]) }));
+    };
+    socket.on('message', (data) => {
+      const message = JSON.parse(String(data)) as ServerMessage;
+      if (message.type === 'welcome') socket.send(JSON.stringify({ type: 'new', game: 'reversi', black: { kind: 'human' }, white: { kind: 'submission', index: 0 } }));
+      else if (message.type === 'session') onSnapshot(message.snapshot);
+      else if (message.type === 'error' && !/too many messages/.test(message.message)) fail(new Error(message.message));
+    });
+    socket.on('error', fail);
+  });
+}
+
+/** Poll a state until `probe` holds (the bound only turns a hang into a message). */
+async function until(what: string, probe: () => boolean): Promise<void> {
+  for (let tries = 0; !probe(); tries++) {
+    if (tries > 600) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+withCgroups('`referee serve` after games over its websocket: its groups, fds and children do not grow (the long run: npm run soak:leaks)', async () => {
+  process.env.REFEREE_CACHE_DIR = isolateCache();
+  const server = await startCli(['serve', '--port', '0', PLAYER]);
+  try {
+    const pid = server.child.pid as number;
+    const fds = (): number => readdirSync(`/proc/${pid}/fd`).length;
+    const children = (): number => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).length;
+    let inPlay = 0;
+    await playOnServer(server.url, () => (inPlay = Math.max(inPlay, groupsOf(pid).length)));
+    // The submission plays in the server's own sandbox (groups named with its pid) …
+    expect(inPlay).toBeGreaterThan(0);
+    // … and a finished game's player is closed with its session: its groups go.
+    await until('the first game\'s groups to go', () => groupsOf(pid).length === 0);
+    const before = { fds: fds(), children: children() };
+    for (let game = 0; game < 3; game++) await playOnServer(server.url);
+    await until('the games\' groups to go', () => groupsOf(pid).length === 0);
+    await until('the fds and children to settle', () => fds() <= before.fds && children() <= before.children);
+  } finally {
+    await stop(server);
+  }
 });
