@@ -81,6 +81,11 @@ export interface MoveRequest {
    * any time bank or strike grace it may draw on). The player stops its code then and answers 'timeout' with timedMs.
    */
   deadlineMs?: number;
+  /**
+   * How long the referee waits for this answer, in ms: the limit plus any time bank or strike grace the side may
+   * draw on. A player with a deadline of its own (the sandbox's) must not cut the ask shorter than this.
+   */
+  waitMs?: number;
 }
 
 /** Captured output of the player during one call, already capped by whoever captured it. */

@@ -283,7 +283,8 @@ export class SandboxPlayer implements Player {
     }
     const message: Request = { t: 'move', id: 0, state: request.state, info: request.info };
     if (request.played !== undefined) message.played = request.played;
-    return this.ask(message, 'move', request.info.timeLimitMs);
+    // The referee's wait, not the bare limit: a move may draw on the time bank or a strike's grace.
+    return this.ask(message, 'move', request.waitMs ?? request.info.timeLimitMs);
   }
 
   /**
