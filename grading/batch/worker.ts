@@ -11,14 +11,32 @@ import type { FromWorker, ToWorker } from './worker-protocol.js';
 const players = new PlayerProvider(cachedPlayers());
 
 const send = (message: FromWorker): void => {
+  // Stopping: a game cut short by the kill of its players is no result (never a student's crash).
+  if (stopping) return;
   process.send?.(message);
 };
 
-/** Kill every process this worker started (sandboxes, frozen or not), then exit. */
-function shutDown(code: number): never {
+/** How long a stopping worker waits for its players' cgroups to go (the pool SIGKILLs it after 3 s). */
+const SHUTDOWN_GRACE_MS = 2_000;
+let stopping = false;
+
+/**
+ * Kill every process this worker started (sandboxes, frozen or not), let the warm players remove their cgroups
+ * (bounded: a group still busy is swept by the next grader's start), then exit.
+ */
+function shutDown(code: number): void {
+  if (stopping) return;
+  stopping = true;
   signalPids(processTree(process.pid).slice(1), 'SIGKILL');
-  process.exit(code);
+  setTimeout(() => process.exit(code), SHUTDOWN_GRACE_MS).unref();
+  // A game in play ends at once (its players were just killed) and hands its players back to be closed.
+  void Promise.allSettled([...inPlay])
+    .then(() => players.close())
+    .finally(() => process.exit(code));
 }
+
+/** The games this worker is playing (shutDown lets them end before it closes the players). */
+const inPlay = new Set<Promise<unknown>>();
 
 process.on('message', (message: ToWorker) => {
   const { job } = message;
@@ -26,7 +44,10 @@ process.on('message', (message: ToWorker) => {
     send({ type: 'failed', key: job.key, message: `this worker runs harness ${harnessVersion()}, the job wants ${job.harness}` });
     return;
   }
-  playJob(job, players, { onProgress: (progress) => send({ type: 'progress', key: job.key, progress }) }).then(
+  const played = playJob(job, players, { onProgress: (progress) => send({ type: 'progress', key: job.key, progress }) });
+  inPlay.add(played);
+  void played.finally(() => inPlay.delete(played)).catch(() => undefined);
+  played.then(
     ({ record, wallMs }) => send({ type: 'played', key: job.key, record, wallMs }),
     (error: unknown) => send({ type: 'failed', key: job.key, message: (error as Error).message }),
   );

@@ -35,6 +35,7 @@ class RunPlayer implements Player {
     private readonly side: Side,
     private readonly script: readonly string[],
     private readonly hooks: RunHooks,
+    private readonly history: readonly TurnRecord[] = [],
   ) {
     this.name = inner.name;
   }
@@ -58,13 +59,15 @@ class RunPlayer implements Player {
   }
 
   /** The scheduler's word on the process: the referee does not count a busy server's wait against construction. */
-  scheduling(): PlayerScheduling | null {
-    return this.inner.scheduling?.() ?? null;
+  scheduling(withState?: boolean): PlayerScheduling | null {
+    return this.inner.scheduling?.(withState) ?? null;
   }
 
   /** Loading is the inner player's own (the sandbox times it against start.loadTimeLimitMs too). */
   load(start: GameStart): Promise<PlayerAnswer> {
-    return this.inner.load ? this.inner.load(start) : Promise.resolve({ kind: 'ready' });
+    // The turns this run goes on from: a player that keeps state between turns (a kept Botzone bot) is brought up to them.
+    const history = this.history.map((turn) => ({ side: turn.side, kind: turn.kind, ...(turn.move !== undefined ? { move: turn.move } : {}) }));
+    return this.inner.load ? this.inner.load(history.length > 0 ? { ...start, history } : start) : Promise.resolve({ kind: 'ready' });
   }
 
   startGame(start: GameStart): Promise<PlayerAnswer> {
@@ -295,7 +298,7 @@ export class GameSession {
       },
     };
     const runPlayers = ([0, 1] as const).map(
-      (side) => new RunPlayer(this.players[side], side, scripts[side], hooks),
+      (side) => new RunPlayer(this.players[side], side, scripts[side], hooks, history),
     ) as [RunPlayer, RunPlayer];
     this.broadcast();
     this.running = playGame({
@@ -546,6 +549,8 @@ export class GameSession {
       holding: this.holding,
       delayMs: this.delayMs,
       moveTimeMs: this.config.moveTimeoutMs,
+      timeBankMs: this.config.timeBankMs ?? 0,
+      strikeLimit: this.config.strikeLimit ?? 0,
       error: this.error,
       kind: 'play',
     };
