@@ -3,7 +3,7 @@
  * submission that answers every move over its 100 ms limit, so each of its moves costs a strike (the grace is
  * wide). The server is killed mid-game and started again; the page restores the game; the submission's next move
  * must cost its next strike, not its first — and its time used carries on. The strike count is exact whatever the
- * machine's load (every answer is over the limit by its own busy wait), so nothing here depends on timing.
+ * machine's load (every answer spends 150 ms of CPU, over the limit), so nothing here depends on timing.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -40,7 +40,8 @@ beforeAll(async () => {
   requireBuild();
   const dir = tempDir('referee-clocks-');
   mkdirSync(join(dir, 'slow'));
-  // Over its limit on every move by a busy wait of its own (CPU, so a loaded machine only makes it later).
+  // Over its limit on every move by 150 ms of its own CPU time: the referee credits time spent waiting for a CPU, so
+  // a wait on the wall clock could come in under the limit on a loaded machine.
   writeFileSync(
     join(dir, 'slow', 'AIPlayer.ts'),
     `import type { Board } from 'board-referee';
@@ -49,9 +50,9 @@ export class AIPlayer {
   constructor(private readonly color: 'X' | 'O') {}
 
   getMove(board: Board): string {
-    const until = Date.now() + 150;
+    const start = process.cpuUsage();
     let spin = 0;
-    while (Date.now() < until) spin += 1;
+    for (let used = process.cpuUsage(start); used.user + used.system < 150_000; used = process.cpuUsage(start)) spin += 1;
     const actions = board.getLegalActions(this.color);
     return actions[spin % actions.length];
   }
