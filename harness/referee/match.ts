@@ -39,7 +39,21 @@ export interface PlayGameOptions<S, M> {
    * so a paced game is timed exactly as a graded one. `moveNumber` is the side's own turn count, from 1.
    */
   beforeTurn?: (side: Side, moveNumber: number) => Promise<void> | void;
+  /**
+   * Where each side's clocks stand when this run starts (serve replays a game's history — after undo, or a
+   * server restart — and the history's own time, bank and strikes carry on). Clamped to the config's limits.
+   */
+  clocks?: PlayerClocks;
 }
+
+/** Per side: time used, time bank left, strikes so far. */
+export interface PlayerClocks {
+  timeUsedMs: [number, number];
+  bankLeftMs: [number | null, number | null];
+  strikes: [number, number];
+}
+
+const clamp = (value: unknown, low: number, high: number, otherwise: number): number => (typeof value === 'number' && Number.isFinite(value) ? Math.min(high, Math.max(low, value)) : otherwise);
 
 const STACK_CAP = 4000;
 /** Botzone keeps at most 1 KB of a bot's debug per turn in its log. */
@@ -265,6 +279,15 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
   const bankLeftMs = [config.timeBankMs ?? 0, config.timeBankMs ?? 0];
   const bankUsed = [false, false];
   const strikes = [0, 0];
+  for (const side of [0, 1] as const) {
+    const clocks = options.clocks;
+    if (!clocks) break;
+    timeUsedMs[side] = clamp(clocks.timeUsedMs[side], 0, Number.MAX_SAFE_INTEGER, 0);
+    const bank = clocks.bankLeftMs[side];
+    if (bank !== null && config.timeBankMs) [bankLeftMs[side], bankUsed[side]] = [clamp(bank, 0, config.timeBankMs, config.timeBankMs), true];
+    // Never at the losing strike: a history that reached it would have ended.
+    if (config.strikeLimit !== undefined) strikes[side] = Math.floor(clamp(clocks.strikes[side], 0, config.strikeLimit - 1, 0));
+  }
   let loser: ForfeitRecord | undefined;
   let quitBy: Side | undefined;
 
