@@ -303,9 +303,9 @@ export class PlayerCgroup {
    * a zombie or one the kernel is still tearing down (an OOM-killed player frees its memory first), so this waits
    * for the group to empty: on v2 woken by cgroup.events ("populated 0" is a file-modified event), on v1 (which has
    * no event for it) by a backoff from 2 ms to 250 ms. What is still in it is killed again. Resolves true once
-   * removed; false after a couple of seconds, while the removal goes on in the background (bounded, never keeping
-   * the process alive) and then joins the groups retried by the next removal or sweep. Never throws: a group that
-   * cannot be removed must never fail a game.
+   * removed; false after 10 s (a teardown takes milliseconds on an idle machine), while the removal goes on in the
+   * background (bounded, never keeping the process alive) and then joins the groups retried by later removals and
+   * sweeps. Never throws: a group that cannot be removed must never fail a game.
    */
   async destroy(): Promise<boolean> {
     this.cpuCounter?.close();
@@ -322,12 +322,12 @@ export class PlayerCgroup {
     const dirs = new Set(Object.values(this.dirs));
     if (this.freezerDir) dirs.add(this.freezerDir);
     const events = this.support.version === 'v2' ? join(this.dirs.memory as string, 'cgroup.events') : null;
-    return removeWhenEmpty([...dirs], events);
+    return removeWhenEmpty([...dirs], events, true);
   }
 }
 
 /** How long destroy() holds its caller, and how long the removal goes on in the background after that. */
-const REMOVE_FOREGROUND_MS = 2_000;
+const REMOVE_FOREGROUND_MS = 10_000;
 const REMOVE_BOUND_MS = 60_000;
 
 /** Groups whose removal timed out (or a sweep found busy): retried by every later removal and sweep. */
@@ -376,8 +376,11 @@ function retryPending(): void {
   for (const dir of pendingRemoval) if (tryRemove(dir)) pendingRemoval.delete(dir);
 }
 
-/** Resolve after `ms`, or earlier when `file` changes (v2 cgroup.events); never keeps the process alive. */
-function changeOrDelay(file: string | null, ms: number): Promise<void> {
+/**
+ * Resolve after `ms`, or earlier when `file` changes (v2 cgroup.events). `hold`: the timer keeps the process alive
+ * (a caller is waiting: a CLI must not exit under its own await); otherwise it never does.
+ */
+function changeOrDelay(file: string | null, ms: number, hold: boolean): Promise<void> {
   return new Promise((resolve) => {
     let watcher: ReturnType<typeof watch> | null = null;
     const done = (): void => {
@@ -386,7 +389,7 @@ function changeOrDelay(file: string | null, ms: number): Promise<void> {
       resolve();
     };
     const timer = setTimeout(done, ms);
-    timer.unref();
+    if (!hold) timer.unref();
     if (file) {
       try {
         watcher = watch(file, { persistent: false }, done);
@@ -398,10 +401,16 @@ function changeOrDelay(file: string | null, ms: number): Promise<void> {
   });
 }
 
-function removeWhenEmpty(dirs: string[], events: string | null): Promise<boolean> {
+/**
+ * Remove `dirs` once empty. `wait`: the caller awaits (destroy) and is held at most REMOVE_FOREGROUND_MS, the
+ * process kept alive meanwhile; the rest of the removal, or all of it without `wait` (a sweep), runs in the
+ * background without keeping the process alive.
+ */
+function removeWhenEmpty(dirs: string[], events: string | null, wait: boolean): Promise<boolean> {
   retryPending();
   let left = dirs.filter((dir) => !tryRemove(dir));
   if (left.length === 0) return Promise.resolve(true);
+  let holding = wait;
   const removal = (async (): Promise<boolean> => {
     const deadline = Date.now() + REMOVE_BOUND_MS;
     for (let delay = 2; left.length > 0; delay = Math.min(delay * 2, 250)) {
@@ -411,18 +420,22 @@ function removeWhenEmpty(dirs: string[], events: string | null): Promise<boolean
       }
       // Anything still in the group after the first wait is a straggler of the player's: ours to end.
       if (delay >= 16) for (const dir of left) killTasks(dir);
-      await changeOrDelay(events, delay);
+      await changeOrDelay(events, delay, holding);
       left = left.filter((dir) => !tryRemove(dir));
     }
     return true;
   })();
-  // The caller's wait keeps the process alive (a CLI awaiting a player's close would otherwise find its event loop
-  // empty and exit 13, "unsettled top-level await"); only what goes on after it is unref'd.
-  let hold: NodeJS.Timeout | undefined;
-  const foreground = new Promise<boolean>((resolve) => {
-    hold = setTimeout(() => resolve(false), REMOVE_FOREGROUND_MS);
+  if (!wait) return removal;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      holding = false;
+      resolve(false);
+    }, REMOVE_FOREGROUND_MS);
+    void removal.then((removed) => {
+      clearTimeout(timer);
+      resolve(removed);
+    });
   });
-  return Promise.race([removal, foreground]).finally(() => clearTimeout(hold));
 }
 
 /** The groups this code makes: `referee-<owner pid>-<hex>` (a player's), `referee-probe-<pid>` (the write probe). */
@@ -510,7 +523,7 @@ export function sweepStaleGroups(support: CgroupSupport): SweepResult {
     }
   }
   // The killed tasks take a moment to go: removed in the background (bounded, never keeping the process alive).
-  if (result.busy > 0) void removeWhenEmpty([...pendingRemoval], null);
+  if (result.busy > 0) void removeWhenEmpty([...pendingRemoval], null, false);
   return result;
 }
 

@@ -5,7 +5,6 @@
  * (harness/games/<game>/board.h, staged as referee/<game>.h) are copied into the cache the same way, one
  * world-readable folder to bind into the sandboxed compiler.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { cacheDir, cacheFolder, touchCacheEntry } from './cache-dir.js';
 import { commonGameFile, gameFile, gamesWithBoard } from './game-files.js';
 import { keptProbe } from './probe-cache.js';
+import { PROBE_BOUND, runToolSync, spawnToolSync, toolCpuMs } from './tool-bound.js';
 
 export interface Compiler {
   /** The g++ binary (under /usr, so the sandbox's read-only /usr bind holds it). */
@@ -25,12 +25,9 @@ let found: Compiler | null | undefined;
 
 /** What `g++ -dumpfullversion` says, or null when it does not run. */
 function compilerVersion(candidate: string): string | null {
-  try {
-    const version = execFileSync(candidate, ['-dumpfullversion'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    return /^\d+(\.\d+)*$/.test(version) ? version : null;
-  } catch {
-    return null; // not a working compiler
-  }
+  const run = spawnToolSync(candidate, ['-dumpfullversion'], PROBE_BOUND, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const version = String(run.stdout ?? '').trim();
+  return !run.error && run.status === 0 && /^\d+(\.\d+)*$/.test(version) ? version : null; // else not a working compiler
 }
 
 /** The system g++ (>= 7, for C++17), found once per process (its version kept in the cache); null when there is none. */
@@ -95,6 +92,8 @@ export function cppHeadersDir(): string {
 }
 
 let host: string | null = null;
+/** The C++ host's build: its own code, ~6 s of CPU; a bound far above that only stops a compiler gone wrong. */
+const HOST_BUILD_CPU_MS = 120_000;
 
 /**
  * The compiled C++ host, built once per cache (g++ -O2, outside the sandbox: it is the project's own code) and named
@@ -114,7 +113,8 @@ export function cppHostPath(): string {
     // The player's library binds time, clock and std::random_device's draw to the host's own (reproducible
     // randomness, see host.cpp): the executable exports exactly those.
     const exported = ['time', 'clock', '_ZNSt13random_device9_M_getvalEv'].map((name) => `-Wl,--export-dynamic-symbol=${name}`);
-    execFileSync(compiler.path, ['-std=c++17', '-O2', ...exported, '-o', temporary, source, '-ldl'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+    // Bounded by CPU, not wall time (tool-bound.ts): ~6 s of CPU, which took minutes of wall time at load 40.
+    runToolSync(compiler.path, ['-std=c++17', '-O2', ...exported, '-o', temporary, source, '-ldl'], { cpuMs: toolCpuMs(HOST_BUILD_CPU_MS) }, 'g++ building the C++ host');
     chmodSync(temporary, 0o755);
     renameSync(temporary, path);
   }

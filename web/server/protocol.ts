@@ -222,6 +222,9 @@ export interface TurnView {
   wallMs?: number;
   /** A Botzone bot's debug for this turn (1 KB at most), shown under the board as the report's replay shows it. */
   debug?: string;
+  /** The side's time bank and strikes after this turn, where the rules have them (a restored game carries them on). */
+  bankLeftMs?: number;
+  strikes?: number;
 }
 
 /** A game's whole visible state, sent after every change; the page redraws positions from it with the game's code. */

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyGame, Side } from '../../harness/games/game.js';
 import { configForGame, type RefereeConfig } from '../../harness/referee/config.js';
-import { playGame } from '../../harness/referee/match.js';
+import { playGame, type PlayerClocks } from '../../harness/referee/match.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer, PlayerScheduling } from '../../harness/referee/player.js';
 import type { GameEnd, GameRecord, TurnRecord } from '../../harness/referee/record.js';
 import { HumanPlayer } from './human-player.js';
@@ -59,8 +59,8 @@ class RunPlayer implements Player {
   }
 
   /** The scheduler's word on the process: the referee does not count a busy server's wait against construction. */
-  scheduling(): PlayerScheduling | null {
-    return this.inner.scheduling?.() ?? null;
+  scheduling(withState?: boolean): PlayerScheduling | null {
+    return this.inner.scheduling?.(withState) ?? null;
   }
 
   /** Loading is the inner player's own (the sandbox times it against start.loadTimeLimitMs too). */
@@ -102,6 +102,20 @@ class RunPlayer implements Player {
   async close(): Promise<void> {
     // The session owns the inner player and closes it when the game is closed.
   }
+}
+
+/**
+ * Each side's clocks after `history`: the moves it answers from the history take no time in the new run, so the
+ * time they took, the bank they drew on and the strikes they cost are carried in (undo, redo, a restored game).
+ */
+export function clocksAfter(history: readonly TurnRecord[]): PlayerClocks {
+  const clocks: PlayerClocks = { timeUsedMs: [0, 0], bankLeftMs: [null, null], strikes: [0, 0] };
+  for (const turn of history) {
+    clocks.timeUsedMs[turn.side] += turn.wallMs ?? 0;
+    if (turn.bankLeftMs !== undefined) clocks.bankLeftMs[turn.side] = turn.bankLeftMs;
+    if (turn.strikes !== undefined) clocks.strikes[turn.side] = turn.strikes;
+  }
+  return clocks;
 }
 
 export interface SessionOptions {
@@ -293,6 +307,7 @@ export class GameSession {
       white: runPlayers[1],
       seed: this.seed,
       config: this.config,
+      clocks: clocksAfter(history),
       // AI vs AI pacing, before the clock starts; moves answered from the history are not paced.
       beforeTurn: (side, moveNumber) => (runPlayers[side].scripted(moveNumber) ? undefined : this.gate(generation)),
       onTurn: (turn, state) => {
@@ -508,7 +523,15 @@ export class GameSession {
       initialState: this.game.encode(this.startPosition()),
       players: [...this.playerNames],
       specs: this.specs,
-      turns: this.turns.map((t) => ({ side: t.side, kind: t.kind, move: t.move, wallMs: t.wallMs, ...(t.debug !== undefined ? { debug: t.debug } : {}) })),
+      turns: this.turns.map((t) => ({
+        side: t.side,
+        kind: t.kind,
+        move: t.move,
+        wallMs: t.wallMs,
+        ...(t.debug !== undefined ? { debug: t.debug } : {}),
+        ...(t.bankLeftMs !== undefined ? { bankLeftMs: t.bankLeftMs } : {}),
+        ...(t.strikes !== undefined ? { strikes: t.strikes } : {}),
+      })),
       end: end && {
         winner: end.winner,
         reason: end.reason,
