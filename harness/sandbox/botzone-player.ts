@@ -13,8 +13,8 @@
  *     request (JSON: the request object on one line; simple: its line).
  * Both run through the spawner kept inside the bot's sandbox (native/botzone-spawner.c), which keeps each turn's
  * deadline and clock there: a restarted bot's clock covers its process start (Botzone counts it; the first turn is
- * doubled); a kept bot is started in load() (and for each next game when the last one ends) and stopped before its
- * first request, so its first turn is its own thinking, not the sandbox's start.
+ * doubled); a kept bot is started in load() (each game's) and stopped before its first request, so its first turn
+ * is its own thinking, not the sandbox's start.
  * data and globaldata (100 KB each) are carried from turn to turn, globaldata from game to game; debug (1 KB) goes
  * into the game record. The bot's answer becomes a move through the game's Botzone codec (Game.botzone).
  */
@@ -131,7 +131,7 @@ export class BotzonePlayer implements Player {
   private globaldata: unknown = '';
   private cpuBaseline = 0;
   private notes: string[] = [];
-  /** Restart per turn through the spawner: its sandbox (kept across turns and games) and the turn it runs. */
+  /** Through the spawner: its sandbox (kept across turns and games) and the turn it runs. */
   private sandbox: { session: SpawnerSession; cgroup: PlayerCgroup | null; closed: Promise<void> } | null = null;
   private run: SpawnedRun | null = null;
   /**
@@ -204,9 +204,12 @@ export class BotzonePlayer implements Player {
     const { requests, responses } = botzoneHistory(codec, this.side, turns);
     const line = (value: unknown): string => `${this.options.interaction === 'json' ? JSON.stringify(value) : codec.toLine(value)}\n`;
     const limitSeconds = Math.max(1, Math.round(start.timeLimitMs / 1000));
+    // Half the load allowance shared out over the turns: a bot that stalls here gets the whole history instead, and
+    // the load is not lost for it.
+    const perTurnMs = Math.max(100, Math.floor((start.loadTimeLimitMs ?? start.timeLimitMs) / (2 * (responses.length + 1))));
     for (let i = 0; i < responses.length; i++) {
       const input = i === 0 ? this.wholeInput(codec, requests.slice(0, 1), [], limitSeconds) : line(requests[i]);
-      const outcome = await this.spawnedTurn(session, input, null, true);
+      const outcome = await this.spawnedTurn(session, input, perTurnMs, true);
       const answer = outcome.kind === 'failure' ? outcome.answer : this.answerOf(codec, outcome);
       const decoded = codec.decode(responses[i]);
       const expected = 'invalid' in decoded ? undefined : (decoded.move ?? PASS_VALUE);
@@ -241,7 +244,7 @@ export class BotzonePlayer implements Player {
     this.data = '';
     // A restarted bot starts on the first request (Botzone counts its start in the first turn's doubled limit); the
     // spawner's sandbox, which is the grader's and not the bot's, is started now, once per player, and a kept bot
-    // (unless one is waiting, fresh, from load or the last game's end).
+    // (unless one is waiting, fresh, from load).
     const sandbox = await this.openSandbox();
     if (sandbox && this.options.keepRunning && this.kept !== 'fresh') await this.startKept(sandbox.session);
     return { kind: 'ready' };

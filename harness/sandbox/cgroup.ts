@@ -322,7 +322,7 @@ export class PlayerCgroup {
     const dirs = new Set(Object.values(this.dirs));
     if (this.freezerDir) dirs.add(this.freezerDir);
     const events = this.support.version === 'v2' ? join(this.dirs.memory as string, 'cgroup.events') : null;
-    return removeWhenEmpty([...dirs], events);
+    return removeWhenEmpty([...dirs], events, true);
   }
 }
 
@@ -376,8 +376,11 @@ function retryPending(): void {
   for (const dir of pendingRemoval) if (tryRemove(dir)) pendingRemoval.delete(dir);
 }
 
-/** Resolve after `ms`, or earlier when `file` changes (v2 cgroup.events); never keeps the process alive. */
-function changeOrDelay(file: string | null, ms: number): Promise<void> {
+/**
+ * Resolve after `ms`, or earlier when `file` changes (v2 cgroup.events). `hold`: the timer keeps the process alive
+ * (a caller is waiting: a CLI must not exit under its own await); otherwise it never does.
+ */
+function changeOrDelay(file: string | null, ms: number, hold: boolean): Promise<void> {
   return new Promise((resolve) => {
     let watcher: ReturnType<typeof watch> | null = null;
     const done = (): void => {
@@ -386,7 +389,7 @@ function changeOrDelay(file: string | null, ms: number): Promise<void> {
       resolve();
     };
     const timer = setTimeout(done, ms);
-    timer.unref();
+    if (!hold) timer.unref();
     if (file) {
       try {
         watcher = watch(file, { persistent: false }, done);
@@ -398,10 +401,16 @@ function changeOrDelay(file: string | null, ms: number): Promise<void> {
   });
 }
 
-function removeWhenEmpty(dirs: string[], events: string | null): Promise<boolean> {
+/**
+ * Remove `dirs` once empty. `wait`: the caller awaits (destroy) and is held at most REMOVE_FOREGROUND_MS, the
+ * process kept alive meanwhile; the rest of the removal, or all of it without `wait` (a sweep), runs in the
+ * background without keeping the process alive.
+ */
+function removeWhenEmpty(dirs: string[], events: string | null, wait: boolean): Promise<boolean> {
   retryPending();
   let left = dirs.filter((dir) => !tryRemove(dir));
   if (left.length === 0) return Promise.resolve(true);
+  let holding = wait;
   const removal = (async (): Promise<boolean> => {
     const deadline = Date.now() + REMOVE_BOUND_MS;
     for (let delay = 2; left.length > 0; delay = Math.min(delay * 2, 250)) {
@@ -411,12 +420,22 @@ function removeWhenEmpty(dirs: string[], events: string | null): Promise<boolean
       }
       // Anything still in the group after the first wait is a straggler of the player's: ours to end.
       if (delay >= 16) for (const dir of left) killTasks(dir);
-      await changeOrDelay(events, delay);
+      await changeOrDelay(events, delay, holding);
       left = left.filter((dir) => !tryRemove(dir));
     }
     return true;
   })();
-  return Promise.race([removal, changeOrDelay(null, REMOVE_FOREGROUND_MS).then(() => false)]);
+  if (!wait) return removal;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      holding = false;
+      resolve(false);
+    }, REMOVE_FOREGROUND_MS);
+    void removal.then((removed) => {
+      clearTimeout(timer);
+      resolve(removed);
+    });
+  });
 }
 
 /** The groups this code makes: `referee-<owner pid>-<hex>` (a player's), `referee-probe-<pid>` (the write probe). */
@@ -504,7 +523,7 @@ export function sweepStaleGroups(support: CgroupSupport): SweepResult {
     }
   }
   // The killed tasks take a moment to go: removed in the background (bounded, never keeping the process alive).
-  if (result.busy > 0) void removeWhenEmpty([...pendingRemoval], null);
+  if (result.busy > 0) void removeWhenEmpty([...pendingRemoval], null, false);
   return result;
 }
 
