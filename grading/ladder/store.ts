@@ -188,24 +188,32 @@ export const safeRelativePath = (path: unknown): boolean =>
 
 const PLAYER_ID = /^(v\d{1,12}|r:[A-Za-z0-9_.-]{1,64})$/;
 
-/** Why a games row cannot be counted (cut short by a crash, edited by hand, written by another Referee), or null. */
+/**
+ * Why a games row cannot be counted (cut short by a crash, edited by hand, written by another Referee), or null. Read
+ * through SQLite's JSON functions (GAME_CHECK_COLUMNS): the records are checked without being carried into JS.
+ */
 function damagedGame(row: Record<string, unknown>): string | null {
   if (!GAME_KINDS.includes(row.kind as string)) return `its kind ${JSON.stringify(String(row.kind)).slice(0, 40)} is not one of ${GAME_KINDS.join(', ')}`;
   if (!PLAYER_ID.test(String(row.black)) || !PLAYER_ID.test(String(row.white))) return 'its players are not version or reference ids';
   if (![0, 0.5, 1].includes(row.black_score as number)) return `its result ${String(row.black_score).slice(0, 20)} is not 1, 0.5 or 0`;
-  let record: Partial<GameRecord> | null;
-  try {
-    record = JSON.parse(String(row.record)) as Partial<GameRecord> | null;
-  } catch {
-    return 'its record is cut short or not JSON';
-  }
-  if (record === null || typeof record !== 'object') return 'its record is not a game record';
-  if (record.format !== RECORD_FORMAT) return `its record is of another Referee version (format ${JSON.stringify(String(record.format)).slice(0, 40)}, this one reads ${RECORD_FORMAT})`;
-  if (record.seed !== row.seed || !Array.isArray(record.turns) || typeof record.end !== 'object' || record.end === null) return 'its record is not the record of this game (seed, turns or end)';
-  const score = record.end.winner === null ? 0.5 : record.end.winner === 0 ? 1 : record.end.winner === 1 ? 0 : NaN;
+  if (row.valid !== 1) return 'its record is cut short or not JSON';
+  if (row.type !== 'object') return 'its record is not a game record';
+  if (row.format !== RECORD_FORMAT) return `its record is of another Referee version (format ${JSON.stringify(String(row.format)).slice(0, 40)}, this one reads ${RECORD_FORMAT})`;
+  if (row.record_seed !== row.seed || row.turns !== 'array' || row.end !== 'object') return 'its record is not the record of this game (seed, turns or end)';
+  const score = row.winner_type === 'null' ? 0.5 : row.winner === 0 ? 1 : row.winner === 1 ? 0 : NaN;
   if (score !== row.black_score) return `its stored result ${row.black_score as number} is not its record's (${Number.isNaN(score) ? 'no winner' : score}): edited by hand`;
   return null;
 }
+
+/** What damagedGame reads of a games row (a record that is not JSON reads as invalid, its fields as null). */
+const GAME_CHECK_COLUMNS = `id, kind, black, white, black_score, seed, json_valid(record) AS valid,
+  CASE WHEN json_valid(record) THEN json_type(record) END AS type,
+  CASE WHEN json_valid(record) AND json_type(record) = 'object' THEN json_extract(record, '$.format') END AS format,
+  CASE WHEN json_valid(record) AND json_type(record) = 'object' THEN json_extract(record, '$.seed') END AS record_seed,
+  CASE WHEN json_valid(record) AND json_type(record) = 'object' THEN json_type(record, '$.turns') END AS turns,
+  CASE WHEN json_valid(record) AND json_type(record) = 'object' THEN json_type(record, '$.end') END AS "end",
+  CASE WHEN json_valid(record) AND json_type(record, '$.end') = 'object' THEN json_extract(record, '$.end.winner') END AS winner,
+  CASE WHEN json_valid(record) AND json_type(record, '$.end') = 'object' THEN json_type(record, '$.end.winner') END AS winner_type`;
 
 /** Why a versions row cannot be trusted, or null. */
 function damagedVersion(row: Record<string, unknown>, students: ReadonlySet<string>): string | null {
@@ -274,9 +282,10 @@ export class LadderStore {
       const why = damagedVersion(row, students);
       if (why) found.push({ table: 'versions', id: Number(row.id), student: String(row.student).slice(0, 40), why, row });
     }
-    for (const row of this.db.prepare('SELECT * FROM games ORDER BY id').iterate() as Iterable<Record<string, unknown>>) {
+    const whole = this.db.prepare('SELECT * FROM games WHERE id = ?');
+    for (const row of this.db.prepare(`SELECT ${GAME_CHECK_COLUMNS} FROM games ORDER BY id`).iterate() as Iterable<Record<string, unknown>>) {
       const why = damagedGame(row);
-      if (why) found.push({ table: 'games', id: Number(row.id), why, row });
+      if (why) found.push({ table: 'games', id: Number(row.id), why, row: whole.get(row.id) as Record<string, unknown> });
     }
     if (found.length === 0) return [];
     const keep = this.db.prepare('INSERT INTO quarantine (tbl, row_id, row, why, at) VALUES (?, ?, ?, ?, ?)');
