@@ -28,7 +28,9 @@ function runSyntaxCheck(interpreter: string, submission: ResolvedSubmission): Pr
   return new Promise((resolve, reject) => {
     execFile(
       interpreter,
-      ['-I', '-B', script, submission.root, submission.entry],
+      // -S: no site module. The check reads files and needs nothing from site-packages, while site runs every .pth
+      // file there at start (on this machine one imports certifi: 120 → 80 ms of python3's start at load 38).
+      ['-I', '-B', '-S', script, submission.root, submission.entry],
       { timeout: 30_000, maxBuffer: 16 * 1024 * 1024, env: {} },
       (error, stdout, stderr) => {
         if (error) {
