@@ -43,9 +43,15 @@ export const BOARD_GAMES: readonly { id: string; folder: string; make: () => Stu
   { id: 'amazons', folder: 'amazons', make: () => new AmazonsBoard(), passes: false },
 ];
 
+/** One round's batch doubles until it takes this long, so reading the CPU clock (a getrusage call) costs nothing measurable. */
+const BATCH_SECONDS = 0.02;
+
 /**
- * Random playouts per CPU second on a TS Board for `seconds` of CPU: a side with no move passes (Reversi; the game
- * ends on two passes) or has lost (every other game; Connect Four and Gomoku list no move once someone has won).
+ * Random playouts per CPU second on a TS Board for at least `seconds` of CPU: a side with no move passes (Reversi;
+ * the game ends on two passes) or has lost (every other game; Connect Four and Gomoku list no move once someone has
+ * won). The move is drawn by the 32-bit LCG of the C++ and Python loops (scripts/playouts.py), so all three play the
+ * same games. Run it in a process that plays one game only (scripts/ts-playouts.ts): a loop that has seen several
+ * Board classes calls them through megamorphic sites, which no student's search does.
  */
 export function tsPlayouts(game: (typeof BOARD_GAMES)[number], seconds: number): number {
   let seed = 1;
@@ -54,11 +60,11 @@ export function tsPlayouts(game: (typeof BOARD_GAMES)[number], seconds: number):
     return ((seed >>> 0) * n / 4294967296) | 0;
   };
   let done = 0;
+  let batch = 1;
   const started = cpuSeconds();
-  // The clock is read every 16 playouts, as the C++ loop does: process.cpuUsage() is a getrusage call (~2 µs), a
-  // tenth of a Reversi playout.
-  while (cpuSeconds() - started < seconds) {
-    for (let batch = 0; batch < 16; batch++) {
+  let elapsed = 0;
+  while (elapsed < seconds) {
+    for (let b = 0; b < batch; b++) {
       const board = game.make();
       let color: 'X' | 'O' = 'X';
       let passes = 0;
@@ -71,11 +77,23 @@ export function tsPlayouts(game: (typeof BOARD_GAMES)[number], seconds: number):
         }
         color = color === 'X' ? 'O' : 'X';
       }
-      done++;
     }
+    done += batch;
+    const took = cpuSeconds() - started - elapsed;
+    elapsed += took;
+    if (took < BATCH_SECONDS) batch *= 2;
   }
-  return done / (cpuSeconds() - started);
+  return done / elapsed;
 }
+
+const TS_SCRIPT = join(fileURLToPath(new URL('.', import.meta.url)), 'ts-playouts.js');
+
+/**
+ * One game's TS playouts in a fresh node process (scripts/ts-playouts.ts), after `warmup` CPU seconds that do not
+ * count (the JIT's tiers: a student's long search runs optimised code).
+ */
+export const tsPlayoutsApart = (id: string, seconds: number, warmup = 0.3): number =>
+  Number(execFileSync(process.execPath, [TS_SCRIPT, id, String(seconds), String(warmup)], { encoding: 'utf8' }).trim());
 
 /**
  * The same loop in C++ on referee/<folder>.h: `auto` keeps the Board's own list type (no copy into a vector); the
@@ -96,10 +114,10 @@ static double cpu() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
 int main(int argc, char** argv) {
   referee::playedGame() = "${id}";
   double seconds = argc > 1 ? std::atof(argv[1]) : 1.0;
-  long done = 0;
-  double started = cpu();
-  while (cpu() - started < seconds) {
-    for (int batch = 0; batch < 16; batch++) {
+  long done = 0, batch = 1;
+  double started = cpu(), elapsed = 0;
+  while (elapsed < seconds) {
+    for (long b = 0; b < batch; b++) {
       Board board;
       char color = 'X';
       int passes = 0;
@@ -112,10 +130,13 @@ int main(int argc, char** argv) {
         }
         color = color == 'X' ? 'O' : 'X';
       }
-      done++;
     }
+    done += batch;
+    double took = cpu() - started - elapsed;
+    elapsed += took;
+    if (took < ${BATCH_SECONDS}) batch *= 2;
   }
-  std::printf("%.1f\\n", done / (cpu() - started));
+  std::printf("%.1f\\n", done / elapsed);
 }
 `;
 
@@ -143,44 +164,74 @@ const k = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : n >= 1e3 ? `$
 
 const SPEED_SCRIPT = join(fileURLToPath(new URL('.', import.meta.url)), '../../scripts/boards_speed.py');
 
-/** Random playouts per CPU second on a game's Python Board (and, for Reversi, board.py as written), best of `rounds`. */
-export function pythonPlayouts(id: string, seconds: number, rounds: number): { board: number; plain: number | null } | string {
+/**
+ * Random playouts per CPU second on a game's Python Board (and, for Reversi, board.py as written, interleaved with it
+ * in the same process), one figure per round.
+ */
+export function pythonPlayouts(id: string, seconds: number, rounds: number): { board: number[]; plain: number[] | null } | string {
   const python = findPython();
   if (!python) return 'no python3 on this machine';
   const args = ['-I', '-B', SPEED_SCRIPT, pythonRuntimeDir(), id, String(seconds), String(rounds)];
-  return JSON.parse(execFileSync(python.path, args, { encoding: 'utf8' })) as { board: number; plain: number | null };
+  return JSON.parse(execFileSync(python.path, args, { encoding: 'utf8' })) as { board: number[]; plain: number[] | null };
 }
 
-const ratio = (a: number, b: number): string => `${(a / b).toFixed(a / b >= 10 ? 0 : 2)}x`;
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
 
-export function benchBoards(rounds = 3, seconds = 0.6): void {
-  console.log('## Student Boards: random playouts per CPU second, getLegalActions + move (TS Board, C++ board.h with g++ -O2, ' +
-    `Python Board; best of ${rounds} interleaved rounds of ${seconds} CPU s each; load before each round)`);
-  const binaries = buildCppPlayouts();
-  for (const game of BOARD_GAMES) {
-    let ts = 0;
-    let cpp = 0;
-    let py = 0;
-    let plain = 0;
-    let pyWhy = '';
-    const loads: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      loads.push(loadavg()[0]);
-      ts = Math.max(ts, tsPlayouts(game, seconds));
-      if (typeof binaries !== 'string') cpp = Math.max(cpp, cppPlayouts(binaries.get(game.id)!, seconds));
-      const python = pythonPlayouts(game.id, seconds, 1);
-      if (typeof python === 'string') pyWhy = python;
-      else {
-        py = Math.max(py, python.board);
-        plain = Math.max(plain, python.plain ?? 0);
-      }
+const times = (x: number): string => `${x.toFixed(x >= 10 ? 0 : 2)}x`;
+/** The median of the per-round ratios a[i] / b[i], with their range: each round's pair ran back to back. */
+const ratioText = (a: readonly number[], b: readonly number[]): string => {
+  const ratios = a.map((one, i) => one / b[i]).sort((x, y) => x - y);
+  return `${times(median(ratios))} (${times(ratios[0])}–${times(ratios[ratios.length - 1])})`;
+};
+const loadText = (loads: readonly number[]): string =>
+  `load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
+
+/** One game's rounds: each round runs the TS, C++ and Python playouts back to back, each in its own process. */
+export interface BoardRounds {
+  ts: number[];
+  cpp: number[];
+  python: number[];
+  plain: number[];
+  loads: number[];
+}
+
+export function boardRounds(game: (typeof BOARD_GAMES)[number], binaries: Map<string, string> | string, rounds: number, seconds: number): BoardRounds {
+  const result: BoardRounds = { ts: [], cpp: [], python: [], plain: [], loads: [] };
+  for (let round = 0; round < rounds; round++) {
+    result.loads.push(loadavg()[0]);
+    result.ts.push(tsPlayoutsApart(game.id, seconds));
+    if (typeof binaries !== 'string') result.cpp.push(cppPlayouts(binaries.get(game.id)!, seconds));
+    const python = pythonPlayouts(game.id, seconds, 1);
+    if (typeof python !== 'string') {
+      result.python.push(python.board[0]);
+      if (python.plain) result.plain.push(python.plain[0]);
     }
-    const cppText = typeof binaries === 'string' ? `C++ not measured (${binaries})` : `C++ ${k(cpp).padStart(8)}/s ${ratio(cpp, ts).padStart(6)} TS (goal ≥ 2x)`;
-    const pyText = pyWhy ? `Python not measured (${pyWhy})` : `Python ${k(py).padStart(7)}/s`;
-    console.log(`  ${game.id.padEnd(13)} TS ${k(ts).padStart(8)}/s   ${cppText}   ${pyText} ${pyWhy ? '' : `${ratio(py, ts).padStart(6)} TS`}   load ${loads.map((one) => one.toFixed(1)).join(' ')}`);
-    if (plain > 0) {
-      console.log(`  ${''.padEnd(13)} anchor: the platform's board.py as written ${k(plain)}/s (same Python process) — TS Board ` +
-        `${ratio(ts, plain)} (goal ≥ 250x), C++ Board ${typeof binaries === 'string' ? 'not measured' : ratio(cpp, plain)}, Python Board ${ratio(py, plain)} (goal ≥ 8x)`);
+  }
+  return result;
+}
+
+export function benchBoards(rounds = 5, seconds = 0.5): void {
+  console.log('## Student Boards: random playouts per CPU second, getLegalActions + move, the same seeded games in every ' +
+    `language (TS Board, C++ board.h with g++ -O2, Python Board; ${rounds} rounds of ${seconds} CPU s each, every ` +
+    'language once a round, each in its own process; the median rate, and the median of the per-round ratios with ' +
+    'their range; the load average over the rounds)');
+  const binaries = buildCppPlayouts();
+  const python = findPython();
+  for (const game of BOARD_GAMES) {
+    const r = boardRounds(game, binaries, rounds, seconds);
+    const cppText = typeof binaries === 'string' ? `C++ not measured (${binaries})` :
+      `C++ ${k(median(r.cpp)).padStart(8)}/s ${ratioText(r.cpp, r.ts)} TS (goal ≥ 2x)`;
+    const pyText = python ? `Python ${k(median(r.python)).padStart(7)}/s ${ratioText(r.python, r.ts)} TS` : 'Python not measured (no python3)';
+    console.log(`  ${game.id.padEnd(13)} TS ${k(median(r.ts)).padStart(8)}/s   ${cppText}   ${pyText}   ${loadText(r.loads)}`);
+    if (r.plain.length > 0) {
+      console.log(`  ${''.padEnd(13)} anchor: the platform's board.py as written ${k(median(r.plain))}/s (in the Python Board's process) — ` +
+        `TS Board ${ratioText(r.ts, r.plain)} (goal ≥ 250x), ` +
+        `C++ Board ${typeof binaries === 'string' ? 'not measured' : ratioText(r.cpp, r.plain)}, ` +
+        `Python Board ${ratioText(r.python, r.plain)} (goal ≥ 8x)`);
     }
   }
   console.log('  (no platform board.py exists for the other games: their anchor is the TS Board beside them)');

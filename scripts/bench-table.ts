@@ -24,10 +24,9 @@ import { NOGO_MCTS_PLAYOUTS } from '../reference-ai/nogo/index.js';
 import { REVERSI_MCTS_PLAYOUTS } from '../reference-ai/reversi/index.js';
 import { bareStdioMicros, benchPlayer, gamesPerSecond, NODE_RANDOM_PLAYER, percentile, roundTripMicros } from './bench-support.js';
 import { GAME_PY, PYTHON_RANDOM } from './bench-python.js';
-import { edaxLeavesPerCpuSecond } from './bench-boards.js';
+import { BOARD_GAMES, boardRounds, edaxLeavesPerCpuSecond, median } from './bench-boards.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-const { imul } = Math;
 
 const x = (a: number, b: number) => `${(a / b).toFixed(a / b >= 10 ? 0 : 2)}x`;
 const k = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : n.toFixed(0));
@@ -37,41 +36,6 @@ const cpuSeconds = () => {
   const used = process.cpuUsage();
   return (used.user + used.system) / 1e6;
 };
-
-/** Random playouts per CPU second through getLegalActions + _move on the TypeScript student Board: best of 3 rounds. */
-function tsPlayouts(seconds: number): number {
-  let seed = 1;
-  const pick = (n: number) => {
-    seed = (imul(seed, 1664525) + 1013904223) | 0;
-    return ((seed >>> 0) * n / 4294967296) | 0;
-  };
-  let best = 0;
-  for (let round = 0; round < 3; round++) {
-    let done = 0;
-    const started = cpuSeconds();
-    // The clock is read every 16 playouts: process.cpuUsage() is a getrusage call (~2 µs), a tenth of a playout.
-    while (cpuSeconds() - started < seconds / 3) {
-      for (let batch = 0; batch < 16; batch++) {
-        const board = new Board();
-        let color: 'X' | 'O' = 'X';
-        let passes = 0;
-        while (passes < 2) {
-          const moves = board.getLegalActions(color);
-          if (moves.length === 0) passes++;
-          else {
-            passes = 0;
-            board._move(moves[pick(moves.length)], color);
-          }
-          color = color === 'X' ? 'O' : 'X';
-        }
-        board.getWinner();
-        done++;
-      }
-    }
-    best = Math.max(best, done / (cpuSeconds() - started));
-  }
-  return best;
-}
 
 /** ns per Board.fingerprint call on mid-game boards (the host takes two per move: before and after getMove). */
 function fingerprintNanos(calls: number): number {
@@ -185,21 +149,24 @@ const MCTS_PLAYOUTS: Record<string, number> = { reversi: REVERSI_MCTS_PLAYOUTS, 
 export async function benchTable(): Promise<void> {
   console.log(`## Issue #16: speed where students and graders feel it (every anchor measured in this run; load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
   const python = findPython();
+  // The playout rows: bench-boards' rounds (TS and Python each in a process of their own, board.py beside the Python
+  // Board in its process, the same seeded games), so the table and `bench -- boards` print the same kind of figure.
+  const rounds = boardRounds(BOARD_GAMES.find((game) => game.id === 'reversi')!, 'not in this table', 3, 0.5);
+  const anchor = rounds.plain.length ? median(rounds.plain) : NaN;
+  const ratio = (a: readonly number[]) => x(median(a.map((one, i) => one / rounds.plain[i])), 1);
+  console.log(
+    `random playouts per CPU second (getLegalActions + _move, board.py's order; median of 3 interleaved rounds); anchor board.py as written ` +
+      `(PlainBoard), same rounds: ${anchor.toFixed(0)}/s`,
+  );
+  const loads = `load ${Math.min(...rounds.loads).toFixed(1)}–${Math.max(...rounds.loads).toFixed(1)}`;
+  console.log(`  TS Board      ${k(median(rounds.ts)).padStart(8)}/s  ${ratio(rounds.ts).padStart(6)} board.py  (goal ≥ 250x; the C++ Board: npm run bench -- boards)  ${loads}`);
   const pyBoard = python
-    ? (JSON.parse(execFileSync(python.path, ['-I', '-B', join(ROOT, 'scripts/board_speed.py'), pythonRuntimeDir(), '3'], { encoding: 'utf8' })) as {
-        playouts: { plain: number; fast: number };
+    ? (JSON.parse(execFileSync(python.path, ['-I', '-B', join(ROOT, 'scripts/board_speed.py'), pythonRuntimeDir(), '0'], { encoding: 'utf8' })) as {
         methods: Record<'plain' | 'fast', Record<string, number>>;
       })
     : null;
-  const anchor = pyBoard?.playouts.plain ?? NaN;
-  const ts = tsPlayouts(3);
-  console.log(
-    `random playouts per CPU second (getLegalActions + _move, board.py's order); anchor board.py as written ` +
-      `(PlainBoard), same run: ${anchor.toFixed(0)}/s`,
-  );
-  console.log(`  TS Board      ${k(ts).padStart(8)}/s  ${x(ts, anchor).padStart(6)} board.py  (goal ≥ 250x; the C++ Board: npm run bench -- boards)  load ${loadavg()[0].toFixed(1)}`);
   if (pyBoard) {
-    console.log(`  Python Board  ${k(pyBoard.playouts.fast).padStart(8)}/s  ${x(pyBoard.playouts.fast, anchor).padStart(6)} board.py  (goal ≥ 8x)`);
+    console.log(`  Python Board  ${k(median(rounds.python)).padStart(8)}/s  ${ratio(rounds.python).padStart(6)} board.py  (goal ≥ 8x)`);
     const methods = Object.keys(pyBoard.methods.fast);
     console.log(
       `  Python Board per call, CPU µs on the positions of 40 random games (board.py → fast, ratio): ` +

@@ -1,47 +1,31 @@
 """
-Python Board figures for `npm run bench`: random playouts/s through get_legal_actions + _move on board.py as
-written (PlainBoard, the anchor) and on the fast Board, and each hot method's cost on the positions of seeded
+Python Board figures for `npm run bench`: random playouts/s through get_legal_actions + _move (playouts.py's loop,
+the one every Board figure uses) on board.py as written (PlainBoard, the anchor) and on the fast Board, and each
+hot method's cost on the positions of seeded
 random games, both boards in the same process, interleaved. Prints one JSON object.
-Usage: python3 board_speed.py <folder with board_reversi.py> <CPU seconds for the playout measurement>
+Usage: python3 board_speed.py <folder with board_reversi.py> <CPU seconds for the playout measurement, 0 for none>
 """
 import json
+import os
 import random
+import statistics
 import sys
 import time
 
 sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import board_reversi  # noqa: E402
+import playouts  # noqa: E402
 
 SECONDS = float(sys.argv[2])
 BOARDS = {'plain': board_reversi.PlainBoard, 'fast': board_reversi.Board}
 
 
-def playout(board_class, rng):
-    board, color, passes = board_class(), 'X', 0
-    while passes < 2:
-        legal = list(board.get_legal_actions(color))
-        if legal:
-            passes = 0
-            board._move(rng.choice(legal), color)
-        else:
-            passes += 1
-        color = 'O' if color == 'X' else 'X'
-    return board.get_winner()
-
-
 def playouts_per_second():
-    """Per CPU second (a shared machine's load moves wall time far more); rounds alternate between the boards
-    and the best round of each counts."""
-    best = {name: 0.0 for name in BOARDS}
-    clock = time.process_time
-    for _ in range(3):
-        for name, board_class in BOARDS.items():
-            rng, done, started = random.Random(1), 0, clock()
-            while clock() - started < SECONDS / 6:
-                playout(board_class, rng)
-                done += 1
-            best[name] = max(best[name], done / (clock() - started))
-    return best
+    """Per CPU second (a shared machine's load moves wall time far more): three rounds alternating between the
+    boards, the shared loop of playouts.py; the median round of each counts."""
+    rates = playouts.interleaved(BOARDS, True, SECONDS / 6, 3)
+    return {name: statistics.median(each) for name, each in rates.items()}
 
 
 def games(count):
@@ -129,7 +113,7 @@ def method_micros(board_class, played, repeat=4):
 
 
 played = games(40)
-rates = playouts_per_second()
+rates = playouts_per_second() if SECONDS > 0 else None  # 0: the caller measures playouts (bench-boards' rounds)
 methods = {name: method_micros(board_class, played) for name, board_class in BOARDS.items()}
 fresh = {name: method_micros(board_class, played) for name, board_class in BOARDS.items()}
 for name in methods:  # the better of two passes of each, as the machine is shared

@@ -14,10 +14,20 @@ const send = (message: FromWorker): void => {
   process.send?.(message);
 };
 
-/** Kill every process this worker started (sandboxes, frozen or not), then exit. */
-function shutDown(code: number): never {
+/** How long a stopping worker waits for its players' cgroups to go (the pool SIGKILLs it after 3 s). */
+const SHUTDOWN_GRACE_MS = 2_000;
+let stopping = false;
+
+/**
+ * Kill every process this worker started (sandboxes, frozen or not), let the warm players remove their cgroups
+ * (bounded: a group still busy is swept by the next grader's start), then exit.
+ */
+function shutDown(code: number): void {
+  if (stopping) return;
+  stopping = true;
   signalPids(processTree(process.pid).slice(1), 'SIGKILL');
-  process.exit(code);
+  setTimeout(() => process.exit(code), SHUTDOWN_GRACE_MS).unref();
+  void players.close().finally(() => process.exit(code));
 }
 
 process.on('message', (message: ToWorker) => {

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { cacheDir } from '../../harness/sandbox/cache-dir.js';
+import { ARTEFACTS_FOLDER, cacheDir, pruneCache, touchCacheEntry } from '../../harness/sandbox/cache-dir.js';
 import { compileSubmission } from '../../harness/submission/compile.js';
 import { BOTZONE_EXECUTABLE } from '../../harness/submission/compile-botzone.js';
 import { resolveSubmission, type SubmissionProtocol } from '../../harness/submission/resolve.js';
@@ -127,16 +127,21 @@ export function artefactSpec(artefact: Artefact, name: string): ArtefactSpec {
 
 /** The folder artefacts are kept in: <cache>/artefacts (REFEREE_CACHE_DIR, else ~/.cache/referee). */
 export function artefactRoot(): string {
-  const root = join(cacheDir(), 'artefacts');
+  const root = join(cacheDir(), ARTEFACTS_FOLDER);
   mkdirSync(root, { recursive: true, mode: 0o755 });
   return root;
 }
 
-/** The folder of an artefact already in the cache, or null. */
+/**
+ * The folder of an artefact already in the cache, or null. A hit is a use: it refreshes the entry's time (the
+ * cache's LRU, cache-dir.ts) and this process's games are never pruned under it.
+ */
 export function cachedArtefact(hash: string, root = artefactRoot()): string | null {
   if (!isArtefactHash(hash)) return null;
   const dir = join(root, hash);
-  return existsSync(join(dir, '.complete')) ? dir : null;
+  if (!existsSync(join(dir, '.complete'))) return null;
+  touchCacheEntry(dir);
+  return dir;
 }
 
 /**
@@ -173,5 +178,8 @@ export function storeArtefact(artefact: Artefact, root = artefactRoot()): string
   } finally {
     rmSync(temporary, { recursive: true, force: true });
   }
+  touchCacheEntry(dir);
+  // A new entry: the cache's cap holds for artefacts too (the cache's own folder only: a test's root is its own).
+  if (root === join(cacheDir(), ARTEFACTS_FOLDER)) pruneCache();
   return dir;
 }

@@ -2,7 +2,8 @@
  * Where compiled bundles live: $REFEREE_CACHE_DIR, else ~/.cache/referee. Files are named by content hash, so
  * a cache can be shared and never needs invalidating. The cache is bounded: past $REFEREE_CACHE_MAX_MB (default
  * 200 MB) the least recently used entries are removed after each new one (a hit refreshes its time), never one
- * this process has used; `referee cache clean` empties it.
+ * this process has used; `referee cache clean` empties it. The game pool's artefacts (<cache>/artefacts/<sha256>)
+ * are entries like the others: counted, pruned by the same rule, their half-written leftovers swept after a day.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,9 @@ const CONTENT_HASHED =
  */
 const WORKING = /\.tmp$/;
 const WORKING_FOLDERS = ['typecheck'];
+/** The folder of the game pool's artefacts (grading/pool/artefact.ts), each one a content-hashed entry. */
+export const ARTEFACTS_FOLDER = 'artefacts';
+const ARTEFACT_ENTRY = /^[0-9a-f]{64}$/;
 const STALE_MS = 24 * 3600 * 1000;
 /** Entries this process has handed out: a running grade's bundles are never pruned under it. */
 const inUse = new Set<string>();
@@ -65,10 +69,19 @@ export function cacheEntries(dir = cacheDir()): CacheEntry[] {
   return entries;
 }
 
-/** Remove what killed processes left (see WORKING) among `top`, the cache's entries; returns the bytes freed. */
-function sweepWorking(dir: string, top: CacheEntry[], now: number): number {
+/** The artefacts folder's entries (empty when there is none). */
+function artefactEntries(dir: string): CacheEntry[] {
+  const folder = join(dir, ARTEFACTS_FOLDER);
+  return existsSync(folder) ? cacheEntries(folder) : [];
+}
+
+/**
+ * Remove what killed processes left (see WORKING) among `top`, the cache's entries, and `artefacts`, the artefacts
+ * folder's; returns the bytes freed.
+ */
+function sweepWorking(dir: string, top: CacheEntry[], artefacts: CacheEntry[], now: number): number {
   const left = [
-    ...top.filter((entry) => WORKING.test(basename(entry.path))),
+    ...[...top, ...artefacts].filter((entry) => WORKING.test(basename(entry.path))),
     ...WORKING_FOLDERS.flatMap((folder) => (existsSync(join(dir, folder)) ? cacheEntries(join(dir, folder)) : [])),
   ];
   let freed = 0;
@@ -83,11 +96,13 @@ function sweepWorking(dir: string, top: CacheEntry[], now: number): number {
 /** Remove least recently used entries until the cache is under `limit`; returns the bytes freed. */
 export function pruneCache(limit = cacheLimitBytes(), dir = cacheDir(), now = Date.now()): number {
   const top = cacheEntries(dir);
-  const swept = sweepWorking(dir, top, now);
+  const artefacts = artefactEntries(dir);
+  const swept = sweepWorking(dir, top, artefacts, now);
   // Only content-hashed entries are pruned: working folders (a type check in progress) belong to their process.
-  const entries = top
-    .filter((entry) => CONTENT_HASHED.test(basename(entry.path)))
-    .sort((a, b) => a.usedAt - b.usedAt);
+  const entries = [
+    ...top.filter((entry) => CONTENT_HASHED.test(basename(entry.path))),
+    ...artefacts.filter((entry) => ARTEFACT_ENTRY.test(basename(entry.path))),
+  ].sort((a, b) => a.usedAt - b.usedAt);
   let total = entries.reduce((sum, entry) => sum + entry.bytes, 0);
   let freed = 0;
   for (const entry of entries) {

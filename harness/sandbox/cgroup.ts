@@ -3,10 +3,9 @@
  * Groups are created under the cgroup the harness itself runs in (read from /proc/self/cgroup), so a harness
  * that is itself confined stays confined. The child joins its groups before it execs anything (launch.ts).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmdirSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmdirSync, statSync, watch, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 type Controller = 'memory' | 'pids' | 'cpu';
 
@@ -66,7 +65,7 @@ export function detectCgroups(): CgroupSupport | null {
   if (v1.controllers.includes('memory')) {
     const freezer = join(ROOT, 'freezer', paths.get('freezer') ?? '/');
     if (paths.has('freezer') && existsSync(join(freezer, 'cgroup.procs')) && writable(freezer)) v1.freezer = freezer;
-    return { ...v1, base: v1.dirs.memory as string };
+    return sweptOnce({ ...v1, base: v1.dirs.memory as string });
   }
   const unified = join(ROOT, paths.get('unified') ?? '/');
   try {
@@ -74,7 +73,7 @@ export function detectCgroups(): CgroupSupport | null {
     const controllers = (['memory', 'pids', 'cpu'] as Controller[]).filter((c) => enabled.includes(c));
     if (controllers.includes('memory') && writable(unified)) {
       // Every non-root v2 group has cgroup.freeze (Linux >= 5.2); probed on the group itself when it is made.
-      return { version: 'v2', base: unified, controllers, dirs: Object.fromEntries(controllers.map((c) => [c, unified])), freezer: unified };
+      return sweptOnce({ version: 'v2', base: unified, controllers, dirs: Object.fromEntries(controllers.map((c) => [c, unified])), freezer: unified });
     }
   } catch {
     // no unified hierarchy here
@@ -268,8 +267,13 @@ export class PlayerCgroup {
   }
 
   /**
-   * Remove the groups once their processes are gone. The kernel may still hold a group for a moment after its
-   * last process exits (EBUSY), so this retries for up to about a second.
+   * Remove the groups once their processes are gone. A v1 group cannot be removed (EBUSY) while any task is in it,
+   * a zombie or one the kernel is still tearing down (an OOM-killed player frees its memory first), so this waits
+   * for the group to empty: on v2 woken by cgroup.events ("populated 0" is a file-modified event), on v1 (which has
+   * no event for it) by a backoff from 2 ms to 250 ms. What is still in it is killed again. Resolves true once
+   * removed; false after a couple of seconds, while the removal goes on in the background (bounded, never keeping
+   * the process alive) and then joins the groups retried by the next removal or sweep. Never throws: a group that
+   * cannot be removed must never fail a game.
    */
   async destroy(): Promise<boolean> {
     this.cpuCounter?.close();
@@ -283,19 +287,206 @@ export class PlayerCgroup {
       }
       this.freezeFd = null;
     }
-    const left = new Set(Object.values(this.dirs));
-    if (this.freezerDir) left.add(this.freezerDir);
-    for (let attempt = 0; attempt < 50 && left.size > 0; attempt++) {
-      if (attempt > 0) await sleep(20);
-      for (const dir of left) {
-        try {
-          rmdirSync(dir);
-          left.delete(dir);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') left.delete(dir);
-        }
+    const dirs = new Set(Object.values(this.dirs));
+    if (this.freezerDir) dirs.add(this.freezerDir);
+    const events = this.support.version === 'v2' ? join(this.dirs.memory as string, 'cgroup.events') : null;
+    return removeWhenEmpty([...dirs], events);
+  }
+}
+
+/** How long destroy() holds its caller, and how long the removal goes on in the background after that. */
+const REMOVE_FOREGROUND_MS = 2_000;
+const REMOVE_BOUND_MS = 60_000;
+
+/** Groups whose removal timed out (or a sweep found busy): retried by every later removal and sweep. */
+const pendingRemoval = new Set<string>();
+
+/** Remove a group; true when it is gone (or was already). */
+function tryRemove(dir: string): boolean {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/** The pids in a group (empty when it is gone). */
+function tasksOf(dir: string): number[] {
+  try {
+    return readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Thaw a group (a frozen task cannot die) and SIGKILL what is in it. */
+function killTasks(dir: string): number {
+  for (const [file, value] of [['freezer.state', 'THAWED'], ['cgroup.freeze', '0']]) {
+    try {
+      if (existsSync(join(dir, file))) writeFileSync(join(dir, file), value);
+    } catch {
+      // not ours to thaw, or gone
+    }
+  }
+  const tasks = tasksOf(dir);
+  for (const pid of tasks) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  return tasks.length;
+}
+
+function retryPending(): void {
+  for (const dir of pendingRemoval) if (tryRemove(dir)) pendingRemoval.delete(dir);
+}
+
+/** Resolve after `ms`, or earlier when `file` changes (v2 cgroup.events); never keeps the process alive. */
+function changeOrDelay(file: string | null, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    let watcher: ReturnType<typeof watch> | null = null;
+    const done = (): void => {
+      clearTimeout(timer);
+      watcher?.close();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    if (file) {
+      try {
+        watcher = watch(file, { persistent: false }, done);
+        watcher.on('error', done);
+      } catch {
+        // no inotify here: the delay alone
       }
     }
-    return left.size === 0;
+  });
+}
+
+function removeWhenEmpty(dirs: string[], events: string | null): Promise<boolean> {
+  retryPending();
+  let left = dirs.filter((dir) => !tryRemove(dir));
+  if (left.length === 0) return Promise.resolve(true);
+  const removal = (async (): Promise<boolean> => {
+    const deadline = Date.now() + REMOVE_BOUND_MS;
+    for (let delay = 2; left.length > 0; delay = Math.min(delay * 2, 250)) {
+      if (Date.now() >= deadline) {
+        for (const dir of left) pendingRemoval.add(dir);
+        return false;
+      }
+      // Anything still in the group after the first wait is a straggler of the player's: ours to end.
+      if (delay >= 16) for (const dir of left) killTasks(dir);
+      await changeOrDelay(events, delay);
+      left = left.filter((dir) => !tryRemove(dir));
+    }
+    return true;
+  })();
+  return Promise.race([removal, changeOrDelay(null, REMOVE_FOREGROUND_MS).then(() => false)]);
+}
+
+/** The groups this code makes: `referee-<owner pid>-<hex>` (a player's), `referee-probe-<pid>` (the write probe). */
+const GROUP_NAME = /^referee-(?:probe-)?(\d+)(?:-[0-9a-f]+)?$/;
+
+/** When a process started (ms since the epoch), or null when it is gone (or unreadable). */
+function processStartMs(pid: number, bootMs: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis start at field 3; field 22 is the start time in clock ticks
+    // (USER_HZ, 100 on every Linux architecture Node runs on).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return bootMs + Number(fields[19]) * 10;
+  } catch {
+    return null;
   }
+}
+
+function bootTimeMs(): number {
+  try {
+    const match = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
+    return match ? Number(match[1]) * 1000 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export interface SweepResult {
+  /** Stale groups removed. */
+  removed: number;
+  /** Processes killed in stale groups (players a killed grader left behind, stopped between turns). */
+  killed: number;
+  /** Stale groups still busy (their killed tasks not yet gone): retried by later removals. */
+  busy: number;
+}
+
+/**
+ * Remove the groups of graders that are gone: those whose owner pid (in the name) is dead, or is a newer process
+ * that reused the pid (it started after the group was made). A live grader's groups — this process's, or another
+ * grader's on the same machine — are never touched. One readdir per controller; the players a grader killed with
+ * SIGKILL left running (stopped between turns, without bubblewrap's die-with-parent) are killed here.
+ */
+export function sweepStaleGroups(support: CgroupSupport): SweepResult {
+  const result: SweepResult = { removed: 0, killed: 0, busy: 0 };
+  retryPending();
+  const parents = new Set(Object.values(support.dirs));
+  if (support.freezer) parents.add(support.freezer);
+  const bootMs = bootTimeMs();
+  const starts = new Map<number, number | null>();
+  const stale: string[] = [];
+  for (const parent of parents) {
+    let names: string[];
+    try {
+      names = readdirSync(parent);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const match = GROUP_NAME.exec(name);
+      if (!match) continue;
+      const owner = Number(match[1]);
+      if (owner === process.pid) continue;
+      if (!starts.has(owner)) starts.set(owner, processStartMs(owner, bootMs));
+      const started = starts.get(owner) ?? null;
+      const dir = join(parent, name);
+      if (started !== null) {
+        // A live pid: its group unless the process is younger than the group (the pid was reused). A second of
+        // slack for btime's rounding; a group we cannot stat is left alone.
+        try {
+          if (started <= statSync(dir).mtimeMs + 1_000) continue;
+        } catch {
+          continue;
+        }
+      }
+      stale.push(dir);
+    }
+  }
+  // Kill first, in every controller (the freezer's thaw lets the kill land), then remove.
+  for (const dir of stale) result.killed += killTasks(dir);
+  for (const dir of stale) {
+    if (tryRemove(dir)) result.removed++;
+    else {
+      result.busy++;
+      pendingRemoval.add(dir);
+    }
+  }
+  // The killed tasks take a moment to go: removed in the background (bounded, never keeping the process alive).
+  if (result.busy > 0) void removeWhenEmpty([...pendingRemoval], null);
+  return result;
+}
+
+let swept = false;
+
+/** Sweep once per process, at the first detection (the grader's start): the support is returned unchanged. */
+function sweptOnce(support: CgroupSupport): CgroupSupport {
+  if (!swept) {
+    swept = true;
+    try {
+      sweepStaleGroups(support);
+    } catch {
+      // a sweep is housekeeping: never the grader's failure
+    }
+  }
+  return support;
 }

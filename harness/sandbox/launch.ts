@@ -212,7 +212,10 @@ export function launchPlan(input: LaunchInput): LaunchPlan {
   const { layers } = input;
   const addressSpace = memoryWall(layers, input.memoryMb).addressSpace;
   const sandboxed = layers.bwrap ? [layers.bwrap, ...bwrapArgs(input)] : program(input).command;
-  const target = [...(!layers.bwrap && layers.unshare ? unshareArgs(layers.unshare) : []), ...dropPrivileges(layers.identity), ...sandboxed];
+  // Without bubblewrap, the first process takes the grader's death as SIGKILL (a stopped player would outlive it);
+  // before unshare, whose --kill-child passes it on to the namespace's init, and before any change of uid clears it.
+  const dies = !layers.bwrap && layers.diesWithGrader ? [layers.diesWithGrader, '--pdeathsig', 'KILL', '--'] : [];
+  const target = [...dies, ...(!layers.bwrap && layers.unshare ? unshareArgs(layers.unshare) : []), ...dropPrivileges(layers.identity), ...sandboxed];
   // No shell (Windows has none; the portable path, portable.ts): the program itself, without rlimits or cgroups.
   if (!layers.process.rlimits) return { command: target[0], args: target.slice(1), stdin: null };
   return {

@@ -67,6 +67,12 @@ export interface Layers {
    * host through the launcher, the Python host through ctypes; confinement.ts). null with bubblewrap or off Linux.
    */
   landlock: LandlockSupport | null;
+  /**
+   * Without bubblewrap (whose --die-with-parent does it): util-linux setpriv, through which a player's first
+   * process takes SIGKILL when the grader dies (`--pdeathsig`), so a grader killed with -9 leaves no player behind
+   * (stopped between turns, it would wait forever). Absent or null: none (the next grader's sweep ends them).
+   */
+  diesWithGrader?: string | null;
 }
 
 export interface LandlockSupport {
@@ -90,6 +96,14 @@ function findOnPath(name: string): string | null {
     }
   }
   return null;
+}
+
+/** setpriv when it knows --pdeathsig (util-linux 2.33, 2018), asked of the binary itself. */
+function pdeathsigTool(): string | null {
+  const setpriv = findSystemTool('setpriv');
+  if (!setpriv) return null;
+  const probe = spawnSync(setpriv, ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore', timeout: 10_000 });
+  return probe.status === 0 ? setpriv : null;
 }
 
 function findSystemTool(name: string): string | null {
@@ -298,6 +312,7 @@ export function detectLayers(options: { fresh?: boolean; live?: boolean } = {}):
     identity,
     unshare,
     landlock: linux && !bwrap ? probeLandlock() : null,
+    diesWithGrader: linux && !bwrap ? pdeathsigTool() : null,
   };
   if (!options.fresh) detected = layers;
   return layers;

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { cacheEntries, cacheFile, pruneCache } from '../../harness/sandbox/cache-dir.js';
+import { artefactHash, cachedArtefact, storeArtefact, type Artefact } from '../../grading/pool/artefact.js';
 import { scratch } from './support.js';
 
 test('past the cap the least recently used entries go, and a hit counts as a use', () => {
@@ -62,6 +63,39 @@ test('Botzone bots and their header shim count toward the cap; what a killed pro
   expect(pruneCache(1500, dir, now)).toBe(2200);
   expect([...bots, ...stale].filter((path) => existsSync(path))).toEqual([]);
   expect([current, ...fresh].filter((path) => existsSync(path))).toEqual([current, ...fresh]);
+});
+
+test("the game pool's artefacts count toward the cap and go least recently used first; a killed store's half goes after a day", () => {
+  const dir = scratch('cache-artefacts');
+  process.env.REFEREE_CACHE_DIR = dir;
+  const now = Date.now();
+  const day = 24 * 3600 * 1000;
+  const artefact = (text: string): Artefact => {
+    const files = [{ path: 'submission.cjs', bytes: Buffer.from(text.padEnd(1000, ' ')) }];
+    return { hash: artefactHash('node', 'submission.cjs', files), runtime: 'node', entry: 'submission.cjs', files };
+  };
+  const [old, hit, recent] = ['old', 'hit', 'recent'].map((name) => artefact(`module.exports = '${name}';`));
+  // Stored through the pool's own path (each store prunes: under the default cap nothing goes yet).
+  const dirs = [old, hit, recent].map((one) => storeArtefact(one));
+  dirs.forEach((path, i) => utimesSync(path, new Date(now - (3 - i) * 1000), new Date(now - (3 - i) * 1000)));
+  utimesSync(dirs[1], new Date(1000), new Date(1000));
+  const half = join(dir, 'artefacts', `${'a'.repeat(64)}.111.1.tmp`);
+  const writing = join(dir, 'artefacts', `${'b'.repeat(64)}.222.2.tmp`);
+  for (const path of [half, writing]) mkdirSync(path, { recursive: true });
+  writeFileSync(join(half, 'submission.cjs'), 'x'.repeat(100));
+  utimesSync(half, new Date(now - 2 * day), new Date(now - 2 * day));
+  // A hit is a use: the oldest by time becomes the newest, and this process's entries are never pruned under it.
+  expect(cachedArtefact(hit.hash)).toBe(dirs[1]);
+  const used = dirs.map((path) => cacheEntries(join(dir, 'artefacts')).find((entry) => entry.path === path)?.bytes ?? 0);
+  // A second process's view (nothing in use): past a cap of two artefacts, the least recently used one goes.
+  const other = execFileSync(
+    process.execPath,
+    ['--input-type=module', '-e', `const { pruneCache } = await import(${JSON.stringify(resolve('dist/harness/sandbox/cache-dir.js'))}); console.log(pruneCache(${used[1] + used[2] + 50}, ${JSON.stringify(dir)}, ${now}));`],
+    { encoding: 'utf8' },
+  );
+  expect(Number(other.trim())).toBe(used[0] + 100);
+  expect([old, hit, recent].map((one) => existsSync(join(dir, 'artefacts', one.hash)))).toEqual([false, true, true]);
+  expect([existsSync(half), existsSync(writing)]).toEqual([false, true]);
 });
 
 test('referee cache clean empties the cache', () => {

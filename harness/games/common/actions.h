@@ -123,6 +123,13 @@ class Names {
     while (*text) name->push_back(*text++);
     n_++;
   }
+  /** The same for a name of two characters (two stores into the string's own buffer, inline). */
+  void add2(const char* text) {
+    std::string* name = new (room()) std::string();
+    name->push_back(text[0]);
+    name->push_back(text[1]);
+    n_++;
+  }
 
  private:
   alignas(std::string) unsigned char room_[CAP * sizeof(std::string)];

@@ -65,8 +65,129 @@ def to_cell(action):
     return -1
 
 
+# The rules on 81-bit integers (bit = cell): a group is flooded by whole-board shifts, its liberties are one more
+# shift, and the legal cells of a position are three set operations on the result — no per-cell walk in Python.
+_FULL = (1 << CELLS) - 1
+_NOT_FIRST_FILE = sum(1 << cell for cell in range(CELLS) if cell % SIZE != 0)
+_NOT_LAST_FILE = sum(1 << cell for cell in range(CELLS) if cell % SIZE != SIZE - 1)
+# bytes(cells) -> one '1'/'0' character per cell for each piece, read last cell first by int(..., 2)
+_IS_BLACK = bytes.maketrans(bytes((EMPTY, BLACK, WHITE)), b'010')
+_IS_WHITE = bytes.maketrans(bytes((EMPTY, BLACK, WHITE)), b'001')
+_VALUES = bytes((EMPTY, BLACK, WHITE))
+_NEAR_BITS = tuple(sum(1 << n for n in _NEIGHBOURS[cell]) for cell in range(CELLS))
+
+
+def _spread(x):
+    """The cells next to any cell of x (files A and J do not wrap onto the neighbouring rows)."""
+    return (((x << 1) & _NOT_FIRST_FILE) | ((x >> 1) & _NOT_LAST_FILE) | (x << SIZE) | (x >> SIZE)) & _FULL
+
+
+def _bits(cells):
+    """(black, white) as integers, from the list of cell values (0, 1, 2); None if it holds anything else."""
+    if type(cells) is not list:
+        return None
+    try:
+        raw = bytes(cells)[::-1]
+    except (TypeError, ValueError):
+        return None
+    if len(raw) != CELLS or raw.translate(None, _VALUES):
+        return None
+    return int(raw.translate(_IS_BLACK), 2), int(raw.translate(_IS_WHITE), 2)
+
+
+def _group(seed, stones):
+    """The group of `stones` that holds the cell set `seed`."""
+    group = seed
+    while True:
+        grown = group | (_spread(group) & stones)
+        if grown == group:
+            return group
+        group = grown
+
+
+def _legal_mask(own, opp, _a=_NOT_FIRST_FILE, _j=_NOT_LAST_FILE, _full=_FULL, _size=SIZE):
+    """
+    The empty cells `own` may play: not the last liberty of an opponent group (a capture) and, unless the cell has
+    an empty neighbour, next to one of its own groups that keeps another liberty (else it is suicide). The flood
+    and the spreads are written out here: this runs once a ply of every playout.
+    """
+    empty = ~(own | opp) & _full
+    captures = 0  # the last liberty of each opponent group in atari
+    breathing = 0  # own groups with two liberties or more
+    for stones, mine in ((opp, False), (own, True)):
+        left = stones
+        while left:
+            group = left & -left
+            while True:
+                near = ((group << 1) & _a) | ((group >> 1) & _j) | (group << _size) | (group >> _size)
+                grown = group | (near & stones)
+                if grown == group:
+                    break
+                group = grown
+            left &= ~group
+            libs = near & empty
+            if mine:
+                if libs & (libs - 1):
+                    breathing |= group
+            elif libs & (libs - 1) == 0:
+                captures |= libs
+    return empty & ~captures & (_spread(empty) | _spread(breathing))
+
+
+def _legal_bits(cells, piece):
+    """The cells `piece` may play as an integer, or None when `cells` holds something the integers cannot."""
+    bits = _bits(cells)
+    if bits is None:
+        return None
+    black, white = bits
+    return _legal_mask(black, white) if piece == BLACK else _legal_mask(white, black)
+
+
+def _legal_cells(cells, piece):
+    """The cells `piece` may play, ascending."""
+    legal = _legal_bits(cells, piece)
+    if legal is None:
+        return _legal_cells_by_walk(cells, piece)
+    found = []
+    for row in range(SIZE):
+        found += _ROW_CELLS[row][(legal >> (row * SIZE)) & _ROW]
+    return found
+
+
+# _ROW_CELLS[row][pattern] / _ROW_NAMES: the cells of one row (and their names) whose bits are set in the 9-bit pattern
+_ROW = (1 << SIZE) - 1
+_ROW_CELLS = tuple(tuple(tuple(row * SIZE + col for col in range(SIZE) if pattern >> col & 1) for pattern in range(1 << SIZE))
+                   for row in range(SIZE))
+_ROW_NAMES = tuple(tuple(tuple(_NAMES[cell] for cell in cells) for cells in row) for row in _ROW_CELLS)
+
+
+def _is_legal(cells, piece, cell):
+    if type(cell) is not int or cell < 0 or cell >= CELLS or cells[cell] != EMPTY:
+        return False
+    bits = _bits(cells)
+    if bits is None:
+        group_of, liberties = _label_groups(cells)
+        return _legal_after_labelling(cells, piece, cell, group_of, liberties)
+    own, opp = bits if piece == BLACK else bits[::-1]
+    # Only the groups next to the cell matter: flood those alone.
+    empty = ~(own | opp) & _FULL
+    here = 1 << cell
+    near = _NEAR_BITS[cell]
+    safe = near & empty != 0
+    for n in _NEIGHBOURS[cell]:
+        stone = 1 << n
+        if opp & stone:
+            if _spread(_group(stone, opp)) & empty == here:
+                return False
+        elif not safe and own & stone:
+            libs = _spread(_group(stone, own)) & empty
+            safe = libs & (libs - 1) != 0
+    return safe
+
+
 def _label_groups(cells):
-    """Group id per cell (-1 for empty) and the number of distinct liberties per group."""
+    """Group id per cell (-1 for empty) and the number of distinct liberties per group: the walk for cells the
+    integers cannot hold (a submission that wrote something else into `_cells`)."""
     group_of = [-1] * CELLS
     liberties = []
     for start in range(CELLS):
@@ -103,17 +224,10 @@ def _legal_after_labelling(cells, piece, cell, group_of, liberties):
     return safe
 
 
-def _legal_cells(cells, piece):
+def _legal_cells_by_walk(cells, piece):
     group_of, liberties = _label_groups(cells)
     return [cell for cell in range(CELLS)
             if cells[cell] == EMPTY and _legal_after_labelling(cells, piece, cell, group_of, liberties)]
-
-
-def _is_legal(cells, piece, cell):
-    if type(cell) is not int or cell < 0 or cell >= CELLS or cells[cell] != EMPTY:
-        return False
-    group_of, liberties = _label_groups(cells)
-    return _legal_after_labelling(cells, piece, cell, group_of, liberties)
 
 
 class Board(object):
@@ -157,7 +271,16 @@ class Board(object):
         Cells `color` may play (empty, no capture, no suicide; not E5 as the first move under the centre rule), as
         'A1', 'B1', ... row by row from row 1.
         """
-        cells = _legal_cells(self._cells, _piece_of(color))
+        piece = _piece_of(color)
+        legal = _legal_bits(self._cells, piece)
+        if legal is not None:
+            if legal >> CENTER & 1 and self._banned_now(CENTER):
+                legal ^= 1 << CENTER
+            names = []
+            for row in range(SIZE):
+                names += _ROW_NAMES[row][(legal >> (row * SIZE)) & _ROW]
+            return names
+        cells = _legal_cells_by_walk(self._cells, piece)
         if self._banned_now(CENTER):
             cells = [cell for cell in cells if cell != CENTER]
         return [_NAMES[cell] for cell in cells]
@@ -201,7 +324,8 @@ class Board(object):
     def getWinner(self, toMove):
         """With `toMove` to play: (0 Black wins | 1 White wins, 1) when `toMove` has no legal move, else None."""
         piece = _piece_of(toMove)
-        if _legal_cells(self._cells, piece):
+        legal = _legal_bits(self._cells, piece)
+        if legal if legal is not None else _legal_cells_by_walk(self._cells, piece):
             return None
         return (1 if piece == BLACK else 0, 1)
 

@@ -58,23 +58,28 @@ class Board {
     return black_ & b ? 'X' : white_ & b ? 'O' : EMPTY;
   }
 
-  /** Legal squares for `color` in board.py's order: the opponent's discs row by row, their empty neighbours N, NE, E, SE, S, SW, W, NW. */
+  /**
+   * Legal squares for `color` in board.py's order: the opponent's discs row by row, their empty neighbours N, NE, E,
+   * SE, S, SW, W, NW. A square is listed under its lowest opponent neighbour o, in o's scan order: its rank
+   * o * 8 + direction (0..511) names it alone, so the ranks are set in a 512-bit set and read back in order.
+   */
   Actions getLegalActions(char color) const {
     Actions actions;
     if (color != 'X' && color != 'O') return actions;
     const std::uint64_t me = color == 'X' ? black_ : white_, them = color == 'X' ? white_ : black_;
-    // board.py lists a square under its lowest opponent neighbour, in that neighbour's scan order: sort by that key.
     const Tables& t = tables();
-    int keys[64], n = 0;
+    std::uint64_t ranks[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    unsigned words = 0;
     for (std::uint64_t legal = legalMask(me, them); legal; legal &= legal - 1) {
-      int s = __builtin_ctzll(legal);
-      int o = __builtin_ctzll(t.near[s] & them);
-      int key = (((o << 3) | t.scanRank[s - o + 9]) << 6) | s;
-      int j = n++;
-      for (; j > 0 && keys[j - 1] > key; j--) keys[j] = keys[j - 1];
-      keys[j] = key;
+      const int s = __builtin_ctzll(legal);
+      const int rank = t.rankOf[s][__builtin_ctzll(t.near[s] & them)];
+      ranks[rank >> 6] |= bit(rank & 63);
+      words |= 1u << (rank >> 6);
     }
-    for (int k = 0; k < n; k++) actions.add(t.names[keys[k] & 63]);
+    for (; words; words &= words - 1) {
+      const int w = __builtin_ctz(words);
+      for (std::uint64_t left = ranks[w]; left; left &= left - 1) actions.add2(t.names[t.squareOfRank[(w << 6) | __builtin_ctzll(left)]]);
+    }
     return actions;
   }
   Actions get_legal_actions(char color) const { return getLegalActions(color); }
@@ -183,16 +188,27 @@ class Board {
     std::uint64_t near[64];  // each square's on-board neighbours
     signed char scanRank[19];  // [s - o + 9]: the place of the step o → s in board.py's scan N, NE, E, SE, S, SW, W, NW
     std::uint64_t rays[64][8];  // the squares beyond each square, E, SE, S, SW, W, NW, N, NE (_can_fliped's order)
-    Tables() : names(), near(), scanRank(), rays() {
+    short rankOf[64][64];  // [s][o]: the rank (o * 8 + scan direction) of square s listed under its neighbour o
+    signed char squareOfRank[512];  // the square a rank names
+    signed char direction[19];  // [n - sq + 9]: the _can_fliped direction of the step from sq to its neighbour n
+    Tables() : names(), near(), scanRank(), rays(), rankOf(), squareOfRank(), direction() {
       const int flipSteps[8][2] = {{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}};
       const int steps[8][2] = {{-1, 0}, {-1, 1}, {0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}};
       for (int rank = 0; rank < 8; rank++) scanRank[steps[rank][0] * 8 + steps[rank][1] + 9] = static_cast<signed char>(rank);
+      for (int d = 0; d < 8; d++) direction[flipSteps[d][0] * 8 + flipSteps[d][1] + 9] = static_cast<signed char>(d);
       for (int sq = 0; sq < 64; sq++) {
         names[sq][0] = static_cast<char>('A' + sq % 8);
         names[sq][1] = static_cast<char>('1' + sq / 8);
         for (const auto& step : steps) {
           int r = sq / 8 + step[0], c = sq % 8 + step[1];
           if (isOnBoard(r, c)) near[sq] |= bit(r * 8 + c);
+        }
+        for (const auto& step : steps) {
+          int r = sq / 8 + step[0], c = sq % 8 + step[1];
+          if (!isOnBoard(r, c)) continue;
+          const int s = r * 8 + c, rank = (sq << 3) | scanRank[step[0] * 8 + step[1] + 9];
+          rankOf[s][sq] = static_cast<short>(rank);
+          squareOfRank[rank] = static_cast<signed char>(s);
         }
         for (int d = 0; d < 8; d++) {
           for (int r = sq / 8 + flipSteps[d][0], c = sq % 8 + flipSteps[d][1]; isOnBoard(r, c); r += flipSteps[d][0], c += flipSteps[d][1]) rays[sq][d] |= bit(r * 8 + c);
@@ -211,20 +227,20 @@ class Board {
     const std::uint64_t inner = them & 0x7e7e7e7e7e7e7e7eULL;  // no wrap across the A and H files
     return (runs<1>(me, inner) | runs<7>(me, inner) | runs<8>(me, them) | runs<9>(me, inner)) & empty;
   }
-  /** The squares just past a run of `mask` that starts next to `me`, both ways along shift S (constant: no variable shifts). */
+  /**
+   * The squares just past a run of `mask` that starts next to `me`, both ways along shift S (constant: no variable
+   * shifts): one step, a second, then two doublings over pairs of `mask` (runs of up to six in four steps).
+   */
   template <int S>
   static std::uint64_t runs(std::uint64_t me, std::uint64_t mask) {
     std::uint64_t up = mask & (me << S), down = mask & (me >> S);
     up |= mask & (up << S);
     down |= mask & (down >> S);
-    up |= mask & (up << S);
-    down |= mask & (down >> S);
-    up |= mask & (up << S);
-    down |= mask & (down >> S);
-    up |= mask & (up << S);
-    down |= mask & (down >> S);
-    up |= mask & (up << S);
-    down |= mask & (down >> S);
+    const std::uint64_t pairUp = mask & (mask << S), pairDown = pairUp >> S;
+    up |= pairUp & (up << (2 * S));
+    down |= pairDown & (down >> (2 * S));
+    up |= pairUp & (up << (2 * S));
+    down |= pairDown & (down >> (2 * S));
     return (up << S) | (down >> S);
   }
 
@@ -238,28 +254,30 @@ class Board {
     const Tables& t = tables();
     const std::uint64_t* rays = t.rays[sq];
     std::uint64_t runs[8], all = 0;
-    for (int d = 0; d < 4; d++) {
+    unsigned dirs = 0;
+    // Only a direction whose first square is the opponent's can flip (one to three of the eight on most moves).
+    for (std::uint64_t near = t.near[sq] & them; near; near &= near - 1) {
+      const int d = t.direction[__builtin_ctzll(near) - sq + 9];
       const std::uint64_t stop = rays[d] & ~them;
-      const std::uint64_t first = stop & (~stop + 1);
-      runs[d] = first & me ? rays[d] & (first - 1) : 0;
+      if (!stop) continue;
+      const std::uint64_t first = d < 4 ? stop & (~stop + 1) : bit(63 - __builtin_clzll(stop));
+      if (!(first & me)) continue;
+      runs[d] = d < 4 ? rays[d] & (first - 1) : rays[d] & ~((first << 1) - 1);
       all |= runs[d];
+      dirs |= 1u << d;
     }
-    for (int d = 4; d < 8; d++) {
-      const std::uint64_t stop = rays[d] & ~them;
-      const std::uint64_t first = stop ? bit(63 - __builtin_clzll(stop)) : 0;
-      runs[d] = first & me ? rays[d] & ~((first << 1) - 1) : 0;
-      all |= runs[d];
-    }
-    if (names && all) {
-      for (int d = 0; d < 4; d++) {
-        for (std::uint64_t run = runs[d]; run;) {
-          const int top = 63 - __builtin_clzll(run);
-          names->add(t.names[top]);
-          run ^= bit(top);
+    if (names) {
+      for (; dirs; dirs &= dirs - 1) {
+        const int d = __builtin_ctz(dirs);
+        if (d < 4) {
+          for (std::uint64_t run = runs[d]; run;) {
+            const int top = 63 - __builtin_clzll(run);
+            names->add2(t.names[top]);
+            run ^= bit(top);
+          }
+        } else {
+          for (std::uint64_t run = runs[d]; run; run &= run - 1) names->add2(t.names[__builtin_ctzll(run)]);
         }
-      }
-      for (int d = 4; d < 8; d++) {
-        for (std::uint64_t run = runs[d]; run; run &= run - 1) names->add(t.names[__builtin_ctzll(run)]);
       }
     }
     return all;

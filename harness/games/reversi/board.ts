@@ -6,7 +6,7 @@
  * The discs live in private fields, so the only way to change a board is through its methods — which is what
  * the tamper check (game.py: "changing the board it was handed loses") compares.
  */
-import { DIRECTION_OF_STEP, hasSquare, NEAR_HI, NEAR_LO, orderedSquare, orderSquares, popcount, RAY_HI, RAY_LO, START } from './core.js';
+import { DIRECTION_OF_STEP, hasSquare, NEAR_HI, NEAR_LO, out, popcount, RANKS, rankLegalSquares, RAY_HI, RAY_LO, SQUARE_OF_RANK, START } from './core.js';
 
 export type Color = 'X' | 'O';
 /** A square as board.py accepts it: 'D3' (either case, like board_num) or [row, col]. */
@@ -18,6 +18,8 @@ const { clz32 } = Math;
 
 /** 'A1'..'H8', built once: every name the Board returns is one of these strings, so nothing is built per call. */
 const NAMES: readonly string[] = Array.from({ length: 64 }, (_, sq) => FILES[sq & 7] + String((sq >> 3) + 1));
+/** NAME_OF_RANK[rank]: the name of the square a legal-move rank names (core's rankLegalSquares). */
+const NAME_OF_RANK: readonly string[] = Array.from(SQUARE_OF_RANK, (sq) => NAMES[sq]);
 /** The flips of the last flipNames call, as a 64-bit set (hi, lo). */
 const flipped = { hi: 0, lo: 0 };
 
@@ -221,10 +223,22 @@ export class Board {
 
   /** Legal squares for `color` in board.py's order, as 'A1'..'H8'. */
   getLegalActions(color: Color): string[] {
-    const n = color === 'X' ? orderSquares(this.#bh, this.#bl, this.#wh, this.#wl)
-      : color === 'O' ? orderSquares(this.#wh, this.#wl, this.#bh, this.#bl) : checkColor(color) && 0;
-    const names = new Array<string>(n);
-    for (let k = 0; k < n; k++) names[k] = NAMES[orderedSquare(k)];
+    let words = color === 'X' ? rankLegalSquares(this.#bh, this.#bl, this.#wh, this.#wl)
+      : color === 'O' ? rankLegalSquares(this.#wh, this.#wl, this.#bh, this.#bl) : checkColor(color) && 0;
+    // The ranks come out sorted word by word: each names its square, written straight into the answer.
+    const names = new Array<string>(words === 0 ? 0 : out.lo);
+    let k = 0;
+    while (words !== 0) {
+      const w = 31 - clz32(words & -words);
+      words &= words - 1;
+      let ranks = RANKS[w];
+      RANKS[w] = 0;
+      while (ranks !== 0) {
+        const bit = ranks & -ranks;
+        ranks ^= bit;
+        names[k++] = NAME_OF_RANK[(w << 5) | (31 - clz32(bit))];
+      }
+    }
     return names;
   }
 

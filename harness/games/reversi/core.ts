@@ -36,93 +36,79 @@ export function popcount(hi: number, lo: number): number {
 
 /**
  * Squares where the player (ph, pl) may move against the opponent (oh, ol), into `out`.
- * Dumb7fill in eight directions; opponents are masked to the inner columns for any direction with a sideways
- * step, so no shift can wrap from one row's edge to the next.
+ * Per direction, the runs of opponent discs next to the player's: one step, a second, then two doublings over
+ * pairs of opponent discs (Kogge-Stone: runs of up to six in four steps instead of six), then one step on to the
+ * empty square. Opponents are masked to the inner columns for any direction with a sideways step, so no shift can
+ * wrap from one row's edge to the next.
  */
 export function legalMask(ph: number, pl: number, oh: number, ol: number): void {
-  const eh = ~(ph | oh);
-  const el = ~(pl | ol);
   const mh = oh & INNER;
   const ml = ol & INNER;
   let rh = 0;
   let rl = 0;
   let th: number;
   let tl: number;
+  let qh: number;
+  let ql: number;
 
-  // East (+1): carries between halves only touch columns A/H, which the inner mask removes.
+  // East (+1) and west (-1): a row never crosses between the halves.
   th = (ph << 1) & mh; tl = (pl << 1) & ml;
   th |= (th << 1) & mh; tl |= (tl << 1) & ml;
-  th |= (th << 1) & mh; tl |= (tl << 1) & ml;
-  th |= (th << 1) & mh; tl |= (tl << 1) & ml;
-  th |= (th << 1) & mh; tl |= (tl << 1) & ml;
-  th |= (th << 1) & mh; tl |= (tl << 1) & ml;
-  rh |= (th << 1) & eh; rl |= (tl << 1) & el;
-
-  // West (-1)
+  qh = mh & (mh << 1); ql = ml & (ml << 1);
+  th |= (th << 2) & qh; tl |= (tl << 2) & ql;
+  th |= (th << 2) & qh; tl |= (tl << 2) & ql;
+  rh |= th << 1; rl |= tl << 1;
   th = (ph >>> 1) & mh; tl = (pl >>> 1) & ml;
   th |= (th >>> 1) & mh; tl |= (tl >>> 1) & ml;
-  th |= (th >>> 1) & mh; tl |= (tl >>> 1) & ml;
-  th |= (th >>> 1) & mh; tl |= (tl >>> 1) & ml;
-  th |= (th >>> 1) & mh; tl |= (tl >>> 1) & ml;
-  th |= (th >>> 1) & mh; tl |= (tl >>> 1) & ml;
-  rh |= (th >>> 1) & eh; rl |= (tl >>> 1) & el;
+  qh = mh & (mh >>> 1); ql = ml & (ml >>> 1);
+  th |= (th >>> 2) & qh; tl |= (tl >>> 2) & ql;
+  th |= (th >>> 2) & qh; tl |= (tl >>> 2) & ql;
+  rh |= th >>> 1; rl |= tl >>> 1;
 
-  // South (+8): rows grow towards the high half.
+  // South (+8) and north (-8): rows grow towards the high half.
   th = ((ph << 8) | (pl >>> 24)) & oh; tl = (pl << 8) & ol;
   th |= ((th << 8) | (tl >>> 24)) & oh; tl |= (tl << 8) & ol;
-  th |= ((th << 8) | (tl >>> 24)) & oh; tl |= (tl << 8) & ol;
-  th |= ((th << 8) | (tl >>> 24)) & oh; tl |= (tl << 8) & ol;
-  th |= ((th << 8) | (tl >>> 24)) & oh; tl |= (tl << 8) & ol;
-  th |= ((th << 8) | (tl >>> 24)) & oh; tl |= (tl << 8) & ol;
-  rh |= ((th << 8) | (tl >>> 24)) & eh; rl |= (tl << 8) & el;
-
-  // North (-8)
+  qh = ((oh << 8) | (ol >>> 24)) & oh; ql = (ol << 8) & ol;
+  th |= ((th << 16) | (tl >>> 16)) & qh; tl |= (tl << 16) & ql;
+  th |= ((th << 16) | (tl >>> 16)) & qh; tl |= (tl << 16) & ql;
+  rh |= ((th << 8) | (tl >>> 24)); rl |= (tl << 8);
   tl = ((pl >>> 8) | (ph << 24)) & ol; th = (ph >>> 8) & oh;
   tl |= ((tl >>> 8) | (th << 24)) & ol; th |= (th >>> 8) & oh;
-  tl |= ((tl >>> 8) | (th << 24)) & ol; th |= (th >>> 8) & oh;
-  tl |= ((tl >>> 8) | (th << 24)) & ol; th |= (th >>> 8) & oh;
-  tl |= ((tl >>> 8) | (th << 24)) & ol; th |= (th >>> 8) & oh;
-  tl |= ((tl >>> 8) | (th << 24)) & ol; th |= (th >>> 8) & oh;
-  rl |= ((tl >>> 8) | (th << 24)) & el; rh |= (th >>> 8) & eh;
+  ql = ((ol >>> 8) | (oh << 24)) & ol; qh = (oh >>> 8) & oh;
+  tl |= ((tl >>> 16) | (th << 16)) & ql; th |= (th >>> 16) & qh;
+  tl |= ((tl >>> 16) | (th << 16)) & ql; th |= (th >>> 16) & qh;
+  rl |= ((tl >>> 8) | (th << 24)); rh |= (th >>> 8);
 
-  // South-east (+9)
+  // South-east (+9) and north-west (-9): rows grow towards the high half.
   th = ((ph << 9) | (pl >>> 23)) & mh; tl = (pl << 9) & ml;
   th |= ((th << 9) | (tl >>> 23)) & mh; tl |= (tl << 9) & ml;
-  th |= ((th << 9) | (tl >>> 23)) & mh; tl |= (tl << 9) & ml;
-  th |= ((th << 9) | (tl >>> 23)) & mh; tl |= (tl << 9) & ml;
-  th |= ((th << 9) | (tl >>> 23)) & mh; tl |= (tl << 9) & ml;
-  th |= ((th << 9) | (tl >>> 23)) & mh; tl |= (tl << 9) & ml;
-  rh |= ((th << 9) | (tl >>> 23)) & eh; rl |= (tl << 9) & el;
-
-  // South-west (+7)
-  th = ((ph << 7) | (pl >>> 25)) & mh; tl = (pl << 7) & ml;
-  th |= ((th << 7) | (tl >>> 25)) & mh; tl |= (tl << 7) & ml;
-  th |= ((th << 7) | (tl >>> 25)) & mh; tl |= (tl << 7) & ml;
-  th |= ((th << 7) | (tl >>> 25)) & mh; tl |= (tl << 7) & ml;
-  th |= ((th << 7) | (tl >>> 25)) & mh; tl |= (tl << 7) & ml;
-  th |= ((th << 7) | (tl >>> 25)) & mh; tl |= (tl << 7) & ml;
-  rh |= ((th << 7) | (tl >>> 25)) & eh; rl |= (tl << 7) & el;
-
-  // North-east (-7)
-  tl = ((pl >>> 7) | (ph << 25)) & ml; th = (ph >>> 7) & mh;
-  tl |= ((tl >>> 7) | (th << 25)) & ml; th |= (th >>> 7) & mh;
-  tl |= ((tl >>> 7) | (th << 25)) & ml; th |= (th >>> 7) & mh;
-  tl |= ((tl >>> 7) | (th << 25)) & ml; th |= (th >>> 7) & mh;
-  tl |= ((tl >>> 7) | (th << 25)) & ml; th |= (th >>> 7) & mh;
-  tl |= ((tl >>> 7) | (th << 25)) & ml; th |= (th >>> 7) & mh;
-  rl |= ((tl >>> 7) | (th << 25)) & el; rh |= (th >>> 7) & eh;
-
-  // North-west (-9)
+  qh = ((mh << 9) | (ml >>> 23)) & mh; ql = (ml << 9) & ml;
+  th |= ((th << 18) | (tl >>> 14)) & qh; tl |= (tl << 18) & ql;
+  th |= ((th << 18) | (tl >>> 14)) & qh; tl |= (tl << 18) & ql;
+  rh |= ((th << 9) | (tl >>> 23)); rl |= (tl << 9);
   tl = ((pl >>> 9) | (ph << 23)) & ml; th = (ph >>> 9) & mh;
   tl |= ((tl >>> 9) | (th << 23)) & ml; th |= (th >>> 9) & mh;
-  tl |= ((tl >>> 9) | (th << 23)) & ml; th |= (th >>> 9) & mh;
-  tl |= ((tl >>> 9) | (th << 23)) & ml; th |= (th >>> 9) & mh;
-  tl |= ((tl >>> 9) | (th << 23)) & ml; th |= (th >>> 9) & mh;
-  tl |= ((tl >>> 9) | (th << 23)) & ml; th |= (th >>> 9) & mh;
-  rl |= ((tl >>> 9) | (th << 23)) & el; rh |= (th >>> 9) & eh;
+  ql = ((ml >>> 9) | (mh << 23)) & ml; qh = (mh >>> 9) & mh;
+  tl |= ((tl >>> 18) | (th << 14)) & ql; th |= (th >>> 18) & qh;
+  tl |= ((tl >>> 18) | (th << 14)) & ql; th |= (th >>> 18) & qh;
+  rl |= ((tl >>> 9) | (th << 23)); rh |= (th >>> 9);
 
-  out.hi = rh;
-  out.lo = rl;
+  // South-west (+7) and north-east (-7): rows grow towards the high half.
+  th = ((ph << 7) | (pl >>> 25)) & mh; tl = (pl << 7) & ml;
+  th |= ((th << 7) | (tl >>> 25)) & mh; tl |= (tl << 7) & ml;
+  qh = ((mh << 7) | (ml >>> 25)) & mh; ql = (ml << 7) & ml;
+  th |= ((th << 14) | (tl >>> 18)) & qh; tl |= (tl << 14) & ql;
+  th |= ((th << 14) | (tl >>> 18)) & qh; tl |= (tl << 14) & ql;
+  rh |= ((th << 7) | (tl >>> 25)); rl |= (tl << 7);
+  tl = ((pl >>> 7) | (ph << 25)) & ml; th = (ph >>> 7) & mh;
+  tl |= ((tl >>> 7) | (th << 25)) & ml; th |= (th >>> 7) & mh;
+  ql = ((ml >>> 7) | (mh << 25)) & ml; qh = (mh >>> 7) & mh;
+  tl |= ((tl >>> 14) | (th << 18)) & ql; th |= (th >>> 14) & qh;
+  tl |= ((tl >>> 14) | (th << 18)) & ql; th |= (th >>> 14) & qh;
+  rl |= ((tl >>> 7) | (th << 25)); rh |= (th >>> 7);
+
+  out.hi = rh & ~(ph | oh);
+  out.lo = rl & ~(pl | ol);
 }
 
 /** board.py's eight (row, col) steps, in its `_can_fliped` order: E, SE, S, SW, W, NW, N, NE. */
@@ -344,61 +330,80 @@ export const START = {
  * board.py's get_legal_actions order, which students break ties by: scan the opponent's discs row by row (A1, B1
  * … H8); for each, its empty neighbours N, NE, E, SE, S, SW, W, NW, each kept the first time it is seen; keep
  * those that flip something. A legal square is therefore listed where its first opponent neighbour (lowest index)
- * lists it, so its rank is (that neighbour, the direction from it): one lookup per legal square, then a sort of
- * the handful of keys, instead of a walk over every opponent disc's eight neighbours.
+ * lists it, so its rank is (that neighbour o, the direction from it): one lookup per legal square. That rank,
+ * o * 8 + direction (0..511), names the square on its own, so the squares are sorted by setting bits in a 512-bit
+ * set and reading them back in order (no comparison sort: the insertion sort it replaces cost more than the move
+ * generation).
  */
-/** Sort keys of the last orderedSquares call, ascending: (first opponent neighbour, rank) << 6 | square. */
-const ORDER = new Int32Array(64);
+/** RANK_OF[s << 6 | o]: the rank (o * 8 + scan direction) of square s reached from its neighbour o. */
+const RANK_OF = new Int16Array(64 * 64);
+/** SQUARE_OF_RANK[rank]: the square a rank names. */
+export const SQUARE_OF_RANK = new Int8Array(512);
+for (let s = 0; s < 64; s++) {
+  for (let o = 0; o < 64; o++) {
+    if (!hasNeighbour(s, o)) continue;
+    const rank = (o << 3) | SCAN_RANK[s - o + 9];
+    RANK_OF[(s << 6) | o] = rank;
+    SQUARE_OF_RANK[rank] = s;
+  }
+}
+function hasNeighbour(s: number, o: number): boolean {
+  return o < 32 ? ((NEAR_LO[s] >>> o) & 1) === 1 : ((NEAR_HI[s] >>> (o - 32)) & 1) === 1;
+}
+/** The 512-bit set of ranks being sorted (16 words; whoever reads a word empties it). */
+export const RANKS = new Int32Array(16);
 
-function insertKey(n: number, s: number, oh: number, ol: number): number {
-  let nb = NEAR_LO[s] & ol;
-  let o: number;
-  if (nb !== 0) o = 31 - clz32(nb & -nb);
-  else {
-    nb = NEAR_HI[s] & oh;
-    o = 63 - clz32(nb & -nb);
-  }
-  const key = (((o << 3) | SCAN_RANK[s - o + 9]) << 6) | s;
-  let j = n;
-  while (j > 0 && ORDER[j - 1] > key) {
-    ORDER[j] = ORDER[j - 1];
-    j--;
-  }
-  ORDER[j] = key;
-  return n + 1;
+/** The rank of legal square s: from its lowest opponent neighbour. */
+function rankOf(s: number, oh: number, ol: number): number {
+  const nl = NEAR_LO[s] & ol;
+  return RANK_OF[(s << 6) | (nl !== 0 ? 31 - clz32(nl & -nl) : 63 - clz32(NEAR_HI[s] & oh & -(NEAR_HI[s] & oh)))];
 }
 
 /**
- * The player's legal squares in board.py's order, left in a shared scratch array: returns how many; square k is
- * `orderedSquare(k)`. Allocates nothing.
+ * The ranks of the player's legal squares, set in RANKS: returns which of its 16 words hold one (bit w for word w),
+ * and leaves how many squares in `out.lo`. The caller reads those words in order and empties them.
  */
-export function orderSquares(ph: number, pl: number, oh: number, ol: number): number {
+export function rankLegalSquares(ph: number, pl: number, oh: number, ol: number): number {
   legalMask(ph, pl, oh, ol);
   let lh = out.hi;
   let ll = out.lo;
+  let words = 0;
   let n = 0;
   while (ll !== 0) {
     const bit = ll & -ll;
     ll ^= bit;
-    n = insertKey(n, 31 - clz32(bit), oh, ol);
+    const rank = rankOf(31 - clz32(bit), oh, ol);
+    RANKS[rank >> 5] |= 1 << (rank & 31);
+    words |= 1 << (rank >> 5);
+    n++;
   }
   while (lh !== 0) {
     const bit = lh & -lh;
     lh ^= bit;
-    n = insertKey(n, 63 - clz32(bit), oh, ol);
+    const rank = rankOf(63 - clz32(bit), oh, ol);
+    RANKS[rank >> 5] |= 1 << (rank & 31);
+    words |= 1 << (rank >> 5);
+    n++;
   }
-  return n;
+  out.lo = n;
+  return words;
 }
 
-/** The k-th square of the last orderSquares call. */
-export function orderedSquare(k: number): number {
-  return ORDER[k] & 63;
-}
-
-/** The player's legal squares in board.py's order (see orderSquares). */
+/** The player's legal squares in board.py's order (see rankLegalSquares). */
 export function orderedMoves(ph: number, pl: number, oh: number, ol: number): number[] {
-  const n = orderSquares(ph, pl, oh, ol);
-  const moves = new Array<number>(n);
-  for (let k = 0; k < n; k++) moves[k] = ORDER[k] & 63;
+  let words = rankLegalSquares(ph, pl, oh, ol);
+  const moves = new Array<number>(words === 0 ? 0 : out.lo);
+  let n = 0;
+  while (words !== 0) {
+    const w = 31 - clz32(words & -words);
+    words &= words - 1;
+    let ranks = RANKS[w];
+    RANKS[w] = 0;
+    while (ranks !== 0) {
+      const bit = ranks & -ranks;
+      ranks ^= bit;
+      moves[n++] = SQUARE_OF_RANK[(w << 5) | (31 - clz32(bit))];
+    }
+  }
   return moves;
 }
