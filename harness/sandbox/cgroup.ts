@@ -384,7 +384,13 @@ function removeWhenEmpty(dirs: string[], events: string | null): Promise<boolean
     }
     return true;
   })();
-  return Promise.race([removal, changeOrDelay(null, REMOVE_FOREGROUND_MS).then(() => false)]);
+  // The caller is held by a timer that keeps the process alive (the waits inside are unref'd: alone they let node
+  // exit with a top-level await unsettled — exit code 13 from check, play and grade), cleared once removal is done.
+  let bound: NodeJS.Timeout | undefined;
+  const held = new Promise<boolean>((resolve) => {
+    bound = setTimeout(() => resolve(false), REMOVE_FOREGROUND_MS);
+  });
+  return Promise.race([removal.finally(() => clearTimeout(bound)), held]);
 }
 
 /** The groups this code makes: `referee-<owner pid>-<hex>` (a player's), `referee-probe-<pid>` (the write probe). */
