@@ -100,7 +100,7 @@ function timed(command: string[], env: NodeJS.ProcessEnv = process.env, cwd = RO
   const started = performance.now();
   const run = spawnSync(argv[0], argv.slice(1), { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
   const wallMs = performance.now() - started;
-  const said = run.status === 0 ? undefined : `${run.stdout}${run.stderr}${run.error ? run.error.message : ''}`.trim().split('\n').slice(-4).join(' / ');
+  const said = run.status === 0 ? undefined : `exit ${run.status ?? run.signal}: ${run.stdout}${run.stderr}${run.error ? run.error.message : ''}`.trim().split('\n').slice(-4).join(' / ');
   let cpuMs = childrenCpuMs() - cpu;
   if (group) {
     // What the run left running finishes before the count (and before the next run, which it would slow).

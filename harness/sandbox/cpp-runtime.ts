@@ -5,9 +5,9 @@
  * (harness/games/<game>/board.h, staged as referee/<game>.h) are copied into the cache the same way, one
  * world-readable folder to bind into the sandboxed compiler.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, cacheFolder, touchCacheEntry } from './cache-dir.js';
@@ -95,6 +95,74 @@ export function cppHeadersDir(): string {
 }
 
 let host: string | null = null;
+let ahead: Promise<void> | null = null;
+let aheadChild: ChildProcess | null = null;
+
+/** Where the host of this source goes in the cache. */
+function hostTarget(): { path: string; source: string } {
+  const source = join(cppSourceDir(), 'host.cpp');
+  const hash = createHash('sha256').update('cpp-host/2\0').update(readFileSync(source)).digest('hex').slice(0, 16);
+  return { path: join(cacheDir(), `cpp-host-${hash}`), source };
+}
+
+/**
+ * g++'s arguments for the host. The player's library binds time, clock and std::random_device's draw to the host's
+ * own (reproducible randomness, see host.cpp): the executable exports exactly those.
+ */
+function hostBuildArgs(source: string, output: string): string[] {
+  const exported = ['time', 'clock', '_ZNSt13random_device9_M_getvalEv'].map((name) => `-Wl,--export-dynamic-symbol=${name}`);
+  return ['-std=c++17', '-O2', ...exported, '-o', output, source, '-ldl'];
+}
+
+/**
+ * Build the host in the background if the cache has none, while the student's code compiles (issue #35: a cold C++
+ * check built the host only after the student's compile; the two are independent g++ runs). Never fails: a build
+ * that fails here is done again, and its error reported, by cppHostPath. A player's start awaits it first.
+ */
+export function buildCppHostAhead(): Promise<void> {
+  ahead ??= new Promise<void>((settle) => {
+    const { path, source } = hostTarget();
+    const compiler = existsSync(path) ? null : findCompiler();
+    if (!compiler) return settle();
+    const temporary = `${path}.${process.pid}.ahead.tmp`;
+    // Its own process group, so stopCppHostAhead stops cc1plus and as too, not only the driver.
+    const child = spawn(compiler.path, hostBuildArgs(source, temporary), { detached: true, stdio: 'ignore' });
+    const timer = setTimeout(stopCppHostAhead, 120_000);
+    const ended = (ok: boolean): void => {
+      clearTimeout(timer);
+      aheadChild = null;
+      try {
+        if (ok) {
+          chmodSync(temporary, 0o755);
+          renameSync(temporary, path);
+        }
+      } catch {
+        // cppHostPath builds it
+      }
+      rmSync(temporary, { force: true });
+      settle();
+    };
+    child.once('error', () => ended(false));
+    child.once('exit', (code) => ended(code === 0));
+    aheadChild = child;
+  });
+  return ahead;
+}
+
+/** Stop a build started by buildCppHostAhead (the student's compile failed: this process will start no player). */
+export function stopCppHostAhead(): void {
+  if (!aheadChild?.pid) return;
+  try {
+    process.kill(-aheadChild.pid, 'SIGKILL');
+  } catch {
+    // ended meanwhile
+  }
+}
+
+/** Settles when a build started by buildCppHostAhead has ended (at once when none was started). */
+export function cppHostAhead(): Promise<void> {
+  return ahead ?? Promise.resolve();
+}
 
 /**
  * The compiled C++ host, built once per cache (g++ -O2, outside the sandbox: it is the project's own code) and named
@@ -103,18 +171,12 @@ let host: string | null = null;
  */
 export function cppHostPath(): string {
   if (host && existsSync(host)) return host;
-  const source = join(cppSourceDir(), 'host.cpp');
-  const text = readFileSync(source);
-  const hash = createHash('sha256').update('cpp-host/2\0').update(text).digest('hex').slice(0, 16);
-  const path = join(cacheDir(), `cpp-host-${hash}`);
+  const { path, source } = hostTarget();
   const compiler = existsSync(path) ? null : findCompiler();
   if (!existsSync(path) && !compiler) throw new Error(NO_COMPILER);
   if (compiler && !existsSync(path)) {
     const temporary = `${path}.${process.pid}.tmp`;
-    // The player's library binds time, clock and std::random_device's draw to the host's own (reproducible
-    // randomness, see host.cpp): the executable exports exactly those.
-    const exported = ['time', 'clock', '_ZNSt13random_device9_M_getvalEv'].map((name) => `-Wl,--export-dynamic-symbol=${name}`);
-    execFileSync(compiler.path, ['-std=c++17', '-O2', ...exported, '-o', temporary, source, '-ldl'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+    execFileSync(compiler.path, hostBuildArgs(source, temporary), { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
     chmodSync(temporary, 0o755);
     renameSync(temporary, path);
   }
