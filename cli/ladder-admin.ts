@@ -63,6 +63,11 @@ function logEvent(event: LadderEvent): void {
     console.log(`${at} version ${v.id} of ${v.student}: ${v.status}${v.message ? ` — ${v.message}` : ''}`);
   } else if (event.type === 'grader-error') {
     console.error(`${at} grader error: ${event.message}`);
+  } else if (event.type === 'damaged') {
+    const { table, id, student, why } = event.row;
+    const what = table === 'games' ? `game ${id}` : `version ${id} (of ${student})`;
+    const after = table === 'games' ? 'matchmaking plays another game in its place' : 'the student can submit it again';
+    console.error(`warning: ${LADDER_JOURNAL_FILE} ${what} is damaged (${why}): set aside in its quarantine table and not counted, everything else kept; ${after}, or restore ${LADDER_JOURNAL_FILE} from a backup to keep it`);
   } else if (event.type === 'final') {
     console.log(`${at} final done: ${event.result.reason}; ${count(event.result.finalGames, 'final game')}`);
   }

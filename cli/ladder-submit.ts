@@ -59,7 +59,7 @@ async function request(url: string, token: string, init: { method?: string; body
 
 const FINAL = new Set(['valid', 'failed', 'invalid', 'grader-error']);
 
-export async function submitToLadder(path: string, flags: { url?: string; token?: string; wait: boolean; timeout: number }): Promise<void> {
+export async function submitToLadder(path: string, flags: { url?: string; token?: string; entry?: string; wait: boolean; timeout: number }): Promise<void> {
   const base = flags.url ?? process.env.REFEREE_LADDER_URL;
   const token = flags.token ?? process.env.REFEREE_LADDER_TOKEN;
   if (!base) throw new UsageError('give the ladder\'s address with --url (or $REFEREE_LADDER_URL)');
@@ -77,10 +77,15 @@ export async function submitToLadder(path: string, flags: { url?: string; token?
     throw new UsageError(`${path} does not exist: give your submission's file, folder or zip`);
   }
   let body: Buffer;
-  let target = new URL('api/submit', root);
+  // The entry as the ladder will look for it: relative to the folder, '/'-separated.
+  const entry = flags.entry?.split(sep).join('/').replace(/^\.\//, '');
+  let target = new URL(`api/submit${entry ? `?entry=${encodeURIComponent(entry)}` : ''}`, root);
   let type = 'application/zip';
-  if (stat.isDirectory()) body = await zipFolder(path);
-  else if (/\.zip$/i.test(path)) body = readFileSync(path);
+  if (stat.isDirectory()) {
+    if (entry !== undefined && !statSync(join(path, entry), { throwIfNoEntry: false })?.isFile()) throw new UsageError(`--entry ${flags.entry} is not a file in ${path}: give its path relative to the folder, e.g. --entry src/MyBot.ts`);
+    body = await zipFolder(path);
+  } else if (/\.zip$/i.test(path)) body = readFileSync(path);
+  else if (entry !== undefined) throw new UsageError(`--entry is for a folder or zip: ${path} is a single file, its own entry (leave --entry out)`);
   else {
     body = readFileSync(path);
     target = new URL(`api/submit?file=${encodeURIComponent(basename(path))}`, root);

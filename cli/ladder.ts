@@ -59,9 +59,10 @@ export function register(program: Command): void {
     .argument('<path>', 'the submission: a source file, its folder, or a zip')
     .option('--url <url>', 'the ladder\'s address (default: $REFEREE_LADDER_URL)')
     .option('--token <token>', 'your token from the instructor (default: $REFEREE_LADDER_TOKEN; prefer the variable in CI)')
+    .option('--entry <file>', 'the entry file inside the folder or zip (relative to it), over the name conventions, as `grade --entry`')
     .option('--no-wait', 'return once the upload is accepted, without waiting for the verdict')
     .option('--timeout <s>', 'give up waiting for the verdict after this many seconds', positiveInt, 900)
-    .action(async (path: string, flags: { url?: string; token?: string; wait: boolean; timeout: number }) => (await import('./ladder-submit.js')).submitToLadder(path, flags));
+    .action(async (path: string, flags: { url?: string; token?: string; entry?: string; wait: boolean; timeout: number }) => (await import('./ladder-submit.js')).submitToLadder(path, flags));
 
   for (const [name, description] of [
     ['freeze', 'freeze the ladder: versions submitted from now on are checked and can practise, but never count'],

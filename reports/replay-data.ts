@@ -26,6 +26,8 @@ export interface PlyView {
   bankLeftMs: number | null;
   /** The side's strike count when this move went over its limit and was played (config.strikeLimit), else null. */
   strikes: number | null;
+  /** Of wallMs, the time the player waited for a CPU on a busy grader, not counted (TurnRecord.cpuWaitMs), else null. */
+  cpuWaitMs: number | null;
 }
 
 /** Characters of one ply's output the viewer carries (the output section and grade.json hold more). */
@@ -126,6 +128,7 @@ export function gameView(game: AnyGame, record: GameRecord, tokens: SvgTokens, m
       limitMs: turn.limitMs ?? null,
       bankLeftMs: turn.bankLeftMs ?? null,
       strikes: turn.strikes ?? null,
+      cpuWaitMs: turn.cpuWaitMs ?? null,
     });
   }
   const loser = record.end.loser;

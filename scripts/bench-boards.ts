@@ -43,6 +43,23 @@ export const BOARD_GAMES: readonly { id: string; folder: string; make: () => Stu
   { id: 'amazons', folder: 'amazons', make: () => new AmazonsBoard(), passes: false },
 ];
 
+/**
+ * A stub Board that answers at once — ten moves a ply for 60 plies (a Reversi game's length), then none — so the
+ * loop's own cost can be set beside a real Board's (scripts/playouts.py's LoopOnly is the Python one).
+ */
+const STUB_MOVES = ['A1', 'B2', 'C3', 'D4', 'E5', 'F6', 'G7', 'H8', 'A2', 'B3'];
+class LoopOnly implements StudentBoard {
+  private plies = 0;
+  getLegalActions(): string[] {
+    this.plies++;
+    return this.plies <= 60 ? STUB_MOVES : [];
+  }
+  move(): boolean {
+    return true;
+  }
+}
+export const LOOP_ONLY = { id: 'loop-only', folder: '', make: () => new LoopOnly(), passes: false } as const;
+
 /** One round's batch doubles until it takes this long, so reading the CPU clock (a getrusage call) costs nothing measurable. */
 const BATCH_SECONDS = 0.02;
 
@@ -53,7 +70,7 @@ const BATCH_SECONDS = 0.02;
  * same games. Run it in a process that plays one game only (scripts/ts-playouts.ts): a loop that has seen several
  * Board classes calls them through megamorphic sites, which no student's search does.
  */
-export function tsPlayouts(game: (typeof BOARD_GAMES)[number], seconds: number): number {
+export function tsPlayouts(game: (typeof BOARD_GAMES)[number] | typeof LOOP_ONLY, seconds: number): number {
   let seed = 1;
   const pick = (n: number) => {
     seed = (imul(seed, 1664525) + 1013904223) | 0;
@@ -168,11 +185,12 @@ const SPEED_SCRIPT = join(fileURLToPath(new URL('.', import.meta.url)), '../../s
  * Random playouts per CPU second on a game's Python Board (and, for Reversi, board.py as written, interleaved with it
  * in the same process), one figure per round.
  */
-export function pythonPlayouts(id: string, seconds: number, rounds: number): { board: number[]; plain: number[] | null } | string {
+type PythonRates = { board: number[]; plain: number[] | null; loop: number[] | null };
+export function pythonPlayouts(id: string, seconds: number, rounds: number): PythonRates | string {
   const python = findPython();
   if (!python) return 'no python3 on this machine';
   const args = ['-I', '-B', SPEED_SCRIPT, pythonRuntimeDir(), id, String(seconds), String(rounds)];
-  return JSON.parse(execFileSync(python.path, args, { encoding: 'utf8' })) as { board: number[]; plain: number[] | null };
+  return JSON.parse(execFileSync(python.path, args, { encoding: 'utf8' })) as PythonRates;
 }
 
 export const median = (values: readonly number[]): number => {
@@ -196,11 +214,14 @@ export interface BoardRounds {
   cpp: number[];
   python: number[];
   plain: number[];
+  /** Reversi only: the loop alone on a stub Board, in TS and in Python (what the loop costs beside a real Board). */
+  tsLoop: number[];
+  pythonLoop: number[];
   loads: number[];
 }
 
 export function boardRounds(game: (typeof BOARD_GAMES)[number], binaries: Map<string, string> | string, rounds: number, seconds: number): BoardRounds {
-  const result: BoardRounds = { ts: [], cpp: [], python: [], plain: [], loads: [] };
+  const result: BoardRounds = { ts: [], cpp: [], python: [], plain: [], tsLoop: [], pythonLoop: [], loads: [] };
   for (let round = 0; round < rounds; round++) {
     result.loads.push(loadavg()[0]);
     result.ts.push(tsPlayoutsApart(game.id, seconds));
@@ -209,7 +230,9 @@ export function boardRounds(game: (typeof BOARD_GAMES)[number], binaries: Map<st
     if (typeof python !== 'string') {
       result.python.push(python.board[0]);
       if (python.plain) result.plain.push(python.plain[0]);
+      if (python.loop) result.pythonLoop.push(python.loop[0]);
     }
+    if (game.passes) result.tsLoop.push(tsPlayoutsApart(LOOP_ONLY.id, seconds / 2));
   }
   return result;
 }
@@ -232,6 +255,10 @@ export function benchBoards(rounds = 5, seconds = 0.5): void {
         `TS Board ${ratioText(r.ts, r.plain)} (goal ≥ 250x), ` +
         `C++ Board ${typeof binaries === 'string' ? 'not measured' : ratioText(r.cpp, r.plain)}, ` +
         `Python Board ${ratioText(r.python, r.plain)} (goal ≥ 8x)`);
+      const share = (loop: readonly number[], board: readonly number[]) => `${(100 * median(board.map((one, i) => one / loop[i]))).toFixed(1)}%`;
+      console.log(`  ${''.padEnd(13)} the loop alone, on a stub Board answering at once (60 plies of ten moves): TS ${k(median(r.tsLoop))}/s, ` +
+        `${share(r.tsLoop, r.ts)} of a TS Board playout; Python ${k(median(r.pythonLoop))}/s, ${share(r.pythonLoop, r.python)} of a ` +
+        `Python Board playout, ${share(r.pythonLoop, r.plain)} of board.py's`);
     }
   }
   console.log('  (no platform board.py exists for the other games: their anchor is the TS Board beside them)');

@@ -15,6 +15,7 @@ import { playGame } from '../harness/referee/match.js';
 import type { Player } from '../harness/referee/player.js';
 import { InProcessPlayer } from '../harness/referee/in-process.js';
 import { BotzonePlayer } from '../harness/sandbox/botzone-player.js';
+import { realtimePrefix } from '../harness/sandbox/botzone-spawner.js';
 import { cacheDir } from '../harness/sandbox/cache-dir.js';
 import { findCompiler } from '../harness/sandbox/cpp-runtime.js';
 import { SandboxPlayer } from '../harness/sandbox/sandbox-player.js';
@@ -72,6 +73,34 @@ int main() {
   std::string line;
   std::getline(std::cin, line);
   if (line.find("requests") == std::string::npos) return 1;
+  for (;;) {
+    double alive = now_ms() - born;
+    if (alive - said >= 1) std::fprintf(stderr, "alive %.3f\\n", said = alive);
+  }
+}
+`;
+
+/**
+ * The kept-running endless bot: it answers its first turn at once (and asks to be kept), then loops on its second,
+ * saying on stderr every millisecond how long it has been since it read that request.
+ */
+const CPP_KEEP_LOOP = `#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <string>
+static double now_ms() {
+  timespec at;
+  clock_gettime(CLOCK_MONOTONIC, &at);
+  return at.tv_sec * 1e3 + at.tv_nsec / 1e6;
+}
+int main() {
+  std::string line;
+  std::getline(std::cin, line);
+  if (line.find("requests") == std::string::npos) return 1;
+  std::printf("{\\"response\\":{\\"x\\":3,\\"y\\":2}}\\n>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\\n");
+  std::fflush(stdout);
+  std::getline(std::cin, line);
+  double born = now_ms(), said = 0;
   for (;;) {
     double alive = now_ms() - born;
     if (alive - said >= 1) std::fprintf(stderr, "alive %.3f\\n", said = alive);
@@ -197,29 +226,38 @@ async function benchBotzoneTurns(): Promise<void> {
   console.log(`keep-running round trip: ${show(keep)}; the C++ host's: ${show(hosted)}; difference of medians ${over.toFixed(3)} ms (goal <= 0.2 ms)`);
 }
 
-/** How far past its limit an endless bot's loss is recorded. */
+/** How far past its limit an endless bot's loss is recorded, restarted each turn and kept running. */
 async function benchBotzoneRuling(): Promise<void> {
+  await benchRuling('restarted each turn', 'bz-loop-cpp', CPP_LOOP);
+  await benchRuling('kept running (its 2nd turn)', 'bz-keep-loop-cpp', CPP_KEEP_LOOP);
+}
 
+async function benchRuling(label: string, name: string, source: string): Promise<void> {
   // Ruled late: how far past the limit an endless bot's loss is recorded (goal within 5 ms), interleaved game by game:
-  //  - kept by the spawner (the default): the kernel's timer stops the bot at the deadline inside its sandbox and the
+  //  - kept by the spawner (the default): a restarted bot's kernel timer, armed before exec, or a kept bot's timerfd
+  //    in the spawner (at real-time priority where granted) stops the bot at the deadline inside its sandbox and the
   //    ruling takes the spawner's time; the bot's own last sign of life says whether it really stopped there;
   //  - kept by the grader (the same bot with keepsTime hidden): the referee's own timer, then a kill;
   //  - a bare timer of the same length in the grader, nothing spinning: the grader's own wake-up under this load.
+  // For the kept bot also its first turn's wall time (an instant answer: the bot was started, stopped, in load()).
   const limitMs = 300;
   const games = 20;
   const spawnerKept: number[] = [];
   const lastSign: number[] = [];
   const graderKept: number[] = [];
+  const firstTurn: number[] = [];
   const bare: number[] = [];
   /** Rulings more than 5 ms past the limit, said one by one. */
   const outliers: string[] = [];
   const ruled = async (seed: number, hideKeepsTime: boolean): Promise<{ pastMs: number; aliveMs: number | null } | null> => {
-    const loop = await bot('bz-loop-cpp', 'main.cpp', CPP_LOOP);
+    const loop = await bot(name, 'main.cpp', source);
     const player: Player = hideKeepsTime ? graderTimed(loop) : loop;
     const opponent = new InProcessPlayer('random', randomAgent, getGame);
     try {
       const record = await playGame({ game: reversi, black: player, white: opponent, seed, config: { moveTimeoutMs: limitMs, illegalMoveLimit: 1 } });
       const loser = record.end.loser;
+      const first = record.turns.find((turn) => turn.side === 0);
+      if (!hideKeepsTime && first?.kind === 'move' && first.wallMs !== undefined) firstTurn.push(first.wallMs * 1000);
       // Only a move's ruling (a construction or load ruling is another clock).
       if (loser?.verdict !== 'timeout' || loser.phase !== 'move') return null;
       const alive = [...(loser.output?.text ?? '').matchAll(/^alive ([\d.]+)$/gm)].pop();
@@ -240,14 +278,16 @@ async function benchBotzoneRuling(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, limitMs));
     bare.push((performance.now() - started - limitMs) * 1000);
   }
-  for (const times of [spawnerKept, lastSign, graderKept, bare]) times.sort((a, b) => a - b);
+  for (const times of [spawnerKept, lastSign, graderKept, bare, firstTurn]) times.sort((a, b) => a - b);
   const max = (times: number[]): string => (times.length ? `max ${(times[times.length - 1] / 1000).toFixed(2)} ms` : 'none');
+  const priority = realtimePrefix().length ? 'the spawner at real-time priority' : 'the spawner at normal priority';
   console.log(
-    `endless bot at a ${limitMs} ms limit, ${games} games each (goal: ruled within 5 ms), load ${loadavg()[0].toFixed(1)}: ` +
+    `endless bot ${label} at a ${limitMs} ms limit, ${games} games each (goal: ruled within 5 ms), load ${loadavg()[0].toFixed(1)}, ${priority}: ` +
       `deadline kept by the spawner ruled ${show(spawnerKept)}, ${max(spawnerKept)} past the limit (${spawnerKept.length} games; ` +
       `the bot's own last sign of life ${show(lastSign)}, ${max(lastSign)} from its start past the limit); ` +
       `kept by the grader's timer ruled ${show(graderKept)}, ${max(graderKept)} past (${graderKept.length} games); ` +
-      `a bare ${limitMs} ms timer in the grader: ${show(bare)}, ${max(bare)} late`,
+      `a bare ${limitMs} ms timer in the grader: ${show(bare)}, ${max(bare)} late` +
+      (label.startsWith('kept') ? `; its first turn (an instant answer, the bot started in load()) ${show(firstTurn)}, ${max(firstTurn)}` : ''),
   );
   if (outliers.length) console.log(`  ruled over 5 ms past: ${outliers.join('; ')}`);
 }

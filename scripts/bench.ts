@@ -11,6 +11,7 @@ import { deriveSeed } from '../harness/referee/seed.js';
 import { randomAgent } from '../reference-ai/generic/random.js';
 import { benchBotzone } from './bench-botzone.js';
 import { benchCpp } from './bench-cpp.js';
+import { benchCredit } from './bench-credit.js';
 import { benchPython } from './bench-python.js';
 import { benchFreeze, benchSandbox } from './bench-sandbox.js';
 import { benchLandlock } from './bench-landlock.js';
@@ -111,6 +112,11 @@ async function main(): Promise<void> {
   // Minutes of sandboxed probes: only when named (`npm run bench -- similarity`).
   if (only.includes('similarity')) {
     await benchSimilarity();
+    console.log('');
+  }
+  // Games beside CPU hogs, before and after moves were credited (a minute or more): only when named (`-- credit`).
+  if (only.includes('credit')) {
+    await benchCredit();
     console.log('');
   }
   if (want('table')) {

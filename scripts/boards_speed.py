@@ -2,7 +2,8 @@
 Python Board figures for `npm run bench -- boards`: random playouts per CPU second through get_legal_actions + _move
 on one game's Python Board, with playouts.py's loop (the same loop, and the same games, as bench-boards.ts's TS and
 C++ playouts). For Reversi also board.py as written (PlainBoard, the platform's file), interleaved round by round
-with the fast Board in this process. Prints one JSON object {"board": [rate per round], "plain": [...] or null}.
+with the fast Board in this process, and the loop alone on a stub Board (playouts.LoopOnly). Prints one JSON object
+{"board": [rate per round], "plain": [...] or null, "loop": [...] or null}.
 Usage: python3 boards_speed.py <folder with board_<game>.py> <game id> <CPU seconds per round> <rounds>
 """
 import importlib.util
@@ -22,9 +23,10 @@ def main():
     boards = {'board': (lambda: board_module.Board(True)) if game == 'gomoku-exact5' else board_module.Board}
     if game == 'reversi':
         boards['plain'] = board_module.PlainBoard
+        boards['loop'] = playouts.LoopOnly
     # A side with no move passes in Reversi (two passes end it); in every other game it has lost.
     rates = playouts.interleaved(boards, game == 'reversi', seconds, rounds)
-    print(json.dumps({'board': rates['board'], 'plain': rates.get('plain')}))
+    print(json.dumps({'board': rates['board'], 'plain': rates.get('plain'), 'loop': rates.get('loop')}))
 
 
 if __name__ == '__main__':

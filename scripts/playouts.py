@@ -41,6 +41,24 @@ def rate(make, passes_allowed, seconds, clock=time.process_time):
     return done / elapsed
 
 
+_STUB_MOVES = ['A1', 'B2', 'C3', 'D4', 'E5', 'F6', 'G7', 'H8', 'A2', 'B3']
+
+
+class LoopOnly(object):
+    """A stub Board that answers at once: ten moves a ply for 60 plies (a Reversi game's length), then none. Its
+    playouts per second are the loop's own cost, to set beside a real Board's."""
+
+    def __init__(self):
+        self.plies = 0
+
+    def get_legal_actions(self, color):
+        self.plies += 1
+        return _STUB_MOVES if self.plies <= 60 else []
+
+    def _move(self, action, color):
+        return True
+
+
 def interleaved(boards, passes_allowed, seconds, rounds):
     """{name: [rate per round]} for several Board classes, one round of each in turn (load swings hit all alike)."""
     rates = {name: [] for name in boards}

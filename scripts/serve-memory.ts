@@ -7,9 +7,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
-import { getGame } from '../harness/games/registry.js';
-import type { ServerMessage, SessionSnapshot } from '../web/server/protocol.js';
+import { playServeGame } from './serve-game.js';
 
 const option = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(`--${name}`);
@@ -20,31 +18,7 @@ const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileS
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One client: a new game as Black against `ai`, played to its end; resolves with the game's id. */
-function playOne(port: number, ai: string): Promise<string> {
-  const game = getGame('reversi');
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`);
-    let sentPly = -1;
-    const onSnapshot = (snap: SessionSnapshot): void => {
-      if (snap.end) {
-        socket.close();
-        return resolve(snap.id);
-      }
-      if (snap.humanToMove !== 0 || snap.turns.length <= sentPly) return;
-      let state = game.initial(snap.seed);
-      for (const turn of snap.turns) state = turn.kind === 'pass' ? game.pass(state) : game.apply(state, game.parseMove(turn.move!));
-      sentPly = snap.turns.length;
-      socket.send(JSON.stringify({ type: 'move', ply: sentPly + 1, move: game.formatMove(game.legalMoves(state)[0]) }));
-    };
-    socket.on('message', (data) => {
-      const message = JSON.parse(String(data)) as ServerMessage;
-      if (message.type === 'welcome') socket.send(JSON.stringify({ type: 'new', game: 'reversi', black: { kind: 'human' }, white: { kind: 'reference', name: ai } }));
-      else if (message.type === 'session') onSnapshot(message.snapshot);
-      else if (message.type === 'error' && !/too many messages/.test(message.message)) reject(new Error(message.message));
-    });
-    socket.on('error', reject);
-  });
-}
+const playOne = (port: number, ai: string): Promise<string> => playServeGame(`ws://127.0.0.1:${port}/ws`, { kind: 'reference', name: ai });
 
 async function main(): Promise<void> {
   const clients = Number(option('clients', '50'));

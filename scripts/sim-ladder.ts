@@ -121,7 +121,7 @@ function simulate(): void {
     while (next < events.length && events[next].hour <= hour) {
       const e = events[next++];
       const id = versions.length + 1;
-      const row: VersionRow = { id, student: e.student, contentHash: String(id), path: '', submittedAt: '', counts: true, status: 'valid', language: 'sim', artefact: null, runtime: null, entry: null, message: null, checkReport: null, verdictAt: null, attempts: 0 };
+      const row: VersionRow = { id, student: e.student, contentHash: String(id), path: '', submittedAt: '', counts: true, status: 'valid', language: 'sim', artefact: null, runtime: null, entry: null, message: null, checkReport: null, verdictAt: null, attempts: 0, chosenEntry: null };
       versions.push({ row, truth: e.truth, late: e.late, submittedHour: hour, narrowHour: null });
       truthOf.set(versionPlayer(id), e.truth);
       play('validation', versionPlayer(id), referencePlayer('random'));

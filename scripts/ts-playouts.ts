@@ -4,12 +4,12 @@
  * second after the warm-up (which does not count). A process per game keeps the loop's call sites monomorphic, as
  * in a student's search, which only ever sees one Board class.
  */
-import { BOARD_GAMES, tsPlayouts } from './bench-boards.js';
+import { BOARD_GAMES, LOOP_ONLY, tsPlayouts } from './bench-boards.js';
 
 const [id, seconds, warmup] = process.argv.slice(2);
-const game = BOARD_GAMES.find((one) => one.id === id);
+const game = [...BOARD_GAMES, LOOP_ONLY].find((one) => one.id === id);
 if (!game || !(Number(seconds) > 0)) {
-  console.error(`usage: ts-playouts.js <${BOARD_GAMES.map((one) => one.id).join('|')}> <CPU seconds> [warm-up CPU seconds]`);
+  console.error(`usage: ts-playouts.js <${[...BOARD_GAMES, LOOP_ONLY].map((one) => one.id).join('|')}> <CPU seconds> [warm-up CPU seconds]`);
   process.exit(2);
 }
 if (Number(warmup) > 0) tsPlayouts(game, Number(warmup));

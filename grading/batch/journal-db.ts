@@ -124,23 +124,36 @@ export class BatchJournal {
        ON CONFLICT(key) DO UPDATE SET plays = plays + 1, student = excluded.student, wall_ms = excluded.wall_ms,
          record = excluded.record, finished_at = excluded.finished_at, worker = excluded.worker`,
     );
+    const replayed = this.db.prepare('UPDATE games SET plays = plays + 1 WHERE key = ?');
+    /** The stored record under `key` if it is a faithful one of the game with `seed` (a damaged row is none). */
+    const stored = (key: string, seed: number): { wallMs: number; record: GameRecord } | undefined => {
+      const row = select.get(key) as { wall_ms: number; record: string } | undefined;
+      if (!row) return undefined;
+      let record: GameRecord;
+      try {
+        record = JSON.parse(row.record) as GameRecord;
+      } catch {
+        return undefined;
+      }
+      if (record.seed !== seed || !replayRecord(record, getGame).ok) return undefined;
+      return { wallMs: row.wall_ms, record };
+    };
     return {
       find(slot): JournalEntry | undefined {
-        const row = select.get(keyOf(slot.item, slot.index, slot.seed)) as { wall_ms: number; record: string } | undefined;
-        if (!row) return undefined;
-        let record: GameRecord;
-        try {
-          record = JSON.parse(row.record) as GameRecord;
-        } catch {
-          return undefined;
-        }
-        if (record.seed !== slot.seed || !replayRecord(record, getGame).ok) return undefined;
-        return { key: slot.key, item: slot.item, index: slot.index, wallMs: row.wall_ms, record };
+        const found = stored(keyOf(slot.item, slot.index, slot.seed), slot.seed);
+        return found ? { key: slot.key, item: slot.item, index: slot.index, ...found } : undefined;
       },
       keyOf(slot): string {
         return keyOf(slot.item, slot.index, slot.seed);
       },
       save(entry) {
+        const key = keyOf(entry.item, entry.index, entry.record.seed);
+        // Idempotent by game: a game played again (its result lost to a FLUSHALL as it finished) keeps its first
+        // record; only a damaged row is replaced. `plays` still counts the replay.
+        if (stored(key, entry.record.seed)) {
+          replayed.run(key);
+          return;
+        }
         upsert.run({
           key: keyOf(entry.item, entry.index, entry.record.seed),
           student,

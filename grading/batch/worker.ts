@@ -11,6 +11,8 @@ import type { FromWorker, ToWorker } from './worker-protocol.js';
 const players = new PlayerProvider(cachedPlayers());
 
 const send = (message: FromWorker): void => {
+  // Stopping: a game cut short by the kill of its players is no result (never a student's crash).
+  if (stopping) return;
   process.send?.(message);
 };
 
@@ -27,8 +29,14 @@ function shutDown(code: number): void {
   stopping = true;
   signalPids(processTree(process.pid).slice(1), 'SIGKILL');
   setTimeout(() => process.exit(code), SHUTDOWN_GRACE_MS).unref();
-  void players.close().finally(() => process.exit(code));
+  // A game in play ends at once (its players were just killed) and hands its players back to be closed.
+  void Promise.allSettled([...inPlay])
+    .then(() => players.close())
+    .finally(() => process.exit(code));
 }
+
+/** The games this worker is playing (shutDown lets them end before it closes the players). */
+const inPlay = new Set<Promise<unknown>>();
 
 process.on('message', (message: ToWorker) => {
   const { job } = message;
@@ -36,7 +44,10 @@ process.on('message', (message: ToWorker) => {
     send({ type: 'failed', key: job.key, message: `this worker runs harness ${harnessVersion()}, the job wants ${job.harness}` });
     return;
   }
-  playJob(job, players, { onProgress: (progress) => send({ type: 'progress', key: job.key, progress }) }).then(
+  const played = playJob(job, players, { onProgress: (progress) => send({ type: 'progress', key: job.key, progress }) });
+  inPlay.add(played);
+  void played.finally(() => inPlay.delete(played)).catch(() => undefined);
+  played.then(
     ({ record, wallMs }) => send({ type: 'played', key: job.key, record, wallMs }),
     (error: unknown) => send({ type: 'failed', key: job.key, message: (error as Error).message }),
   );

@@ -5,11 +5,12 @@
  * same version), and only then recorded; a refused upload leaves nothing behind. Checking and validating a
  * version are the service's (service.ts), so a restart resumes them.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { extractSubmissionZipHashed } from '../batch/submission-zip.js';
 import type { SnapshotLimits } from '../batch/snapshot.js';
+import { safeRelativePath } from './store.js';
 
 /** An upload refused before anything was stored: one line naming the fix. */
 export class UploadRefused extends Error {
@@ -27,7 +28,10 @@ export interface StagedUpload {
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b]);
 
 /** Unpack `bytes` (a zip) for `student` under dataDir/submissions/<student>/<content hash>/. */
-export async function stageUpload(dataDir: string, student: string, bytes: Buffer, limits: SnapshotLimits): Promise<StagedUpload> {
+export async function stageUpload(dataDir: string, student: string, bytes: Buffer, limits: SnapshotLimits, entry?: string): Promise<StagedUpload> {
+  if (entry !== undefined && !safeRelativePath(entry)) {
+    throw new UploadRefused(`--entry ${JSON.stringify(entry).slice(0, 80)} is not a path inside the submission: give it relative to the folder, e.g. --entry src/MyBot.ts`);
+  }
   if (bytes.length < 4 || !bytes.subarray(0, 2).equals(ZIP_MAGIC)) {
     throw new UploadRefused('the upload is not a zip: send the submission folder zipped (`referee ladder submit PATH` zips it for you)');
   }
@@ -46,6 +50,12 @@ export async function stageUpload(dataDir: string, student: string, bytes: Buffe
       throw error;
     }
     const inside = relative(scratch, extracted.path);
+    if (entry !== undefined) {
+      const named = lstatSync(join(extracted.path, entry), { throwIfNoEntry: false });
+      if (!named?.isFile()) throw new UploadRefused(`--entry ${entry} is not a file in the upload: give its path relative to the submitted folder, e.g. --entry src/MyBot.ts`);
+    }
+    // The same files with another entry are another version.
+    const contentHash = entry === undefined ? extracted.hash : createHash('sha256').update(`${extracted.hash}\0entry\0${entry}`).digest('hex');
     const target = join(dataDir, 'submissions', student, extracted.hash);
     // The same files again: the folder already there is that version's, and stays.
     const created = !existsSync(target);
@@ -55,7 +65,7 @@ export async function stageUpload(dataDir: string, student: string, bytes: Buffe
     }
     const path = relative(dataDir, join(target, inside)).split(sep).join('/');
     return {
-      contentHash: extracted.hash,
+      contentHash,
       path,
       discard: () => {
         if (created) rmSync(target, { recursive: true, force: true });

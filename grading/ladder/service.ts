@@ -33,7 +33,7 @@ import { stageUpload, UploadRefused } from './intake.js';
 import { choosePair, OnlineSkill, type SkillPlayer } from './matchmaking.js';
 import { finalResult, nextFinalMeeting, type FinalResult } from './final.js';
 import { activeVersions, COUNTED_KINDS, fitLadder, type LadderFit, type Leaderboard } from './ratings.js';
-import { referencePlayer, versionPlayer, type GameKind, type LadderStore, type VersionRow } from './store.js';
+import { referencePlayer, versionPlayer, type DamagedRow, type GameKind, type LadderStore, type VersionRow } from './store.js';
 
 export interface LadderSettings {
   /** Reference AIs on the ladder, weakest first: the first is the anchor (rated 0) and the validation opponent. */
@@ -59,6 +59,8 @@ export type LadderEvent =
   | { type: 'version'; version: VersionRow }
   | { type: 'game'; kind: GameKind; id: number; black: string; white: string; blackScore: number }
   | { type: 'grader-error'; message: string }
+  /** A journal row set aside at start (cut short, edited by hand, another Referee's): not counted, kept aside. */
+  | { type: 'damaged'; row: DamagedRow }
   | { type: 'final'; result: FinalResult };
 
 const LEADERBOARD_FILE = 'leaderboard.json';
@@ -135,6 +137,7 @@ export class LadderService {
 
   /** Re-read the journal and start intake and matchmaking. */
   start(options: { heartbeat?: boolean } = {}): void {
+    for (const row of this.store.setAsideDamaged()) this.onEvent({ type: 'damaged', row });
     for (const game of this.store.games()) {
       if (COUNTED_KINDS.includes(game.kind)) this.skill.update(game.black, game.white, game.blackScore);
     }
@@ -170,10 +173,10 @@ export class LadderService {
   }
 
   /** Take an upload: stage it, apply quota and cool-down, record the version, and queue its check. */
-  async submit(student: string, bytes: Buffer, now = new Date()): Promise<{ version: VersionRow; duplicate: boolean }> {
-    const staged = await stageUpload(this.dataDir, student, bytes, submissionLimits(this.assignment));
+  async submit(student: string, bytes: Buffer, now = new Date(), entry?: string): Promise<{ version: VersionRow; duplicate: boolean }> {
+    const staged = await stageUpload(this.dataDir, student, bytes, submissionLimits(this.assignment), entry);
     const counts = this.store.phase() === 'open';
-    const outcome = this.store.addVersion({ student, contentHash: staged.contentHash, path: staged.path, counts, now, quota: this.settings.quota });
+    const outcome = this.store.addVersion({ student, contentHash: staged.contentHash, path: staged.path, chosenEntry: entry, counts, now, quota: this.settings.quota });
     if ('refused' in outcome) {
       staged.discard();
       throw new UploadRefused(outcome.refused);
@@ -228,7 +231,8 @@ export class LadderService {
     try {
       this.setStatus(version, { status: 'checking' });
       const path = resolve(this.dataDir, version.path);
-      const check = await checkSubmission(path, checkLimits(this.assignment, `the ladder's assignment (${this.assignment.title})`));
+      const limits = checkLimits(this.assignment, `the ladder's assignment (${this.assignment.title})`);
+      const check = await checkSubmission(path, version.chosenEntry ? { ...limits, entry: version.chosenEntry } : limits);
       const report = checkItems(check);
       if (!check.ok) {
         const failed = report.items.find((item) => item.status === 'fail');
@@ -236,7 +240,7 @@ export class LadderService {
         this.setStatus(version, { status: 'failed', checkReport: report, language: check.language ?? null, message, verdictAt: new Date().toISOString() });
         return;
       }
-      const artefact = await buildArtefact(path, this.assignment.entry, this.assignment.protocol);
+      const artefact = await buildArtefact(path, version.chosenEntry ?? this.assignment.entry, this.assignment.protocol);
       await this.pool.publish(artefact);
       this.published.add(artefact.hash);
       this.setStatus(version, { status: 'validating', checkReport: report, language: check.language ?? null, artefact: artefact.hash, runtime: artefact.runtime, entry: artefact.entry });
@@ -286,7 +290,7 @@ export class LadderService {
     const version = this.store.version(Number(player.slice(1)))!;
     if (!version.artefact || !this.published.has(version.artefact)) {
       // After a restart: build again from the kept files (the compiler caches by content) and publish.
-      const artefact = await buildArtefact(resolve(this.dataDir, version.path), this.assignment.entry, this.assignment.protocol);
+      const artefact = await buildArtefact(resolve(this.dataDir, version.path), version.chosenEntry ?? this.assignment.entry, this.assignment.protocol);
       if (artefact.hash !== version.artefact) this.store.updateVersion(version.id, { artefact: artefact.hash, runtime: artefact.runtime, entry: artefact.entry });
       await this.pool.publish(artefact);
       this.published.add(artefact.hash);

@@ -7,7 +7,7 @@
  * re-derives.
  */
 import Database from 'better-sqlite3';
-import type { GameRecord } from '../../harness/referee/record.js';
+import { RECORD_FORMAT, type GameRecord } from '../../harness/referee/record.js';
 import { prepareJournal } from '../sqlite-journal.js';
 import { dateTime } from '../words.js';
 
@@ -67,6 +67,13 @@ CREATE TABLE IF NOT EXISTS history (
   at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS history_by_version ON history (version);
+CREATE TABLE IF NOT EXISTS quarantine (
+  tbl TEXT NOT NULL,
+  row_id INTEGER NOT NULL,
+  row TEXT NOT NULL,
+  why TEXT NOT NULL,
+  at TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS practice (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   version INTEGER NOT NULL,
@@ -77,10 +84,12 @@ CREATE TABLE IF NOT EXISTS practice (
 
 /** Where a version stands. Only 'valid' versions play rated games; the newest counted valid one is active. */
 export type VersionStatus = 'received' | 'checking' | 'validating' | 'failed' | 'invalid' | 'valid' | 'grader-error';
+const VERSION_STATUSES: readonly string[] = ['received', 'checking', 'validating', 'failed', 'invalid', 'valid', 'grader-error'];
 export const PENDING_STATUSES: readonly VersionStatus[] = ['received', 'checking', 'validating'];
 
 /** 'validation' games are the episode before a version is rated (the one against the weakest reference counts). */
 export type GameKind = 'validation' | 'rated' | 'practice' | 'final';
+const GAME_KINDS: readonly string[] = ['validation', 'rated', 'practice', 'final'];
 
 export type Phase = 'open' | 'frozen' | 'final' | 'done';
 
@@ -109,6 +118,8 @@ export interface VersionRow {
   checkReport: unknown;
   verdictAt: string | null;
   attempts: number;
+  /** The entry file the student named (`ladder submit --entry`), relative to `path`; null: the usual conventions. */
+  chosenEntry: string | null;
 }
 
 export interface GameRow {
@@ -147,6 +158,7 @@ interface RawVersion {
   check_report: string | null;
   verdict_at: string | null;
   attempts: number;
+  chosen_entry?: string | null;
 }
 
 const versionOf = (row: RawVersion): VersionRow => ({
@@ -165,9 +177,60 @@ const versionOf = (row: RawVersion): VersionRow => ({
   checkReport: row.check_report === null ? null : JSON.parse(row.check_report),
   verdictAt: row.verdict_at,
   attempts: row.attempts,
+  chosenEntry: row.chosen_entry ?? null,
 });
 
 const GAME_COLUMNS = 'id, key, kind, black, white, seed, black_score AS blackScore, reason, wall_ms AS wallMs, worker, finished_at AS finishedAt';
+
+/** A path the journal may name inside the data folder: relative, no `..`, no backslash or control character. */
+export const safeRelativePath = (path: unknown): boolean =>
+  typeof path === 'string' && path.length > 0 && path.length <= 400 && !path.startsWith('/') && !/[\\\x00-\x1f]/.test(path) && !path.split('/').includes('..');
+
+const PLAYER_ID = /^(v\d{1,12}|r:[A-Za-z0-9_.-]{1,64})$/;
+
+/** Why a games row cannot be counted (cut short by a crash, edited by hand, written by another Referee), or null. */
+function damagedGame(row: Record<string, unknown>): string | null {
+  if (!GAME_KINDS.includes(row.kind as string)) return `its kind ${JSON.stringify(String(row.kind)).slice(0, 40)} is not one of ${GAME_KINDS.join(', ')}`;
+  if (!PLAYER_ID.test(String(row.black)) || !PLAYER_ID.test(String(row.white))) return 'its players are not version or reference ids';
+  if (![0, 0.5, 1].includes(row.black_score as number)) return `its result ${String(row.black_score).slice(0, 20)} is not 1, 0.5 or 0`;
+  let record: Partial<GameRecord> | null;
+  try {
+    record = JSON.parse(String(row.record)) as Partial<GameRecord> | null;
+  } catch {
+    return 'its record is cut short or not JSON';
+  }
+  if (record === null || typeof record !== 'object') return 'its record is not a game record';
+  if (record.format !== RECORD_FORMAT) return `its record is of another Referee version (format ${JSON.stringify(String(record.format)).slice(0, 40)}, this one reads ${RECORD_FORMAT})`;
+  if (record.seed !== row.seed || !Array.isArray(record.turns) || typeof record.end !== 'object' || record.end === null) return 'its record is not the record of this game (seed, turns or end)';
+  const score = record.end.winner === null ? 0.5 : record.end.winner === 0 ? 1 : record.end.winner === 1 ? 0 : NaN;
+  if (score !== row.black_score) return `its stored result ${row.black_score as number} is not its record's (${Number.isNaN(score) ? 'no winner' : score}): edited by hand`;
+  return null;
+}
+
+/** Why a versions row cannot be trusted, or null. */
+function damagedVersion(row: Record<string, unknown>, students: ReadonlySet<string>): string | null {
+  if (!students.has(row.student as string)) return `its student ${JSON.stringify(String(row.student)).slice(0, 40)} is not on the roster`;
+  if (!VERSION_STATUSES.includes(row.status as string)) return `its status ${JSON.stringify(String(row.status)).slice(0, 40)} is not one this Referee knows`;
+  if (row.counts !== 0 && row.counts !== 1) return 'its counts field is not 0 or 1';
+  if (!safeRelativePath(row.path)) return 'its path leaves the data folder';
+  if (row.chosen_entry != null && !safeRelativePath(row.chosen_entry)) return 'its entry leaves the submission';
+  if (row.check_report !== null) {
+    try {
+      JSON.parse(String(row.check_report));
+    } catch {
+      return 'its check report is cut short or not JSON';
+    }
+  }
+  return null;
+}
+
+/** A row set aside at start: which, and why (for the one line the server says about it). */
+export interface DamagedRow {
+  table: 'games' | 'versions';
+  id: number;
+  student?: string;
+  why: string;
+}
 
 export const versionPlayer = (id: number): string => `v${id}`;
 export const referencePlayer = (name: string): string => `r:${name}`;
@@ -188,6 +251,9 @@ export class LadderStore {
     try {
       const format = prepareJournal(db, SCHEMA, FORMAT, !options.readonly);
       if (format !== FORMAT) throw new LadderJournalError(`${path} is not a Referee ladder journal (format ${format ?? 'missing'}): use another --data folder`);
+      // Journals from before `ladder submit --entry` gain its column (absent: null, the usual conventions).
+      const columns = (db.prepare('PRAGMA table_info(versions)').all() as { name: string }[]).map((c) => c.name);
+      if (!options.readonly && !columns.includes('chosen_entry')) db.exec('ALTER TABLE versions ADD COLUMN chosen_entry TEXT');
     } catch (error) {
       db.close();
       const code = (error as { code?: unknown }).code;
@@ -195,6 +261,33 @@ export class LadderStore {
       throw error;
     }
     return new LadderStore(path, db);
+  }
+
+  /**
+   * Rows no reader can trust are moved, whole, into the quarantine table (one transaction), so the service neither
+   * counts them nor fails on them, and nothing is deleted: the instructor can restore a row by hand.
+   */
+  setAsideDamaged(): DamagedRow[] {
+    const students = new Set(this.students().map((s) => s.id));
+    const found: (DamagedRow & { row: Record<string, unknown> })[] = [];
+    for (const row of this.db.prepare('SELECT * FROM versions ORDER BY id').iterate() as Iterable<Record<string, unknown>>) {
+      const why = damagedVersion(row, students);
+      if (why) found.push({ table: 'versions', id: Number(row.id), student: String(row.student).slice(0, 40), why, row });
+    }
+    for (const row of this.db.prepare('SELECT * FROM games ORDER BY id').iterate() as Iterable<Record<string, unknown>>) {
+      const why = damagedGame(row);
+      if (why) found.push({ table: 'games', id: Number(row.id), why, row });
+    }
+    if (found.length === 0) return [];
+    const keep = this.db.prepare('INSERT INTO quarantine (tbl, row_id, row, why, at) VALUES (?, ?, ?, ?, ?)');
+    const at = new Date().toISOString();
+    this.db.transaction(() => {
+      for (const each of found) {
+        keep.run(each.table, each.id, JSON.stringify(each.row), each.why, at);
+        this.db.prepare(`DELETE FROM ${each.table} WHERE id = ?`).run(each.id);
+      }
+    })();
+    return found.map(({ row: _row, ...rest }) => rest);
   }
 
   getMeta(key: string): string | undefined {
@@ -257,7 +350,7 @@ export class LadderStore {
    * Record a new version unless the quota or cool-down refuses it (one transaction, so two uploads at once cannot
    * both squeeze under the quota). Returns the version, or the refusal in one line.
    */
-  addVersion(input: { student: string; contentHash: string; path: string; counts: boolean; now: Date; quota: { perDay: number; cooldownSeconds: number } }): { version: VersionRow; duplicate: boolean } | { refused: string } {
+  addVersion(input: { student: string; contentHash: string; path: string; chosenEntry?: string; counts: boolean; now: Date; quota: { perDay: number; cooldownSeconds: number } }): { version: VersionRow; duplicate: boolean } | { refused: string } {
     return this.db.transaction(() => {
       const existing = this.versionByContent(input.student, input.contentHash);
       if (existing) return { version: existing, duplicate: true };
@@ -273,8 +366,8 @@ export class LadderStore {
         if (wait > 0) return { refused: `cool-down: wait ${Math.ceil(wait / 1000)} s before the next submission (one every ${input.quota.cooldownSeconds} s)` };
       }
       const info = this.db
-        .prepare(`INSERT INTO versions (student, content_hash, path, submitted_at, counts, status) VALUES (?, ?, ?, ?, ?, 'received')`)
-        .run(input.student, input.contentHash, input.path, input.now.toISOString(), input.counts ? 1 : 0);
+        .prepare(`INSERT INTO versions (student, content_hash, path, submitted_at, counts, status, chosen_entry) VALUES (?, ?, ?, ?, ?, 'received', ?)`)
+        .run(input.student, input.contentHash, input.path, input.now.toISOString(), input.counts ? 1 : 0, input.chosenEntry ?? null);
       return { version: this.version(Number(info.lastInsertRowid))!, duplicate: false };
     })();
   }

@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { getGame } from '../../harness/games/registry.js';
 import { InProcessPlayer } from '../../harness/referee/in-process.js';
-import { playGame } from '../../harness/referee/match.js';
+import { playGame, playGameUnstalled } from '../../harness/referee/match.js';
 import type { Player } from '../../harness/referee/player.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -79,12 +79,20 @@ export class PlayerProvider {
     return { key, player: await this.factory(spec, game) };
   }
 
+  private closed = false;
+
   release(entry: { key: string; player: Player }): void {
+    // Released after close (a game that was in play): closed at once, not kept for a next game that never comes.
+    if (this.closed) {
+      void entry.player.close().catch(() => undefined);
+      return;
+    }
     this.idle.push(entry);
     while (this.idle.length > this.keep) void this.idle.shift()!.player.close().catch(() => undefined);
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const players = this.idle.splice(0);
     await Promise.allSettled(players.map((entry) => entry.player.close()));
   }
@@ -105,7 +113,7 @@ export async function playJob(
 ): Promise<{ record: Awaited<ReturnType<typeof playGame>>; wallMs: number }> {
   const game = getGame(job.game);
   const taken: { key: string; player: Player }[] = [];
-  let reporter: ProgressReporter | null = null;
+  const reporting: { reporter: ProgressReporter | null } = { reporter: null };
   try {
     for (const spec of job.players) {
       try {
@@ -118,11 +126,16 @@ export async function playJob(
     const started = performance.now();
     const { book } = openingBook(game, job.seed, job.opening ?? []);
     const [black, white] = taken.map((entry) => withBook(entry.player, book));
-    if (options.onProgress) reporter = new ProgressReporter(job, options.onProgress, options.progressEveryMs ?? PROGRESS_EVERY_MS);
-    const record = await playGame({ game, black, white, seed: job.seed, config: job.config, onTurn: reporter ? (turn) => reporter!.turn(turn) : undefined });
+    // A game whose move the grader's machine stalled is played again from its start: watchers see it start afresh.
+    const record = await playGameUnstalled(() => {
+      reporting.reporter?.stop();
+      const reporter = options.onProgress ? new ProgressReporter(job, options.onProgress, options.progressEveryMs ?? PROGRESS_EVERY_MS) : null;
+      reporting.reporter = reporter;
+      return playGame({ game, black, white, seed: job.seed, config: job.config, onTurn: reporter ? (turn) => reporter.turn(turn) : undefined });
+    });
     return { record, wallMs: Math.round(performance.now() - started) };
   } finally {
-    reporter?.stop();
+    reporting.reporter?.stop();
     for (const entry of taken) players.release(entry);
   }
 }

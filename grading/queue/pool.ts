@@ -350,7 +350,14 @@ export class QueuePool implements GamePool {
         removeOnComplete: { age: KEEP_SECONDS },
         removeOnFail: { age: KEEP_SECONDS },
       });
+    // Settled while we talked to Redis (its result accepted just as a FLUSHALL made the poll enqueue it again):
+    // added now, a worker would play it again for nobody.
+    if (this.settledOrGone(job.key)) return;
     await add();
+    if (this.settledOrGone(job.key)) {
+      await this.removeIfWaiting(job.key, jobId);
+      return;
+    }
     // An id already there is an earlier run's job: finished (take it), still in play (wait for it), or waiting
     // or failed under a coordinator that is gone (replace it, so it names us and is played).
     const state = await this.queue.getJobState(jobId);
@@ -373,6 +380,11 @@ export class QueuePool implements GamePool {
     if (stored.data?.signature !== data.signature || canonicalJson(stored.data) !== canonicalJson(data)) {
       await stored.updateData(data).catch(() => undefined);
     }
+  }
+
+  private settledOrGone(key: string): boolean {
+    const entry = this.outstanding.get(key);
+    return !entry || entry.settled;
   }
 
   /** A worker took the game: the first time, or again after its first worker stalled (then it starts afresh). */
@@ -627,15 +639,28 @@ export class QueuePool implements GamePool {
     }
   }
 
+  /**
+   * Take a job off the queue only if no worker has it: one Lua script, so a worker cannot take (and finish) the job
+   * between the look and the removal — BullMQ's own remove would delete a just-completed job and its result.
+   */
   private async removeIfWaiting(key: string, jobId = this.jobIds.get(key) ?? key): Promise<boolean> {
-    const state = await this.queue.getJobState(jobId).catch(() => 'unknown');
-    if (state !== 'waiting' && state !== 'delayed' && state !== 'prioritized' && state !== 'failed') return false;
-    return this.queue.remove(jobId).then(
-      (removed) => removed === 1,
-      () => false,
-    );
+    const { wait, paused, delayed, prioritized, failed } = this.queue.keys;
+    const removed = await this.redis.eval(REMOVE_IF_WAITING, 6, this.queue.toKey(jobId), wait, paused, delayed, prioritized, failed, jobId).catch(() => 0);
+    return removed === 1;
   }
 }
+
+/**
+ * KEYS: the job's hash, then the queue's wait and paused lists and delayed, prioritized and failed sets; ARGV: the
+ * job id. Removes the job (its hash and logs) only from those states; 1 if it did, 0 if a worker has it or it is done.
+ */
+const REMOVE_IF_WAITING = `
+local id = ARGV[1]
+local found = redis.call('LREM', KEYS[2], 0, id) + redis.call('LREM', KEYS[3], 0, id)
+  + redis.call('ZREM', KEYS[4], id) + redis.call('ZREM', KEYS[5], id) + redis.call('ZREM', KEYS[6], id)
+if found == 0 then return 0 end
+redis.call('DEL', KEYS[1], KEYS[1] .. ':logs')
+return 1`;
 
 const stoppedAnswering = (worker: string, label: string): string =>
   `${worker} stopped answering while playing ${label}: the game is played again from its start by another worker`;

@@ -32,6 +32,7 @@ export class TournamentJournalError extends Error {
 export class TournamentJournal {
   private readonly select: Database.Statement;
   private readonly upsert: Database.Statement;
+  private readonly replayed: Database.Statement;
 
   private constructor(
     readonly path: string,
@@ -43,6 +44,7 @@ export class TournamentJournal {
        ON CONFLICT(key) DO UPDATE SET plays = plays + 1, wall_ms = excluded.wall_ms, record = excluded.record, finished_at = excluded.finished_at,
          worker = excluded.worker`,
     );
+    this.replayed = db.prepare('UPDATE games SET plays = plays + 1 WHERE key = ?');
   }
 
   static open(path: string): TournamentJournal {
@@ -87,6 +89,12 @@ export class TournamentJournal {
 
   /** Keep a finished game, and who played it ('local 12345', a queue worker's name). */
   save(key: string, record: GameRecord, wallMs: number, worker: string | null = null): void {
+    // Idempotent by game: a game played again (its result lost to a FLUSHALL as it finished) keeps its first
+    // record; only a damaged row is replaced. `plays` still counts the replay.
+    if (this.find(key, record.seed)) {
+      this.replayed.run(key);
+      return;
+    }
     this.upsert.run(key, wallMs, JSON.stringify(record), new Date().toISOString(), worker);
   }
 

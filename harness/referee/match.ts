@@ -5,8 +5,8 @@
  * a failure loses at once with diff forcedLossDiff.
  */
 import { other, type Game, type Side } from '../games/game.js';
-import { abortWithin, askCrediting, askWithin, settleWithin, type Asked } from './ask.js';
-import { GraderError } from './grader-error.js';
+import { abortWithin, askCrediting, askWithin, CREDIT_STRETCH, settleWithin, type Asked } from './ask.js';
+import { BUSY_FIX, GraderError, StalledGame, isStalledGame } from './grader-error.js';
 import { configForGame, DEFAULT_REFEREE_CONFIG, timeFactor, type RefereeConfig } from './config.js';
 import { describeValue } from './describe-value.js';
 import { findLegalMove } from './legal-move.js';
@@ -39,7 +39,21 @@ export interface PlayGameOptions<S, M> {
    * so a paced game is timed exactly as a graded one. `moveNumber` is the side's own turn count, from 1.
    */
   beforeTurn?: (side: Side, moveNumber: number) => Promise<void> | void;
+  /**
+   * Where each side's clocks stand when this run starts (serve replays a game's history — after undo, or a
+   * server restart — and the history's own time, bank and strikes carry on). Clamped to the config's limits.
+   */
+  clocks?: PlayerClocks;
 }
+
+/** Per side: time used, time bank left, strikes so far. */
+export interface PlayerClocks {
+  timeUsedMs: [number, number];
+  bankLeftMs: [number | null, number | null];
+  strikes: [number, number];
+}
+
+const clamp = (value: unknown, low: number, high: number, otherwise: number): number => (typeof value === 'number' && Number.isFinite(value) ? Math.min(high, Math.max(low, value)) : otherwise);
 
 const STACK_CAP = 4000;
 /** Botzone keeps at most 1 KB of a bot's debug per turn in its log. */
@@ -59,8 +73,11 @@ function policyNote(config: RefereeConfig, bankLeftMs: number, strikes: number):
   return notes.join(', ');
 }
 
-/** Constructions the grader's machine stalled before the game is a grader error instead (never a student's loss). */
-const STALL_ATTEMPTS = 3;
+/**
+ * Constructions the grader's machine stalled before the game is a grader error instead (never a student's loss); and
+ * times a game is played in all when a move stalls (playGameUnstalled).
+ */
+export const STALL_ATTEMPTS = 3;
 
 /** The load allowance of a config written before loadTimeoutMs existed. */
 const DEFAULT_LOAD_MS = DEFAULT_REFEREE_CONFIG.loadTimeoutMs as number;
@@ -130,11 +147,25 @@ const UNTIMED_MS = 2 ** 31 - 1;
 /** The wait the referee allows a player: the rule's limit, or none for a trusted reference AI. */
 const waitFor = (player: Player, limitMs: number): number => (player.trusted === true ? UNTIMED_MS : limitMs);
 
-function lateness(asked: Asked, limitMs: number): Failure | null {
+/**
+ * An ask as the rules see it: `wallMs` is the player's own time (the wall time less `waitedMs`, the CPU waits the
+ * referee credited; all of it where nothing was credited).
+ */
+interface OwnAsk extends Asked {
+  waitedMs?: number;
+}
+
+/** ", of its own time (1840 ms in all, 1390 ms of them waiting for a CPU, not counted)" where a wait was credited. */
+function creditNote(asked: OwnAsk): string {
+  const waited = asked.waitedMs ?? 0;
+  return waited >= 1 ? ` of its own time (${Math.round(asked.wallMs + waited)} ms in all, ${Math.round(waited)} ms of them waiting for a CPU, not counted)` : '';
+}
+
+function lateness(asked: OwnAsk, limitMs: number): Failure | null {
   if (limitMs === UNTIMED_MS) return null;
-  if (asked.answer === null) return { verdict: 'timeout', message: `no answer within ${limitMs} ms` };
+  if (asked.answer === null) return { verdict: 'timeout', message: `no answer within ${limitMs} ms${creditNote(asked)}` };
   if (asked.wallMs > limitMs) {
-    const message = `answered after ${Math.round(asked.wallMs)} ms, over the ${limitMs} ms limit`;
+    const message = `answered after ${Math.round(asked.wallMs)} ms${creditNote(asked)}, over the ${limitMs} ms limit`;
     return { verdict: 'timeout', message };
   }
   return null;
@@ -148,9 +179,11 @@ function forfeit(
   wallMs: number,
   turnMs: number | undefined,
   rule: string,
+  cpuWaitMs = 0,
 ): ForfeitRecord {
   const { verdict, message } = failure;
   const record: ForfeitRecord = { side, verdict, message, phase, attempts, wallMs: roundMs(wallMs) };
+  if (cpuWaitMs >= 1) record.cpuWaitMs = roundMs(cpuWaitMs);
   if (turnMs !== undefined && attempts.length > 0) record.turnMs = roundMs(turnMs);
   record.rule = rule;
   if (failure.stack !== undefined) record.stack = failure.stack;
@@ -246,6 +279,15 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
   const bankLeftMs = [config.timeBankMs ?? 0, config.timeBankMs ?? 0];
   const bankUsed = [false, false];
   const strikes = [0, 0];
+  for (const side of [0, 1] as const) {
+    const clocks = options.clocks;
+    if (!clocks) break;
+    timeUsedMs[side] = clamp(clocks.timeUsedMs[side], 0, Number.MAX_SAFE_INTEGER, 0);
+    const bank = clocks.bankLeftMs[side];
+    if (bank !== null && config.timeBankMs) [bankLeftMs[side], bankUsed[side]] = [clamp(bank, 0, config.timeBankMs, config.timeBankMs), true];
+    // Never at the losing strike: a history that reached it would have ended.
+    if (config.strikeLimit !== undefined) strikes[side] = Math.floor(clamp(clocks.strikes[side], 0, config.strikeLimit - 1, 0));
+  }
   let loser: ForfeitRecord | undefined;
   let quitBy: Side | undefined;
 
@@ -298,18 +340,18 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
     }
     // The time it waited for a CPU is not counted (askCrediting): a busy grader is not a slow constructor. A
     // construction the machine kept from running at all is started again, and after STALL_ATTEMPTS a grader error.
-    let asked = await askCrediting(() => player.startGame(startInfo), limitMs, () => player.scheduling?.() ?? null);
+    let asked = await askCrediting(() => player.startGame(startInfo), limitMs, (withState) => player.scheduling?.(withState) ?? null);
     for (let stalls = 1; asked.stalled; stalls++) {
       if (asked.answer === null) await abortWithin(player, 'the grader stalled construction', limitMs);
       entry.stalls = stalls;
       if (stalls >= STALL_ATTEMPTS) {
         throw new GraderError(
-          `building ${player.name}'s AIPlayer could not be timed fairly: it waited ${Math.round(asked.waitedMs)} ms for a CPU in ${Math.round(asked.wallMs)} ms, ${STALL_ATTEMPTS} times (the grader's machine was busy): grade with fewer jobs at once, then run again (--resume keeps the finished games)`,
+          `building ${player.name}'s AIPlayer could not be timed fairly: it waited ${Math.round(asked.waitedMs)} ms for a CPU in ${Math.round(asked.wallMs)} ms, ${STALL_ATTEMPTS} times (the grader's machine was busy): ${BUSY_FIX}`,
         );
       }
       const unloadedAgain = await loadPlayer(side, startInfo, entry);
       if (unloadedAgain) return unloadedAgain;
-      asked = await askCrediting(() => player.startGame(startInfo), limitMs, () => player.scheduling?.() ?? null);
+      asked = await askCrediting(() => player.startGame(startInfo), limitMs, (withState) => player.scheduling?.(withState) ?? null);
     }
     entry.wallMs = roundMs(asked.wallMs);
     // Kept only where the credit decided (over the limit by the wall clock): records of the same games stay equal.
@@ -324,8 +366,8 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       }
     }
     // Late by its own time: the wall time less what it waited for a CPU.
-    const late = lateness({ answer: asked.answer, wallMs: asked.wallMs - asked.waitedMs }, limitMs);
-    if (late) return forfeit(side, 'start', late, [], asked.wallMs, undefined, RULES.constructTime(config));
+    const late = lateness({ answer: asked.answer, wallMs: asked.wallMs - asked.waitedMs, waitedMs: asked.waitedMs }, limitMs);
+    if (late) return forfeit(side, 'start', late, [], asked.wallMs, undefined, RULES.constructTime(config), asked.waitedMs);
     const answer = asked.answer as PlayerAnswer;
     if (answer.kind !== 'ready') {
       const failure = failureOf(answer, limitMs, 'startGame');
@@ -395,7 +437,25 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
       // A player that keeps time itself stops its code at the deadline and rules the turn from its own clock.
       const keepsTime = timed && waitMs < UNTIMED_MS && player.keepsTime === true;
       if (keepsTime) request.deadlineMs = waitMs;
-      const asked = await askWithin(() => player.requestMove(request), waitMs, keepsTime);
+      // Any other player whose scheduling the referee can read is timed on its own time, as construction is: the
+      // time it waited, runnable, for a CPU does not count (a busy grader is not a slow search), and neither the
+      // bank nor a strike pays for it. A move the machine kept from running at all (askCrediting: stalled) is no
+      // verdict: the game is played again (StalledGame).
+      const credits = timed && !keepsTime && waitMs < UNTIMED_MS && typeof player.scheduling === 'function';
+      let asked: OwnAsk;
+      if (credits) {
+        request.ownTimeLimitMs = waitMs;
+        const credited = await askCrediting(() => player.requestMove(request), waitMs, (withState) => player.scheduling?.(withState) ?? null, limitMs);
+        if (credited.stalled) {
+          if (credited.answer === null) await abortWithin(player, 'the grader stalled the move', limitMs);
+          throw new StalledGame(`${player.name}'s move ${moveNumber} waited ${Math.round(credited.waitedMs)} ms for a CPU in ${Math.round(credited.wallMs)} ms, past ${CREDIT_STRETCH} times its ${waitMs} ms`);
+        }
+        asked = { answer: credited.answer, wallMs: credited.wallMs - credited.waitedMs, waitedMs: credited.waitedMs };
+      } else {
+        asked = await askWithin(() => player.requestMove(request), waitMs, keepsTime);
+      }
+      const waitedMs = asked.waitedMs ?? 0;
+      const allMs = asked.wallMs + waitedMs;
       timeUsedMs[side] += asked.wallMs;
       turnMs += asked.wallMs;
       if (asked.answer === null) {
@@ -403,10 +463,10 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
         const cause = await abortWithin(player, `no answer within ${waitMs} ms`, limitMs);
         if (cause) {
           const failure = failureOf(cause, limitMs, 'requestMove');
-          return forfeit(side, 'move', failure, illegal, asked.wallMs, turnMs, RULES.failure(failure.verdict));
+          return forfeit(side, 'move', failure, illegal, allMs, turnMs, RULES.failure(failure.verdict), waitedMs);
         }
       }
-      // Over the limit: the bank pays first, then a strike (the strikeLimit-th strike loses).
+      // Over the limit (by its own time): the bank pays first, then a strike (the strikeLimit-th strike loses).
       let late = asked.answer === null ? lateness(asked, waitMs) : null;
       const stoppedOutput = cleanOutput(asked.output);
       if (late && stoppedOutput) late = { ...late, output: stoppedOutput };
@@ -432,19 +492,22 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
         const failure = turnBound ? turnTimeFailure(turnMs, turnLimitMs, true) : strikeLoss ? { ...late, message: `${late.message}: strike ${strikes[side]} of ${config.strikeLimit}, which loses` } : late;
         const rule = turnBound ? RULES.turnTime(config) : strikeLoss ? RULES.strikes(config) : RULES.moveTime(config);
         const policy = policyNote(config, bankLeftMs[side], strikes[side]);
-        return forfeit(side, 'move', policy ? { ...failure, message: `${failure.message} (${policy})` } : failure, illegal, asked.wallMs, turnMs, rule);
+        return forfeit(side, 'move', policy ? { ...failure, message: `${failure.message} (${policy})` } : failure, illegal, allMs, turnMs, rule, waitedMs);
       }
 
       const answer = asked.answer as PlayerAnswer;
       if (answer.kind !== 'move' && answer.kind !== 'tamper') {
         const failure = failureOf(answer, limitMs, 'requestMove');
-        return forfeit(side, 'move', failure, illegal, asked.wallMs, turnMs, RULES.failure(failure.verdict));
+        return forfeit(side, 'move', failure, illegal, allMs, turnMs, RULES.failure(failure.verdict), waitedMs);
       }
       const changed = answer.kind === 'tamper' ? describeFailure(answer, limitMs) : undefined;
       if (config.quitEndsGame && answer.value === QUIT && quitScore(game, state) !== null) return 'quit';
 
       const found = findLegalMove(game, legal, answer.value);
-      const wallMs = roundMs(asked.wallMs);
+      const wallMs = roundMs(allMs);
+      // The credited wait is kept only where it decided (over the limit by the wall clock), as for construction:
+      // records of the same games stay equal.
+      const cpuWaitMs = allMs > limitMs && waitedMs >= 1 ? roundMs(waitedMs) : undefined;
       const cpuMs = cleanCpu(answer.cpuMs);
       const output = cleanOutput(answer.output);
       const leftoverThreads = cleanCount(answer.leftoverThreads);
@@ -455,27 +518,28 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
         const why = found === 'not-legal' && typeof answer.value === 'string' ? game.geometry?.whyIllegal(state, answer.value) : null;
         if (why) attemptRecord.why = capText(why, 300);
         if (cpuMs !== undefined) attemptRecord.cpuMs = cpuMs;
+        if (cpuWaitMs !== undefined) attemptRecord.cpuWaitMs = cpuWaitMs;
         if (changed !== undefined) attemptRecord.tamper = changed;
         if (leftoverThreads !== undefined) attemptRecord.leftoverThreads = leftoverThreads;
         if (output || debug) attemptRecord.output = withDebug(output, debug);
         illegal.push(attemptRecord);
         if (attempt >= config.illegalMoveLimit) {
           const failure: Failure = { verdict: 'illegal', message: illegalMessage(illegal) };
-          return forfeit(side, 'move', failure, illegal, asked.wallMs, turnMs, RULES.illegal(config, changed !== undefined));
+          return forfeit(side, 'move', failure, illegal, allMs, turnMs, RULES.illegal(config, changed !== undefined));
         }
         continue;
       }
       if (timed && turnMs > turnLimitMs + overMs) {
         const failure = turnTimeFailure(turnMs, turnLimitMs, false);
-        return forfeit(side, 'move', { ...failure, output }, illegal, asked.wallMs, turnMs, RULES.turnTime(config));
+        return forfeit(side, 'move', { ...failure, output }, illegal, allMs, turnMs, RULES.turnTime(config));
       }
       if (struck && strikes[side] >= config.strikeLimit!) {
-        const failure: Failure = { verdict: 'timeout', message: `answered after ${Math.round(asked.wallMs)} ms, over the ${limitMs} ms limit: strike ${strikes[side]} of ${config.strikeLimit}, which loses`, output };
-        return forfeit(side, 'move', failure, illegal, asked.wallMs, turnMs, RULES.strikes(config));
+        const failure: Failure = { verdict: 'timeout', message: `answered after ${Math.round(asked.wallMs)} ms${creditNote(asked)}, over the ${limitMs} ms limit: strike ${strikes[side]} of ${config.strikeLimit}, which loses`, output };
+        return forfeit(side, 'move', failure, illegal, allMs, turnMs, RULES.strikes(config), waitedMs);
       }
       if (changed !== undefined && config.tamperLoses) {
         const failure: Failure = { verdict: 'tamper', message: changed, output };
-        return forfeit(side, 'move', failure, illegal, asked.wallMs, turnMs, RULES.tamper);
+        return forfeit(side, 'move', failure, illegal, allMs, turnMs, RULES.tamper);
       }
       const move = legal[found];
       const turn: TurnRecord = { ply: turns.length + 1, side, kind: 'move', move: game.formatMove(move), wallMs };
@@ -484,6 +548,7 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
         turn.turnMs = roundMs(turnMs);
       }
       if (cpuMs !== undefined) turn.cpuMs = cpuMs;
+      if (cpuWaitMs !== undefined) turn.cpuWaitMs = cpuWaitMs;
       if (game.moveDetails) turn.details = game.moveDetails(state, move);
       if (changed !== undefined) turn.tamper = changed;
       if (leftoverThreads !== undefined) turn.leftoverThreads = leftoverThreads;
@@ -540,4 +605,24 @@ export async function playGame<S, M>(options: PlayGameOptions<S, M>): Promise<Ga
     turns,
     end: quitBy === undefined ? endOf(game, state, loser, config) : quitEnd(game, state, quitBy),
   };
+}
+
+/**
+ * Play a game, and play it again from its start when the grader's machine stalled a move (StalledGame): the same seed
+ * gives seeded players the same game, and no verdict was reached. A game stalled STALL_ATTEMPTS times is a
+ * GraderError that names the fix. `play` runs once per attempt (a caller reporting turns as they come starts afresh);
+ * a replayed game's record says how often it was replayed (`replays`).
+ */
+export async function playGameUnstalled(play: (attempt: number) => Promise<GameRecord>): Promise<GameRecord> {
+  for (let stalls = 0; ; ) {
+    try {
+      const record = await play(stalls + 1);
+      if (stalls > 0) record.replays = stalls;
+      return record;
+    } catch (error) {
+      if (!isStalledGame(error)) throw error;
+      stalls += 1;
+      if (stalls >= STALL_ATTEMPTS) throw new GraderError(`a game could not be timed fairly ${STALL_ATTEMPTS} times (the last: ${error.detail}; the grader's machine was busy): ${BUSY_FIX}`);
+    }
+  }
 }

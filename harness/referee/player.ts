@@ -18,11 +18,14 @@ export interface MoveInfo {
   timeLimitMs: number;
   /** Limit for the whole turn, every ask included, in ms (game.py times the turn too). */
   turnTimeLimitMs?: number;
-  /** Wall time already used in this turn by earlier asks, in ms (0 on the first ask). */
+  /** Time already used in this turn by earlier asks, in ms (0 on the first ask): the player's own time, see timeUsedMs. */
   turnTimeUsedMs?: number;
   /** 1-based count of this player's own moves in this game. */
   moveNumber: number;
-  /** Wall time this player has used so far in this game, in ms, as measured by the referee. */
+  /**
+   * Time this player has used so far in this game, in ms, as measured by the referee: wall time, less what a sandboxed
+   * player waited, runnable, for a CPU (the referee credits it: a busy grader's time is not the player's).
+   */
   timeUsedMs: number;
   /** 1 on the first ask of a turn; 2, 3 … after illegal answers. */
   attempt: number;
@@ -52,6 +55,11 @@ export interface GameStart {
    * ms, apart from timeLimitMs (config.loadTimeoutMs); absent: timeLimitMs.
    */
   loadTimeLimitMs?: number;
+  /**
+   * The turns played before this player joins the game (serve after an undo, a Load or a restore: the game goes on
+   * from them); absent for a game from its start. A kept-running Botzone bot is brought up to them in load().
+   */
+  history?: MoveRequest['history'];
 }
 
 /** A move played since the player's previous turn began, so a host can update its live board (game.py's). */
@@ -81,6 +89,12 @@ export interface MoveRequest {
    * any time bank or strike grace it may draw on). The player stops its code then and answers 'timeout' with timedMs.
    */
   deadlineMs?: number;
+  /**
+   * The referee rules this ask on the player's own time — the wall time less what it waited, runnable, for a CPU
+   * (askCrediting) — and allows it this much of it, in ms (the limit plus any time bank or strike grace): a host's
+   * own timer must not end the ask sooner, only backstop it (at CREDIT_STRETCH times this). Absent: wall time.
+   */
+  ownTimeLimitMs?: number;
 }
 
 /** Captured output of the player during one call, already capped by whoever captured it. */
@@ -166,9 +180,10 @@ export interface Player {
   /**
    * What the scheduler says of this player's process (Linux schedstat): time run and time waited runnable for a
    * CPU, in ms in all, and whether it is runnable now; null where that cannot be measured. The referee does not
-   * count the wait against building the AIPlayer: a busy grader is not the student's slow constructor.
+   * count the wait against building the AIPlayer or against a move (unless the player keepsTime): a busy grader is
+   * not the student's slow constructor or search. `withState` false: `runnable` is not read (cheaper; false).
    */
-  scheduling?(): PlayerScheduling | null;
+  scheduling?(withState?: boolean): PlayerScheduling | null;
   /** Begin a game: a fresh AIPlayer for this colour. Resolves 'ready' or a failure. */
   startGame(start: GameStart): Promise<PlayerAnswer>;
   /**

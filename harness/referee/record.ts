@@ -36,6 +36,8 @@ export interface IllegalAttempt {
   wallMs: number;
   /** CPU time the player reported (informational; never trusted for limits). */
   cpuMs?: number;
+  /** Of wallMs, the time the player waited runnable for a CPU, not counted (as TurnRecord.cpuWaitMs). */
+  cpuWaitMs?: number;
   /**
    * Present when the board differed from the turn's start after this ask. Informational: game.py compares the
    * board once, after the whole turn, so only the turn's last ask decides (a board restored later is fine).
@@ -58,13 +60,19 @@ export interface TurnRecord {
   /** Wall time of the accepted ask (kind 'move' only). */
   wallMs?: number;
   cpuMs?: number;
+  /**
+   * Of wallMs, the time the player waited, runnable, for a CPU (the grader's machine was busy): not counted against
+   * its limit, its time bank or its strikes. Present only where wallMs is over the ask's limit (the wait is why the
+   * move was on time); absent for players the referee cannot read the scheduler of, or that keep time themselves.
+   */
+  cpuWaitMs?: number;
   /** Game-specific facts about the move, from game.moveDetails (e.g. Reversi's { flipped }). */
   details?: Record<string, number | string>;
   /** Present when the player changed its board and config.tamperLoses is false. */
   tamper?: string;
   /**
-   * Wall time of the whole turn, every ask included, in ms (what config.turnTimeoutMs limits); present when the
-   * turn took more than one ask.
+   * Time of the whole turn, every ask included, in ms (what config.turnTimeoutMs limits: the player's own time,
+   * its credited CPU waits left out); present when the turn took more than one ask.
    */
   turnMs?: number;
   /** Threads the submission left running after a timed-out func_timeout call during the accepted ask (Python). */
@@ -111,6 +119,8 @@ export interface ForfeitRecord {
   attempts: IllegalAttempt[];
   /** Wall time of the failing ask (the whole wait for a timeout). */
   wallMs: number;
+  /** Of wallMs, the time the player waited runnable for a CPU, not counted against its limit (at least 1 ms). */
+  cpuWaitMs?: number;
   /** Wall time of the whole failing turn, every ask included, in ms. */
   turnMs?: number;
   /**
@@ -166,6 +176,11 @@ export interface GameRecord {
   start: [StartRecord, StartRecord];
   turns: TurnRecord[];
   end: GameEnd;
+  /**
+   * Times this game was played again from its start before this record, because the grader's machine stalled a
+   * move (a player waited for a CPU past CREDIT_STRETCH times its limit): never charged to a player.
+   */
+  replays?: number;
 }
 
 /** A record failed validation; `turn` is 0 for the header, the 1-based ply for a turn, turns.length + 1 for the end. */
@@ -260,6 +275,7 @@ class Checker {
       }
       this.time(item, 'wallMs');
       this.time(item, 'cpuMs', true);
+      this.time(item, 'cpuWaitMs', true);
       if (item.tamper !== undefined && typeof item.tamper !== 'string') this.fail(`${at}.tamper`, 'a string');
       if (item.why !== undefined && typeof item.why !== 'string') this.fail(`${at}.why`, 'a string');
       this.count(item, `${at}.leftoverThreads`, 'leftoverThreads');
@@ -274,7 +290,7 @@ function checkTurn(value: unknown, index: number): void {
   if (turn.ply !== index + 1) check.fail('ply', `${index + 1} (turns are numbered 1, 2, 3 … in order)`);
   if (!isSide(turn.side)) check.fail('side', '0 or 1');
   if (turn.kind === 'pass') {
-    for (const field of ['move', 'illegal', 'wallMs', 'cpuMs', 'details', 'tamper', 'output']) {
+    for (const field of ['move', 'illegal', 'wallMs', 'cpuMs', 'cpuWaitMs', 'details', 'tamper', 'output']) {
       if (turn[field] !== undefined) check.fail(field, 'absent on a pass (the player is not asked)');
     }
     return;
@@ -284,6 +300,7 @@ function checkTurn(value: unknown, index: number): void {
   if (turn.illegal !== undefined) check.attempts(turn.illegal, 'illegal');
   check.time(turn, 'wallMs');
   check.time(turn, 'cpuMs', true);
+  check.time(turn, 'cpuWaitMs', true);
   if (turn.details !== undefined) {
     const details = check.object(turn.details, 'details');
     for (const [key, detail] of Object.entries(details)) {
@@ -326,6 +343,7 @@ function checkEnd(value: unknown, turn: number): void {
   if (loser.phase !== 'start' && loser.phase !== 'move') check.fail('loser.phase', "'start' or 'move'");
   check.attempts(loser.attempts, 'loser.attempts');
   check.time(loser, 'wallMs');
+  check.time(loser, 'cpuWaitMs', true);
   check.time(loser, 'turnMs', true);
   if (loser.rule !== undefined && typeof loser.rule !== 'string') check.fail('loser.rule', 'a string');
   if (loser.stack !== undefined && typeof loser.stack !== 'string') check.fail('loser.stack', 'a string');
@@ -373,6 +391,7 @@ export function validateRecordShape(json: unknown): GameRecord {
     throw new RecordShapeError(0, `record header.config is invalid: ${(error as Error).message}`);
   }
   header.string(record, 'initialState');
+  header.count(record, 'replays', 'replays');
   const start = record.start;
   if (!Array.isArray(start) || start.length !== 2) header.fail('start', 'two start records');
   start.forEach((item: unknown, side: number) => {
@@ -381,6 +400,8 @@ export function validateRecordShape(json: unknown): GameRecord {
     check.time(entry, 'wallMs');
     check.time(entry, 'loadMs', true);
     check.time(entry, 'cpuMs', true);
+    check.time(entry, 'cpuWaitMs', true);
+    check.count(entry, 'stalls', 'stalls');
     check.output(entry, 'output');
   });
   if (!Array.isArray(record.turns)) header.fail('turns', 'an array');

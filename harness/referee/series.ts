@@ -5,7 +5,7 @@
  */
 import type { Game, Side } from '../games/game.js';
 import { configForGame, type RefereeConfig } from './config.js';
-import { playGame } from './match.js';
+import { playGame, playGameUnstalled } from './match.js';
 import type { Player } from './player.js';
 import type { GameRecord, TurnRecord } from './record.js';
 import { deriveSeed } from './seed.js';
@@ -147,15 +147,18 @@ export async function playSeries<S, M>(options: PlaySeriesOptions<S, M>): Promis
   const records: GameRecord[] = [];
   for (let index = 0; index < games; index++) {
     const aIsFirst = sideOfA(index) === 0;
-    const record = await playGame({
-      game,
-      black: aIsFirst ? a : b,
-      white: aIsFirst ? b : a,
-      // A drawn layout is played twice, once with each side first: games 2k and 2k+1 share a seed.
-      seed: deriveSeed(seed, game.seededLayout ? Math.floor(index / 2) : index),
-      config,
-      onTurn: onTurn ? (turn, state) => onTurn(turn, state, index) : undefined,
-    });
+    // A game whose move the grader's machine stalled is played again (never a verdict).
+    const record = await playGameUnstalled(() =>
+      playGame({
+        game,
+        black: aIsFirst ? a : b,
+        white: aIsFirst ? b : a,
+        // A drawn layout is played twice, once with each side first: games 2k and 2k+1 share a seed.
+        seed: deriveSeed(seed, game.seededLayout ? Math.floor(index / 2) : index),
+        config,
+        onTurn: onTurn ? (turn, state) => onTurn(turn, state, index) : undefined,
+      }),
+    );
     records.push(record);
     onGame?.(record, index);
   }

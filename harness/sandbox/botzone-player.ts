@@ -11,7 +11,10 @@
  *   - keep running: a bot whose source prints >>>BOTZONE_REQUEST_KEEP_RUNNING<<< gets stdin kept open; after its
  *     output it prints the marker, is frozen (SIGSTOP, as Botzone's judge does) and next turn gets only the new
  *     request (JSON: the request object on one line; simple: its line).
- * The referee's clock covers process start to answer (Botzone counts the start too; the first turn is doubled).
+ * Both run through the spawner kept inside the bot's sandbox (native/botzone-spawner.c), which keeps each turn's
+ * deadline and clock there: a restarted bot's clock covers its process start (Botzone counts it; the first turn is
+ * doubled); a kept bot is started in load() (and for each next game when the last one ends) and stopped before its
+ * first request, so its first turn is its own thinking, not the sandbox's start.
  * data and globaldata (100 KB each) are carried from turn to turn, globaldata from game to game; debug (1 KB) goes
  * into the game record. The bot's answer becomes a move through the game's Botzone codec (Game.botzone).
  */
@@ -26,7 +29,7 @@ import { GraderError } from '../referee/grader-error.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { PlayerCgroup } from './cgroup.js';
 import { detectLayers, fallbackWarning, forgetBwrapProbe, isHardened, isolationRecord, isolationRefusal, type IsolationRecord, type Layers } from './layers.js';
-import { SpawnerSession, signalName, type SpawnedEnd } from './botzone-spawner.js';
+import { realtimePrefix, refuseRealtime, SpawnerSession, signalName, type SpawnedEnd } from './botzone-spawner.js';
 import { launchPlan, type WholeProgram } from './launch.js';
 import { nativeTools, protectGrader } from './native-tools.js';
 import { seccompProgram } from './seccomp.js';
@@ -131,6 +134,15 @@ export class BotzonePlayer implements Player {
   /** Restart per turn through the spawner: its sandbox (kept across turns and games) and the turn it runs. */
   private sandbox: { session: SpawnerSession; cgroup: PlayerCgroup | null; closed: Promise<void> } | null = null;
   private run: SpawnedRun | null = null;
+  /**
+   * A kept-running bot in the spawner's sandbox: 'fresh' started and stopped, no request yet; 'live' it has answered
+   * this game's turns and waits, stopped, for the next; null: none (the next turn starts one).
+   */
+  private kept: 'fresh' | 'live' | null = null;
+  /** load() brought the kept bot up to the game's history: the next startGame keeps it. */
+  private caughtUp = false;
+  /** The spawner's memory group's limit hits when the running turn began (see memoryAtDeadline). */
+  private hitsBefore = 0;
 
   constructor(private readonly options: BotzoneOptions) {
     this.name = options.name;
@@ -145,11 +157,12 @@ export class BotzonePlayer implements Player {
   }
 
   /**
-   * Restart-per-turn through the spawner: the spawner stops the bot at the deadline (the kernel's timer, armed before
-   * exec) and times each run itself. A kept-running bot, or a whole sandbox a turn, is timed by the referee.
+   * Through the spawner the bot's deadline is kept inside its sandbox and each turn timed there: a restarted bot by
+   * the kernel's timer armed before exec, a kept one by the spawner's timerfd and the marker's arrival. A whole
+   * sandbox a turn (no spawner) is timed by the referee.
    */
   get keepsTime(): boolean {
-    return !this.options.keepRunning && this.sandbox !== null && this.sandbox.session.alive;
+    return this.sandbox !== null && this.sandbox.session.alive;
   }
 
   /** A bot has no in-process layer: the OS layers and the seccomp filter are all there is (as for the C++ host). */
@@ -158,13 +171,54 @@ export class BotzonePlayer implements Player {
   }
 
   /**
-   * A restarted bot's sandbox (the spawner's) is started here, once per player, so its start is timed against the
-   * load allowance: on a loaded machine a sandbox start can take longer than a short construction limit, and it is
-   * the grader's work, not the bot's (Botzone counts only the bot's own process start, in its first turn).
+   * The bot's sandbox (the spawner's) is started here, once per player, so its start is timed against the load
+   * allowance: on a loaded machine a sandbox start can take longer than a short construction limit, and it is the
+   * grader's work, not the bot's (Botzone counts only a restarted bot's own process start, in its first turn). A kept
+   * bot's process is started here too, and stopped until its first request (Botzone starts it, then feeds it).
    */
-  async load(): Promise<PlayerAnswer> {
-    if (!this.options.keepRunning) await this.openSandbox();
+  async load(start?: GameStart): Promise<PlayerAnswer> {
+    const sandbox = await this.openSandbox();
+    if (sandbox && this.options.keepRunning) {
+      if (this.kept !== 'fresh') await this.startKept(sandbox.session);
+      if (start?.history?.length && this.kept === 'fresh') await this.catchUp(sandbox.session, start);
+    }
     return { kind: 'ready' };
+  }
+
+  /**
+   * A game that goes on from turns played before this bot joined (serve after an undo, a Load or a restore): the
+   * fresh kept bot is fed the game from its start, as Botzone feeds a new game — its first request, then one request
+   * a turn — and each of its answers must be the move the game has there. A bot that keeps its own board (reading
+   * only its first request) is then where the game is. Against the load allowance, not a turn's clock. If it answers
+   * otherwise (or fails), it is ended and its first turn gets the whole history instead (Botzone's restart).
+   */
+  private async catchUp(session: SpawnerSession, start: GameStart): Promise<void> {
+    const game = getGame(start.game);
+    const codec = game.botzone;
+    if (!codec || (this.options.interaction === 'simple' && !codec.simpleInteraction)) return;
+    this.codec = codec;
+    this.side = start.side;
+    this.fed = 0;
+    this.data = '';
+    const turns = (start.history ?? []).map((turn) => ({ side: turn.side, move: turn.kind === 'pass' ? null : (turn.move ?? null) }));
+    const { requests, responses } = botzoneHistory(codec, this.side, turns);
+    const line = (value: unknown): string => `${this.options.interaction === 'json' ? JSON.stringify(value) : codec.toLine(value)}\n`;
+    const limitSeconds = Math.max(1, Math.round(start.timeLimitMs / 1000));
+    for (let i = 0; i < responses.length; i++) {
+      const input = i === 0 ? this.wholeInput(codec, requests.slice(0, 1), [], limitSeconds) : line(requests[i]);
+      const outcome = await this.spawnedTurn(session, input, null, true);
+      const answer = outcome.kind === 'failure' ? outcome.answer : this.answerOf(codec, outcome);
+      const decoded = codec.decode(responses[i]);
+      const expected = 'invalid' in decoded ? undefined : (decoded.move ?? PASS_VALUE);
+      if (answer.kind !== 'move' || answer.value !== expected) {
+        this.notes.push(`brought up to the game's ${responses.length} turns from the start, the bot answered ${answer.kind === 'move' ? String(answer.value) : answer.kind} where the game has ${String(expected)} at its turn ${i + 1}: it is restarted with the whole history instead`);
+        this.kill();
+        this.fed = 0;
+        return;
+      }
+      this.fed = i + 1;
+    }
+    this.caughtUp = true;
   }
 
   async startGame(start: GameStart): Promise<PlayerAnswer> {
@@ -177,12 +231,19 @@ export class BotzonePlayer implements Player {
     }
     this.codec = game.botzone;
     this.side = start.side;
+    if (this.caughtUp && this.kept === 'live') {
+      this.caughtUp = false;
+      return { kind: 'ready' };
+    }
+    this.caughtUp = false;
     this.kill();
     this.fed = 0;
     this.data = '';
-    // The bot starts on the first request (Botzone counts its start in the first turn's doubled limit); the
-    // spawner's sandbox, which is the grader's and not the bot's, is started now, once per player.
-    if (!this.options.keepRunning) await this.openSandbox();
+    // A restarted bot starts on the first request (Botzone counts its start in the first turn's doubled limit); the
+    // spawner's sandbox, which is the grader's and not the bot's, is started now, once per player, and a kept bot
+    // (unless one is waiting, fresh, from load or the last game's end).
+    const sandbox = await this.openSandbox();
+    if (sandbox && this.options.keepRunning && this.kept !== 'fresh') await this.startKept(sandbox.session);
     return { kind: 'ready' };
   }
 
@@ -195,7 +256,10 @@ export class BotzonePlayer implements Player {
     const live = this.bot;
     let outcome: TurnOutcome;
     const line = (value: unknown): string => `${this.options.interaction === 'json' ? JSON.stringify(value) : codec.toLine(value)}\n`;
-    if (live && !live.killed && !live.closedInput && this.fed > 0 && this.fed <= requests.length - 1) {
+    const sandbox = await this.openSandbox();
+    if (sandbox && this.options.keepRunning) {
+      outcome = await this.keptMove(sandbox.session, codec, requests, responses, request, line);
+    } else if (live && !live.killed && !live.closedInput && this.fed > 0 && this.fed <= requests.length - 1) {
       // Kept running: only the new requests, one line each. The referee passes for a side without a move without
       // asking it; Botzone's judge asks, and a kept bot must answer that turn itself: it is fed those requests
       // first, and each answer must be the pass.
@@ -212,12 +276,8 @@ export class BotzonePlayer implements Player {
       outcome = await this.turn(live, line(requests[requests.length - 1]));
     } else {
       this.kill();
-      const input =
-        this.options.interaction === 'json'
-          ? `${JSON.stringify({ requests, responses, data: this.data, globaldata: this.globaldata, time_limit: limitSeconds, memory_limit: this.memoryMb })}\n`
-          : [String(requests.length), ...requests.flatMap((req, i) => (i < responses.length ? [codec.toLine(req), codec.toLine(responses[i])] : [codec.toLine(req)])), asLine(this.data), asLine(this.globaldata), ''].join('\n');
-      const sandbox = this.options.keepRunning ? null : await this.openSandbox();
-      outcome = sandbox ? await this.spawnedTurn(sandbox.session, input, request.deadlineMs ?? null) : await this.turn(this.spawnBot(), input);
+      const input = this.wholeInput(codec, requests, responses, limitSeconds);
+      outcome = sandbox ? await this.spawnedTurn(sandbox.session, input, request.deadlineMs ?? null, false) : await this.turn(this.spawnBot(), input);
     }
     this.fed = requests.length;
     if (outcome.kind === 'failure') return outcome.answer;
@@ -225,13 +285,79 @@ export class BotzonePlayer implements Player {
     return outcome.wallMs === undefined ? answer : { ...answer, timedMs: outcome.wallMs };
   }
 
+  /** A turn's whole input, as a restarted bot (or a kept bot's first turn) gets it. */
+  private wholeInput(codec: BotzoneCodec, requests: unknown[], responses: unknown[], limitSeconds: number): string {
+    if (this.options.interaction === 'json') {
+      return `${JSON.stringify({ requests, responses, data: this.data, globaldata: this.globaldata, time_limit: limitSeconds, memory_limit: this.memoryMb })}\n`;
+    }
+    return [String(requests.length), ...requests.flatMap((req, i) => (i < responses.length ? [codec.toLine(req), codec.toLine(responses[i])] : [codec.toLine(req)])), asLine(this.data), asLine(this.globaldata), ''].join('\n');
+  }
+
+  /**
+   * A kept bot's turn through the spawner: the new requests only while it lives (with the pass turns the referee
+   * did not ask, each answered by the pass), else a fresh bot and the whole input. Each turn is stopped at its
+   * deadline inside the sandbox and timed there, from the spawner's receipt of the request to the marker.
+   */
+  private async keptMove(session: SpawnerSession, codec: BotzoneCodec, requests: unknown[], responses: unknown[], request: MoveRequest, line: (value: unknown) => string): Promise<TurnOutcome> {
+    const deadline = request.deadlineMs ?? null;
+    if (this.kept === 'live' && this.fed > 0 && this.fed <= requests.length - 1) {
+      for (let i = this.fed; i < requests.length - 1; i++) {
+        const between = await this.spawnedTurn(session, line(requests[i]), deadline, true);
+        if (between.kind === 'failure') return between;
+        const answer = this.answerOf(codec, between);
+        if (answer.kind !== 'move') return { kind: 'failure', answer };
+        if (answer.value !== PASS_VALUE) {
+          return { kind: 'failure', answer: { ...answer, value: `${String(answer.value)} (answered on a turn with no legal move, where Botzone wants the pass {"x": -1, "y": -1})` } };
+        }
+        this.fed = i + 1;
+      }
+      return this.spawnedTurn(session, line(requests[requests.length - 1]), deadline, true);
+    }
+    if (this.kept !== 'fresh') {
+      const started = await this.startKept(session);
+      if (started) return { kind: 'failure', answer: { kind: 'crash', message: `the bot could not start: ${started}`, output: this.output.take() } };
+    }
+    const limitSeconds = Math.max(1, Math.round(request.info.timeLimitMs / 1000));
+    return this.spawnedTurn(session, this.wholeInput(codec, requests, responses, limitSeconds), deadline, true);
+  }
+
+  /** Start a kept bot, stopped until its first request (any earlier one is killed); its failure said, else null. */
+  private async startKept(session: SpawnerSession): Promise<string | null> {
+    this.kept = null;
+    const end = await session.startKept();
+    // What it used before the stop (its exec) is not its first turn's.
+    this.cpuBaseline = this.sandbox?.cgroup?.cpuMs() ?? this.cpuBaseline;
+    if (end.kind === 'started') {
+      this.kept = 'fresh';
+      return null;
+    }
+    if (end.kind === 'not-started') return end.message;
+    if (end.kind === 'sandbox-ended') this.dropSandbox();
+    return "the bot's sandbox ended as it started";
+  }
+
   async abort(): Promise<void> {
-    this.settle({ kind: 'failure', answer: { kind: 'timeout', output: this.output.take() } });
+    this.settle({ kind: 'failure', answer: (this.run ? this.memoryAtDeadline(null) : null) ?? { kind: 'timeout', output: this.output.take() } });
     this.kill();
   }
 
+  /**
+   * A deadline stopped the bot while its memory group had reached its limit in this turn: the kernel was reclaiming
+   * or about to kill it (at load that can outlast the turn), so the cause is the memory limit, named as such; null
+   * when the limit was not reached.
+   */
+  private memoryAtDeadline(timedMs: number | null): PlayerAnswer | null {
+    const cgroup = this.sandbox?.cgroup;
+    if (!cgroup || cgroup.limitHits() <= this.hitsBefore) return null;
+    const peakMb = cgroup.peakMb();
+    const peak = peakMb === null ? '' : ` (peak ${Math.round(peakMb)} MB)`;
+    // The group's counters go on from here: the next turn starts in a fresh sandbox.
+    this.dropSandbox();
+    return { kind: 'memory', message: `reached its ${this.memoryMb} MB memory limit${peak} and was still running at its deadline: a memory blow-up, not a slow search`, ...(timedMs !== null ? { timedMs } : {}), output: this.output.take() };
+  }
+
   async endGame(): Promise<void> {
-    // Botzone ends a bot with its game.
+    // Botzone ends a bot with its game (the next game's load() starts the next one).
     this.kill();
   }
 
@@ -248,7 +374,7 @@ export class BotzonePlayer implements Player {
 
   /** The bot's output as an answer: the response through the game's codec; data and globaldata kept. */
   private answerOf(codec: BotzoneCodec, outcome: Extract<TurnOutcome, { kind: 'output' }>): PlayerAnswer {
-    const cpuMs = outcome.exited ? outcome.cpuMs : this.cpuSinceLast();
+    const cpuMs = outcome.cpuMs !== undefined || outcome.exited ? outcome.cpuMs : this.cpuSinceLast();
     const notes = this.notes.splice(0);
     const take = (): PlayerAnswer['output'] => {
       const captured = this.output.take();
@@ -390,7 +516,7 @@ export class BotzonePlayer implements Player {
    * Start `program` behind the sandbox's layers: the process (its stdin/stdout/stderr piped, its own process group),
    * and its cgroup. Anything that fails before the program runs is the grader's.
    */
-  private launch(program: (staged: StagedProgram) => WholeProgram): { proc: ChildProcess; cgroup: PlayerCgroup | null } {
+  private launch(program: (staged: StagedProgram) => WholeProgram, realtime = false): { proc: ChildProcess; cgroup: PlayerCgroup | null } {
     const refusal = isolationRefusal(this.layers);
     if (refusal) throw new GraderError(refusal);
     if (!isHardened(this.layers, 'cpp')) {
@@ -417,7 +543,10 @@ export class BotzonePlayer implements Player {
       joinFiles: cgroup ? cgroup.joinFiles() : [],
       program: whole,
     });
-    const proc = spawn(plan.command, plan.args, {
+    // The spawner at real-time priority where the grader may grant it (see botzone-spawner.c: its deadlines).
+    const prefix = realtime ? realtimePrefix() : [];
+    const command = [...prefix, plan.command, ...plan.args];
+    const proc = spawn(command[0], command.slice(1), {
       stdio: ['pipe', 'pipe', 'pipe', plan.stdin ? 'pipe' : 'ignore'],
       detached: true,
       env: {},
@@ -487,13 +616,26 @@ export class BotzonePlayer implements Player {
     if (process.env.REFEREE_BOTZONE_SPAWNER === '0' || !this.layers.process.rlimits) return null;
     const built = nativeTools().spawner;
     if (!built) return null;
+    if (realtimePrefix().length === 0) return this.startSandbox(built, false);
+    try {
+      return await this.startSandbox(built, true);
+    } catch (error) {
+      // A host where real-time priority is granted but the sandbox cannot start with it (a cgroup without real-time
+      // runtime): without it from now on, the spawner at normal priority.
+      if (!(error instanceof GraderError)) throw error;
+      refuseRealtime();
+      return this.startSandbox(built, false);
+    }
+  }
+
+  private async startSandbox(built: string, realtime: boolean): Promise<{ session: SpawnerSession }> {
     // The bot's own filter, installed by the forked child on itself before exec: no process, signals to itself only.
     const botFilter = this.layers.seccomp ? ['--seccomp', seccompProgram('no-fork', process.arch, { selfSignalsOnly: true }).toString('hex')] : [];
     const spawner = `${stageShared(dirname(built))}/${basename(built)}`;
     const { proc, cgroup } = this.launch((staged) => {
       const bot = this.programFor(staged);
       return { argv: [spawner, ...botFilter, '--', ...bot.argv], binds: [spawner, ...bot.binds], seccomp: 'spawner' };
-    });
+    }, realtime);
     const session = new SpawnerSession(proc);
     proc.stderr?.on('data', (chunk: Buffer) => this.output.add(chunk, true));
     proc.once('error', () => undefined);
@@ -525,17 +667,23 @@ export class BotzonePlayer implements Player {
   }
 
   /** One restart-per-turn run through the spawner: the input, then the bot's output when it ends (or its deadline). */
-  private spawnedTurn(session: SpawnerSession, input: string, deadlineMs: number | null): Promise<TurnOutcome> {
+  private spawnedTurn(session: SpawnerSession, input: string, deadlineMs: number | null, kept: boolean): Promise<TurnOutcome> {
     return new Promise<TurnOutcome>((resolve) => {
       const run: SpawnedRun = { stdout: [], stdoutBytes: 0, waiting: resolve };
       this.run = run;
-      void session.start(input, deadlineMs, (chunk) => this.onSpawnedStdout(session, run, chunk)).then((end) => this.onSpawnedEnd(run, end));
+      this.sandbox?.cgroup?.resetPeak();
+      this.hitsBefore = this.sandbox?.cgroup?.limitHits() ?? 0;
+      if (kept) this.kept = 'live';
+      const onStdout = (chunk: Buffer): void => this.onSpawnedStdout(session, run, chunk, kept);
+      void (kept ? session.turn(input, deadlineMs, onStdout) : session.start(input, deadlineMs, onStdout)).then((end) => this.onSpawnedEnd(run, end));
     });
   }
 
-  private onSpawnedStdout(session: SpawnerSession, run: SpawnedRun, chunk: Buffer): void {
+  private onSpawnedStdout(session: SpawnerSession, run: SpawnedRun, chunk: Buffer, kept: boolean): void {
     if (this.run !== run || !run.waiting) return;
     if (!this.collect(run, chunk)) return;
+    // A kept bot's marker ends its turn in the spawner (which stops the bot and says 'paused').
+    if (kept) return;
     const text = Buffer.concat(run.stdout).toString('utf8');
     const marker = text.indexOf(KEEP_RUNNING_MARKER);
     if (marker < 0) return;
@@ -560,13 +708,19 @@ export class BotzonePlayer implements Player {
       this.cpuBaseline = total;
     } else if (end.kind === 'exit') cpuMs = Math.round(end.cpuMs * 1000) / 1000;
     if (oom || end.kind === 'sandbox-ended') this.dropSandbox();
-    if (end.kind === 'exit' && end.overLimit && !oom) {
+    if (end.kind !== 'paused') this.kept = null;
+    if (end.kind === 'paused') {
+      // A kept bot's answer: what it printed before the marker; it is stopped, waiting for the next request.
+      const marker = text.indexOf(KEEP_RUNNING_MARKER);
+      this.settle({ kind: 'output', text: marker < 0 ? text : text.slice(0, marker), exited: false, code: null, signal: null, wallMs: end.wallMs, ...(cpuMs !== undefined ? { cpuMs } : {}) });
+    } else if (end.kind === 'exit' && end.overLimit && !oom) {
       // Stopped at its deadline inside the sandbox: the ruling's time is the spawner's, not the grader's wake-up.
-      this.settle({ kind: 'failure', answer: { kind: 'timeout', timedMs: end.wallMs, output: this.output.take() } });
+      this.settle({ kind: 'failure', answer: this.memoryAtDeadline(end.wallMs) ?? { kind: 'timeout', timedMs: end.wallMs, output: this.output.take() } });
     } else if (end.kind === 'exit') {
       this.settle({ kind: 'output', text, exited: true, code: end.code, signal: end.signal, oom, wallMs: end.wallMs, ...(cpuMs !== undefined ? { cpuMs } : {}) });
-    } else if (end.kind === 'not-started') {
-      this.settle({ kind: 'failure', answer: { kind: 'crash', message: `the bot could not start: ${end.message}`, output: this.output.take() } });
+    } else if (end.kind === 'not-started' || end.kind === 'started') {
+      const message = end.kind === 'started' ? 'the spawner answered a turn with a start' : end.message;
+      this.settle({ kind: 'failure', answer: { kind: 'crash', message: `the bot could not start: ${message}`, output: this.output.take() } });
     } else {
       this.settle(oom ? { kind: 'output', text, exited: true, code: null, signal: 'SIGKILL', oom } : { kind: 'failure', answer: { kind: 'crash', message: "the bot's sandbox ended during its turn", output: this.output.take() } });
     }
@@ -638,6 +792,8 @@ export class BotzonePlayer implements Player {
 
   private kill(): void {
     const run = this.run;
+    if (this.kept === 'live' && !run) this.sandbox?.session.kill();
+    if (this.kept === 'live' || run) this.kept = null;
     if (run) {
       this.run = null;
       this.sandbox?.session.kill();

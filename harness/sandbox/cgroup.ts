@@ -255,8 +255,40 @@ export class PlayerCgroup {
    */
   limitReached(): boolean {
     const dir = this.dirs.memory as string;
-    if (this.support.version === 'v1') return (readNumber(join(dir, 'memory.failcnt')) ?? 0) > 0 || this.oomKilled();
+    if (this.support.version === 'v1') return (readNumber(join(dir, 'memory.failcnt')) ?? 0) > 0 || this.peakAtLimit() || this.oomKilled();
     return (readField(join(dir, 'memory.events'), 'max') ?? 0) > 0 || this.oomKilled();
+  }
+
+  /**
+   * How many times the group's memory has reached its limit so far (v1 memory.failcnt, v2 memory.events `max`, plus
+   * OOM kills): a count that grew during a turn says the limit was reached in that turn, in a group that outlives it.
+   */
+  limitHits(): number {
+    const dir = this.dirs.memory as string;
+    const kills = readField(join(dir, this.support.version === 'v1' ? 'memory.oom_control' : 'memory.events'), 'oom_kill') ?? 0;
+    if (this.support.version === 'v2') return (readField(join(dir, 'memory.events'), 'max') ?? 0) + kills;
+    return (readNumber(join(dir, 'memory.failcnt')) ?? 0) + (this.peakAtLimit() ? 1 : 0) + kills;
+  }
+
+  /**
+   * v1: the peak has reached the limit. Kernel 6.18 left memory.failcnt at 0 while a group sat at its limit, the
+   * kernel reclaiming (max_usage_in_bytes equal to the limit): the peak is the sign that holds.
+   */
+  private peakAtLimit(): boolean {
+    const dir = this.dirs.memory as string;
+    const peak = readNumber(join(dir, 'memory.max_usage_in_bytes'));
+    const limit = readNumber(join(dir, 'memory.limit_in_bytes'));
+    return peak !== null && limit !== null && peak >= limit;
+  }
+
+  /** Start a new peak (v1 max_usage_in_bytes; v2's counters need no reset): for a group that outlives a turn. */
+  resetPeak(): void {
+    if (this.support.version !== 'v1') return;
+    try {
+      writeFileSync(join(this.dirs.memory as string, 'memory.max_usage_in_bytes'), '0');
+    } catch {
+      // Refused: the peak then covers the group's life, which only makes the memory ruling broader.
+    }
   }
 
   /** The group's peak memory in MB (v1 max_usage_in_bytes, v2 memory.peak from Linux 5.19), or null. */
@@ -271,9 +303,9 @@ export class PlayerCgroup {
    * a zombie or one the kernel is still tearing down (an OOM-killed player frees its memory first), so this waits
    * for the group to empty: on v2 woken by cgroup.events ("populated 0" is a file-modified event), on v1 (which has
    * no event for it) by a backoff from 2 ms to 250 ms. What is still in it is killed again. Resolves true once
-   * removed; false after a couple of seconds, while the removal goes on in the background (bounded, never keeping
-   * the process alive) and then joins the groups retried by the next removal or sweep. Never throws: a group that
-   * cannot be removed must never fail a game.
+   * removed; false after 10 s (a teardown takes milliseconds on an idle machine), while the removal goes on in the
+   * background (bounded, never keeping the process alive) and then joins the groups retried by later removals and
+   * sweeps. Never throws: a group that cannot be removed must never fail a game.
    */
   async destroy(): Promise<boolean> {
     this.cpuCounter?.close();
@@ -295,7 +327,7 @@ export class PlayerCgroup {
 }
 
 /** How long destroy() holds its caller, and how long the removal goes on in the background after that. */
-const REMOVE_FOREGROUND_MS = 2_000;
+const REMOVE_FOREGROUND_MS = 10_000;
 const REMOVE_BOUND_MS = 60_000;
 
 /** Groups whose removal timed out (or a sweep found busy): retried by every later removal and sweep. */

@@ -2,7 +2,8 @@
  * The sandboxed C++ compiler: g++ runs on a private staged copy of the sources behind the same layers as a player
  * (a cgroup with a memory ceiling and a process cap, the address-space and open-file rlimits; bubblewrap's
  * namespaces with no network and only /usr, /lib, /bin, the sources and the headers visible, or unshare's; dropped
- * to the unprivileged uid as root), with a wall-clock limit. Compiling is running the student's code in a weak
+ * to the unprivileged uid as root), with a CPU bound (tool-bound.ts: at load the compiler gets a small share of a
+ * core, so a wall-clock limit cut working builds; a starved build is the grader's error). Compiling is running the student's code in a weak
  * sense (`#include "/abs/path"`, `.incbin`, a template bomb), so it gets the player's walls, not the grader's:
  *   - a seccomp filter of its own ('compile' in seccomp.ts): cc1plus, as and ld may still be started, but no
  *     socket, no reaching into other processes, no chmod/chown/utime/xattr, no memfd;
@@ -25,6 +26,7 @@ import { nativeTools } from './native-tools.js';
 import { endPortableTree, processTree, signalGroups, signalPids } from './process-tree.js';
 import { portable } from './portable.js';
 import { seccompProgram } from './seccomp.js';
+import { starvedError, ToolWatch, type ToolStop } from './tool-bound.js';
 import { stageShared } from './staging.js';
 import { SYSTEM_READ_DIRS } from './system-paths.js';
 
@@ -37,13 +39,18 @@ export interface SandboxedBuild {
   outDir: string;
   /** Further folders the compiler reads (the SDK and AIPlayer headers). */
   readOnly: string[];
-  timeoutMs: number;
+  /** CPU the compiler and what it starts may use (ms; tool-bound.ts); a wall bound on the portable path. */
+  cpuMs: number;
+  /** How a stop names the build ("g++ compiling the submission"). */
+  what: string;
   memoryMb: number;
   layers?: Layers;
 }
 
 export interface BuildOutcome {
   result: 'ok' | 'failed' | 'timeout' | 'memory';
+  /** Why a 'timeout' was stopped: its CPU bound, or the backstop while asleep (a starved build throws instead). */
+  stop?: ToolStop;
   /** What confined the compiler: 'bubblewrap', 'landlock' (with seccomp and the preload), or 'none: why'. */
   confinement: string;
   /** What the compiler wrote on stderr (capped at 4 MB). */
@@ -147,29 +154,28 @@ export async function runSandboxedBuild(build: SandboxedBuild): Promise<BuildOut
     // bubblewrap's note that our --chdir replaces its base one is no diagnostic of the student's.
     if (stderr.length < STDERR_CAP) stderr += chunk.replace(/^bwrap: Only the last --chdir option will take effect\n/m, '');
   });
-  let timedOut = false;
   const kill = (): void => {
     const pids = [...(cgroup?.pids() ?? []), ...processTree(proc.pid ?? 0)];
     signalGroups(proc.pid ? [proc.pid] : [], 'SIGKILL');
     signalPids(pids, 'SIGKILL');
     if (portable()) endPortableTree(proc);
   };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    kill();
-  }, build.timeoutMs);
+  const watch = proc.pid ? new ToolWatch(proc.pid, { cpuMs: build.cpuMs }, kill, () => cgroup?.cpuMs() ?? null) : null;
   const { code, error } = await new Promise<{ code: number | null; error: Error | null }>((resolve) => {
     proc.once('error', (spawnError) => resolve({ code: null, error: spawnError }));
     proc.once('close', (exitCode) => resolve({ code: exitCode, error: null }));
   });
-  clearTimeout(timer);
+  watch?.dispose();
   kill(); // nothing the compiler started outlives it
   const oom = cgroup?.oomKilled() ?? false;
   await cgroup?.destroy();
   const wallMs = Math.round(performance.now() - started);
   if (error) throw new GraderError(`the compiler's sandbox could not start: ${error.message}`);
   const { confinement } = confined;
-  if (timedOut) return { result: 'timeout', confinement, stderr, wallMs };
+  const stop = watch?.stopped;
+  // The machine, not the sources, kept it from finishing: the grader's error, with the fix.
+  if (stop?.reason === 'starved') throw starvedError(stop, build.what, { cpuMs: build.cpuMs });
+  if (stop) return { result: 'timeout', stop, confinement, stderr, wallMs };
   if (oom || /virtual memory exhausted|out of memory allocating|Cannot allocate memory/i.test(stderr)) return { result: 'memory', confinement, stderr, wallMs };
   if (code === 0) return { result: 'ok', confinement, stderr, wallMs };
   // bubblewrap or setpriv failing says so before the compiler ran: the grader's problem.

@@ -5,7 +5,7 @@
  * (harness/games/<game>/board.h, staged as referee/<game>.h) are copied into the cache the same way, one
  * world-readable folder to bind into the sandboxed compiler.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { cacheDir, cacheFolder, touchCacheEntry } from './cache-dir.js';
 import { commonGameFile, gameFile, gamesWithBoard } from './game-files.js';
 import { keptProbe } from './probe-cache.js';
+import { PROBE_BOUND, runToolSync, spawnToolSync, toolCpuMs, ToolWatch } from './tool-bound.js';
 
 export interface Compiler {
   /** The g++ binary (under /usr, so the sandbox's read-only /usr bind holds it). */
@@ -25,12 +26,9 @@ let found: Compiler | null | undefined;
 
 /** What `g++ -dumpfullversion` says, or null when it does not run. */
 function compilerVersion(candidate: string): string | null {
-  try {
-    const version = execFileSync(candidate, ['-dumpfullversion'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    return /^\d+(\.\d+)*$/.test(version) ? version : null;
-  } catch {
-    return null; // not a working compiler
-  }
+  const run = spawnToolSync(candidate, ['-dumpfullversion'], PROBE_BOUND, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const version = String(run.stdout ?? '').trim();
+  return !run.error && run.status === 0 && /^\d+(\.\d+)*$/.test(version) ? version : null; // else not a working compiler
 }
 
 /** The system g++ (>= 7, for C++17), found once per process (its version kept in the cache); null when there is none. */
@@ -95,6 +93,9 @@ export function cppHeadersDir(): string {
 }
 
 let host: string | null = null;
+/** The C++ host's build: its own code, ~6 s of CPU; a bound far above that only stops a compiler gone wrong. */
+const HOST_BUILD_CPU_MS = 120_000;
+
 let ahead: Promise<void> | null = null;
 let aheadChild: ChildProcess | null = null;
 
@@ -127,9 +128,10 @@ export function buildCppHostAhead(): Promise<void> {
     const temporary = `${path}.${process.pid}.ahead.tmp`;
     // Its own process group, so stopCppHostAhead stops cc1plus and as too, not only the driver.
     const child = spawn(compiler.path, hostBuildArgs(source, temporary), { detached: true, stdio: 'ignore' });
-    const timer = setTimeout(stopCppHostAhead, 120_000);
+    // The same CPU bound as cppHostPath's build (tool-bound.ts); a build stopped here is done again there.
+    const watch = child.pid ? new ToolWatch(child.pid, { cpuMs: toolCpuMs(HOST_BUILD_CPU_MS) }, stopCppHostAhead) : null;
     const ended = (ok: boolean): void => {
-      clearTimeout(timer);
+      watch?.dispose();
       aheadChild = null;
       try {
         if (ok) {
@@ -176,7 +178,8 @@ export function cppHostPath(): string {
   if (!existsSync(path) && !compiler) throw new Error(NO_COMPILER);
   if (compiler && !existsSync(path)) {
     const temporary = `${path}.${process.pid}.tmp`;
-    execFileSync(compiler.path, hostBuildArgs(source, temporary), { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+    // Bounded by CPU, not wall time (tool-bound.ts): ~6 s of CPU, which took minutes of wall time at load 40.
+    runToolSync(compiler.path, hostBuildArgs(source, temporary), { cpuMs: toolCpuMs(HOST_BUILD_CPU_MS) }, 'g++ building the C++ host');
     chmodSync(temporary, 0o755);
     renameSync(temporary, path);
   }

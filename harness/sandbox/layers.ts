@@ -12,7 +12,6 @@
  * "not isolated" in every result with the reason; with REFEREE_REQUIRE_ISOLATION=1 refuse instead: every
  * sandboxed player then fails to start with a grader error (exit 3), never a student's verdict.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -23,6 +22,7 @@ import { nativeTools } from './native-tools.js';
 import { portable, portableReason } from './portable.js';
 import { forgetProbe, keptProbe, keptProbeFile } from './probe-cache.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
+import { PROBE_BOUND, spawnToolSync } from './tool-bound.js';
 import { SYSTEM_READ_DIRS, systemLibraryLinks } from './system-paths.js';
 
 /** The size of a player's private /tmp and /dev/shm (bubblewrap's and the unshare fallback's tmpfs). */
@@ -102,7 +102,7 @@ function findOnPath(name: string): string | null {
 function pdeathsigTool(): string | null {
   const setpriv = findSystemTool('setpriv');
   if (!setpriv) return null;
-  const probe = spawnSync(setpriv, ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore', timeout: 10_000 });
+  const probe = spawnToolSync(setpriv, ['--pdeathsig', 'KILL', '--', 'true'], PROBE_BOUND, { stdio: 'ignore' });
   return probe.status === 0 ? setpriv : null;
 }
 
@@ -255,10 +255,9 @@ export function keptBwrapProbeFile(): string | null {
 /** Run bubblewrap once as a player would be; null when it works, else why not. */
 function probeBwrapLive(command: string[], filter: Buffer | undefined, bwrap: string): string | null {
   const seccomp = filter !== undefined;
-  const run = spawnSync(command[0], command.slice(1), {
+  const run = spawnToolSync(command[0], command.slice(1), PROBE_BOUND, {
     input: filter,
     stdio: [seccomp ? 'pipe' : 'ignore', 'ignore', 'pipe'],
-    timeout: 10_000,
     env: {},
   });
   if (run.status === 0) return null;
@@ -275,8 +274,8 @@ function probeLandlock(): LandlockSupport {
     return { abi: 0, launcher: tools.launcher, problem: 'turned off (REFEREE_SANDBOX_NO_LANDLOCK=1)' };
   }
   if (!tools.launcher) return { abi: 0, launcher: null, problem: tools.problem };
-  const run = spawnSync(tools.launcher, ['--probe'], { encoding: 'utf8', timeout: 10_000, env: {} });
-  const said = (run.stdout ?? '').trim();
+  const run = spawnToolSync(tools.launcher, ['--probe'], PROBE_BOUND, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: {} });
+  const said = String(run.stdout ?? '').trim();
   const abi = Number.parseInt(said, 10);
   if (run.status !== 0 || !Number.isFinite(abi)) return { abi: 0, launcher: tools.launcher, problem: `the launcher's probe failed: ${run.error?.message ?? run.stderr}`.slice(0, 300) };
   if (abi === 0) return { abi: 0, launcher: tools.launcher, problem: said.replace(/^0 /, '') };

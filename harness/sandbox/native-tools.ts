@@ -10,12 +10,12 @@
  * such, never fatal. They are built only when asked for (bubblewrap needs none of them but the guard), and
  * `referee doctor --build` builds them ahead, so a machine whose graders run without a compiler still has them.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, touchCacheEntry } from './cache-dir.js';
+import { PROBE_BOUND, runToolSync, spawnToolSync, toolCpuMs } from './tool-bound.js';
 
 const SOURCES = { launcher: 'landlock-launch.c', guard: 'grader-guard.c', shim: 'compile-shim.c', spawner: 'botzone-spawner.c', seccompInstall: 'seccomp-install.h' } as const;
 
@@ -46,12 +46,8 @@ function findCompiler(): string[] | null {
   const candidates = [process.env.CC, 'cc', 'gcc', 'clang'].filter((name): name is string => Boolean(name)).map((name) => [name]);
   candidates.push([process.env.REFEREE_CXX || 'g++', '-x', 'c']);
   for (const words of candidates) {
-    try {
-      execFileSync(words[0], ['--version'], { stdio: 'ignore', timeout: 10_000 });
-      return words;
-    } catch {
-      // not this one
-    }
+    const run = spawnToolSync(words[0], ['--version'], PROBE_BOUND, { stdio: 'ignore' });
+    if (!run.error && run.status === 0) return words; // else not this one
   }
   return null;
 }
@@ -90,7 +86,8 @@ function build(): NativeTools {
     rmSync(temporary, { recursive: true, force: true });
     mkdirSync(temporary, { mode: 0o755 });
     try {
-      const cc = (args: string[]): void => void execFileSync(compiler, [...language, ...args], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
+      // Bounded by CPU, not wall time (tool-bound.ts): each is a small C file, well under a second of CPU.
+      const cc = (args: string[]): void => runToolSync(compiler, [...language, ...args], { cpuMs: toolCpuMs(60_000) }, `${compiler} building the sandbox's native tools`);
       cc(['-O2', '-o', join(temporary, 'landlock-launch'), join(source, SOURCES.launcher)]);
       cc(['-O2', '-shared', '-fPIC', '-o', join(temporary, 'grader-guard.so'), join(source, SOURCES.guard)]);
       cc(['-O2', '-shared', '-fPIC', '-o', join(temporary, 'compile-shim.so'), join(source, SOURCES.shim), '-ldl']);

@@ -4,7 +4,7 @@
  * each of their groups, plus every pid the player's cgroup holds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { portable } from './portable.js';
 
 function childrenOf(pid: number): number[] {
@@ -85,39 +85,123 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** A /proc file read again through its open descriptor: one pread at offset 0 (procfs regenerates the text). */
+function reread(fd: number, buffer: Buffer): string {
+  return buffer.toString('latin1', 0, readSync(fd, buffer, 0, buffer.length, 0));
+}
+
+function closeQuietly(fd: number | null): void {
+  if (fd === null) return;
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
 /**
  * What the scheduler says of a process's threads: time run and time waited runnable for a CPU (ms, summed over
  * threads), and whether any thread is held by the machine now (runnable, or stopped by the grader's freeze). The
  * kernel adds a wait to schedstat only when the thread gets the CPU, so a thread starved right now shows as
  * runnable while its run time stands still. Time run also counts threads that have ended (the process's own CPU
  * time): game.py's func_timeout runs each call in a thread of its own, and a sum over the living threads alone
- * missed nearly all of a demo game played at import. null where the kernel does not say.
+ * missed nearly all of a demo game played at import. An ended thread's waits are lost (Linux keeps them per thread
+ * only): less credit, the safe side.
+ *
+ * Read on every move, so it keeps its /proc files open and reads each again with one pread (a fresh open, read and
+ * close of every file cost ~4x as much): the thread list is read again only when the process's thread count
+ * changed or a thread's file says it has gone. `close` releases the descriptors.
  */
-export function scheduling(pid: number): { ranMs: number; waitedMs: number; runnable: boolean } | null {
-  if (!pid || portable()) return null;
-  try {
+export class SchedulingReader {
+  private stat: number | null = null;
+  private readonly tasks = new Map<string, { schedstat: number; stat: number | null }>();
+  private threads = -1;
+  private readonly buffer = Buffer.alloc(1024);
+
+  constructor(readonly pid: number) {}
+
+  /** `withState`: also whether a thread is held now (a thread's stat file each); without it, `runnable` is false. */
+  read(withState = true): { ranMs: number; waitedMs: number; runnable: boolean } | null {
+    if (!this.pid || portable()) return null;
+    try {
+      return this.tryRead(withState) ?? this.tryRead(withState);
+    } catch {
+      return null;
+    }
+  }
+
+  close(): void {
+    closeQuietly(this.stat);
+    this.stat = null;
+    for (const task of this.tasks.values()) {
+      closeQuietly(task.schedstat);
+      closeQuietly(task.stat);
+    }
+    this.tasks.clear();
+    this.threads = -1;
+  }
+
+  /** null when a thread went while reading (the list is read afresh for the second try). */
+  private tryRead(withState: boolean): { ranMs: number; waitedMs: number; runnable: boolean } | null {
+    this.stat ??= openSync(`/proc/${this.pid}/stat`, 'r');
+    const processStat = reread(this.stat, this.buffer);
+    // Fields after the command name (which may hold spaces and parentheses): state ppid … utime(11) stime(12) … num_threads(17).
+    const fields = processStat.slice(processStat.lastIndexOf(')') + 2).split(' ');
+    const cpuMs = (Number(fields[11]) + Number(fields[12])) * 10;
+    const threads = Number(fields[17]);
+    if (threads !== this.threads) this.rescan(threads);
     let ranNs = 0;
     let waitedNs = 0;
     let runnable = false;
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      let fields: string[];
-      let stat: string;
+    for (const [tid, task] of this.tasks) {
+      let schedstat: string[];
+      let state = '';
       try {
-        fields = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ');
-        stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+        schedstat = reread(task.schedstat, this.buffer).split(' ');
+        if (withState) {
+          task.stat ??= openSync(`/proc/${this.pid}/task/${tid}/stat`, 'r');
+          const stat = reread(task.stat, this.buffer);
+          // R waits for (or has) a CPU; T is stopped by the grader's freeze between turns, waiting for its wake-up.
+          state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        }
       } catch {
-        continue; // a thread that ended while we looked
+        this.threads = -1; // a thread ended (and maybe another began): read the list again
+        return null;
       }
-      ranNs += Number(fields[0]) || 0;
-      waitedNs += Number(fields[1]) || 0;
-      // The state follows the command name's closing parenthesis (which may itself hold spaces or parentheses):
-      // R waits for (or has) a CPU; T is stopped by the grader's freeze between turns, waiting for its wake-up.
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      ranNs += Number(schedstat[0]) || 0;
+      waitedNs += Number(schedstat[1]) || 0;
       if (state === 'R' || state === 'T') runnable = true;
     }
-    return { ranMs: Math.max(ranNs / 1e6, processCpuMs(pid) ?? 0), waitedMs: waitedNs / 1e6, runnable };
-  } catch {
-    return null;
+    return { ranMs: Math.max(ranNs / 1e6, cpuMs), waitedMs: waitedNs / 1e6, runnable };
+  }
+
+  private rescan(threads: number): void {
+    const living = new Set(readdirSync(`/proc/${this.pid}/task`));
+    for (const [tid, task] of this.tasks) {
+      if (living.has(tid)) continue;
+      closeQuietly(task.schedstat);
+      closeQuietly(task.stat);
+      this.tasks.delete(tid);
+    }
+    for (const tid of living) {
+      if (this.tasks.has(tid)) continue;
+      try {
+        this.tasks.set(tid, { schedstat: openSync(`/proc/${this.pid}/task/${tid}/schedstat`, 'r'), stat: null });
+      } catch {
+        // the thread ended while we looked
+      }
+    }
+    this.threads = threads;
+  }
+}
+
+/** One look at a process (SchedulingReader, opened and closed): null where the kernel does not say. */
+export function scheduling(pid: number): { ranMs: number; waitedMs: number; runnable: boolean } | null {
+  const reader = new SchedulingReader(pid);
+  try {
+    return reader.read();
+  } finally {
+    reader.close();
   }
 }
 

@@ -10,7 +10,6 @@
  * board.py, staged as board_<game id>.py) are copied into the cache under their content hash, like the node host
  * bundle: one world-readable folder to bind into the sandbox.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
@@ -18,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { cacheFolder } from './cache-dir.js';
 import { keptProbe } from './probe-cache.js';
 import { gameFile, gamesWithBoard } from './game-files.js';
+import { PROBE_BOUND, runToolSync, spawnToolSync, toolCpuMs } from './tool-bound.js';
 
 export interface PythonInterpreter {
   /** The real interpreter binary (symlinks and shims resolved). */
@@ -48,13 +48,10 @@ function onPath(command: string): string | null {
 
 /** Ask a candidate who it really is; null when it does not run or is too old. */
 function probe(candidate: string, source: string, leading: string[] = []): PythonInterpreter | null {
-  let reply: string;
-  try {
-    // The Microsoft Store's python.exe stub (WindowsApps) prints where to install Python and fails: not a candidate.
-    reply = execFileSync(candidate, [...leading, '-I', '-c', PROBE], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch {
-    return null;
-  }
+  // The Microsoft Store's python.exe stub (WindowsApps) prints where to install Python and fails: not a candidate.
+  const run = spawnToolSync(candidate, [...leading, '-I', '-c', PROBE], PROBE_BOUND, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  if (run.error || run.status !== 0) return null;
+  const reply = String(run.stdout);
   const [executable, version, basePrefix, prefix] = JSON.parse(reply) as [string, number[], string, string];
   if (version[0] < MINIMUM[0] || (version[0] === MINIMUM[0] && version[1] < MINIMUM[1])) return null;
   const path = realpathSync(executable || candidate);
@@ -171,7 +168,7 @@ function compileHost(dir: string): void {
   const marker = join(dir, '__pycache__', `.compiled-${createHash('sha256').update(`${python.path}\0${python.version}`).digest('hex').slice(0, 16)}`);
   if (existsSync(marker)) return;
   try {
-    execFileSync(python.path, ['-I', '-c', COMPILE_HOST, dir], { stdio: 'ignore', timeout: 60_000, env: {} });
+    runToolSync(python.path, ['-I', '-c', COMPILE_HOST, dir], { cpuMs: toolCpuMs(60_000) }, 'python compiling the host', { stdio: 'ignore', env: {} });
     writeFileSync(marker, '');
   } catch {
     // not compiled: the host compiles its modules from source at each start, as without this

@@ -20,7 +20,7 @@ import { PlayerCgroup } from './cgroup.js';
 import { studentStack } from './student-stack.js';
 import { hostBundlePath } from './host-bundle.js';
 import { GraderError } from '../referee/grader-error.js';
-import { CREDIT_STRETCH } from '../referee/ask.js';
+import { CREDIT_STRETCH, creditLook, creditRuling } from '../referee/ask.js';
 import { bwrapFix, detectLayers, forgetBwrapProbe, isHardened, isolationRecord, isolationRefusal, warnNotIsolatedOnce, type IsolationRecord, type Layers } from './layers.js';
 import { cppHostAhead, cppHostPath } from './cpp-runtime.js';
 import { launchPlan, type CppProgram, type PythonProgram } from './launch.js';
@@ -28,7 +28,7 @@ import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-fail
 import { memoryWall, ResidentSampler, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
-import { endPortableTree, processCpuMs, processGroup, processTree, scheduling, signalGroups, signalPids } from './process-tree.js';
+import { endPortableTree, processCpuMs, processGroup, processTree, SchedulingReader, signalGroups, signalPids } from './process-tree.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, noPython, pythonRuntimeDir } from './python-runtime.js';
@@ -67,7 +67,7 @@ export interface SandboxOptions {
   startupTimeoutMs?: number;
   /**
    * Add the time the player waited, runnable, for a CPU to its deadlines (the interface check: its verdict must
-   * not depend on the grader's load). Games keep the platform's wall-clock rule.
+   * not depend on the grader's load). In games the referee credits the waits itself (askCrediting).
    */
   creditCpuWaits?: boolean;
   /** Override the detected layers (tests exercise the fallbacks with this). */
@@ -122,12 +122,22 @@ interface Child {
   staged: StagedProgram;
   /** Without a memory cgroup: stops the sampler that holds the memory limit (memory-wall.ts); called at the kill. */
   stopWatchdog: (() => void) | null;
+  /** The node process's schedstat, its files kept open (read every move); closed when the child is gone. */
+  sched: SchedulingReader | null;
+}
+
+/** The scheduler's word on the child's node process (null before the sandbox said hello: node is bubblewrap's pid). */
+function schedulingOf(child: Child, withState: boolean): PlayerScheduling | null {
+  if (child.killed) return null;
+  if (child.sched?.pid !== child.node) {
+    child.sched?.close();
+    child.sched = new SchedulingReader(child.node);
+  }
+  return child.sched.read(withState);
 }
 
 /** How long an answered child may stay runnable before it is frozen (see scheduleFreeze). */
 const FREEZE_GRACE_MS = 2;
-/** How soon a player held by the machine at its deadline (runnable, short of its limit in run time) is looked at again. */
-const HELD_RECHECK_MS = 25;
 /** When a self-stopped host is woken a second time, should the first SIGCONT have come before its stop (thaw). */
 const SELF_STOP_RETRY_MS = 5;
 
@@ -239,8 +249,8 @@ export class SandboxPlayer implements Player {
   }
 
   /** What the scheduler says of the player's process (null without a process or schedstat): see Player. */
-  scheduling(): PlayerScheduling | null {
-    return this.child ? scheduling(this.child.node) : null;
+  scheduling(withState = true): PlayerScheduling | null {
+    return this.child ? schedulingOf(this.child, withState) : null;
   }
 
   /** The process the submission runs in (for diagnostics and tests that load the machine around it). */
@@ -283,7 +293,10 @@ export class SandboxPlayer implements Player {
     }
     const message: Request = { t: 'move', id: 0, state: request.state, info: request.info };
     if (request.played !== undefined) message.played = request.played;
-    return this.ask(message, 'move', request.info.timeLimitMs);
+    // Timed by the referee on the player's own time (its CPU waits credited): this process's timer only backstops.
+    const credited = request.ownTimeLimitMs;
+    const refereeCredits = typeof credited === 'number' && Number.isFinite(credited) && credited > 0 ? credited : null;
+    return this.ask(message, 'move', request.info.timeLimitMs, refereeCredits);
   }
 
   /**
@@ -422,6 +435,7 @@ export class SandboxPlayer implements Player {
       exited: Promise.resolve(),
       staged,
       stopWatchdog: null,
+      sched: null,
     };
     this.child = child;
     this.cpuBaseline = 0;
@@ -435,6 +449,7 @@ export class SandboxPlayer implements Player {
     // Gone means the processes have exited (judged first, while the cgroup still says why) and the cgroups are removed.
     child.exited = new Promise((resolve) => {
       proc.once('close', (code, signal) => {
+        child.sched?.close();
         this.childEnded(child, code, signal, null);
         void (cgroup?.destroy() ?? Promise.resolve()).then(() => {
           staged.remove();
@@ -487,8 +502,8 @@ export class SandboxPlayer implements Player {
    * Send a request and turn the outcome into a PlayerAnswer. 'loaded' comes back as kind 'ready' when a class
    * to construct was found; the host's 'move' and 'tamper' carry the returned value.
    */
-  private async ask(request: Request, expect: Expect, limitMs: number): Promise<PlayerAnswer> {
-    const outcome = await this.exchange(request, expect, limitMs);
+  private async ask(request: Request, expect: Expect, limitMs: number, refereeCredits: number | null = null): Promise<PlayerAnswer> {
+    const outcome = await this.exchange(request, expect, limitMs, refereeCredits);
     if ('failure' in outcome) return outcome.failure;
     const output = this.output.take();
     const answer = outcome.answer;
@@ -566,47 +581,45 @@ export class SandboxPlayer implements Player {
       : 'the submission exports nothing: add export class AIPlayer { constructor(color) … getMove(board) … }';
   }
 
-  /** One request/answer round trip under the parent's own deadline. request null waits for the hello. */
-  private exchange(request: Request | null, expect: Expect, limitMs: number): Promise<Outcome> {
+  /**
+   * One request/answer round trip under the parent's own deadline. request null waits for the hello.
+   * `refereeCredits`: the referee times this ask itself on the player's own time (askCrediting, which it does for
+   * construction and for moves it sends with MoveRequest.ownTimeLimitMs): the most it waits in all, in ms; this
+   * timer is then only the backstop at the longest wait that allows.
+   */
+  private exchange(request: Request | null, expect: Expect, limitMs: number, refereeCredits: number | null = null): Promise<Outcome> {
     const child = this.child;
     if (!child) return Promise.resolve({ failure: { kind: 'crash', message: "the player's process is not running" } });
     return new Promise<Outcome>((resolve) => {
       const id = request ? this.nextId++ : 0;
       const asked = performance.now();
-      const before = this.options.creditCpuWaits ? scheduling(child.node) : null;
-      const waitedBefore = before?.waitedMs ?? null;
+      const probe = (withState: boolean): PlayerScheduling | null => schedulingOf(child, withState);
+      const before = this.options.creditCpuWaits ? creditLook(probe, false) : null;
+      let previous = { wallMs: 0, ranMs: before?.ranMs ?? 0 };
       let stall: string | undefined;
       const expire = (): void => {
         const pending = this.pending;
         if (pending?.id !== id || this.child !== child) return; // answered in the loop turn that read the pipe
         if (before) {
-          // The limit counts the player's own time: wall time it spent waiting, runnable, for a CPU does not count,
-          // up to CREDIT_STRETCH times the limit in wall time; past that the grader's machine used the time.
-          const now = scheduling(child.node) ?? before;
-          const waited = now.waitedMs - before.waitedMs;
+          // The limit counts the player's own time, by the referee's one rule (creditRuling): wall time it spent
+          // waiting, runnable, for a CPU does not count, up to CREDIT_STRETCH times the limit in wall time.
+          const now = creditLook(probe, true) ?? before;
           const wall = performance.now() - asked;
-          let left = limitMs - (wall - waited);
-          // A wait in progress is not in schedstat until the thread gets the CPU, and a host that stopped itself
-          // after a lost race with its wake-up waits stopped (thaw): held by the machine now and short of its limit
-          // in time run, the player is looked at again shortly rather than judged on time it did not have.
-          if (now.runnable && now.ranMs - before.ranMs < limitMs) left = Math.max(left, Math.min(limitMs - (now.ranMs - before.ranMs), Math.max(HELD_RECHECK_MS, limitMs / 40)));
-          if (left > Math.max(5, limitMs / 50)) {
-            if (wall + left <= CREDIT_STRETCH * limitMs) {
-              pending.timer = setTimeout(() => setImmediate(expire), left);
-              return;
-            }
-            stall = `the player waited ${Math.round(waited)} ms for a CPU in ${Math.round(wall)} ms (the grader's machine was busy)`;
+          const ruling = creditRuling(limitMs, before, previous, now, wall);
+          if (ruling.next === 'again') {
+            previous = { wallMs: wall, ranMs: now.ranMs };
+            pending.timer = setTimeout(() => setImmediate(expire), ruling.inMs);
+            return;
           }
+          if (ruling.next === 'stalled') stall = `the player waited ${Math.round(ruling.waitedMs)} ms for a CPU in ${Math.round(wall)} ms (the grader's machine was busy)`;
         }
         const failure = this.deadlineFailure(child, expect, limitMs);
         this.settlePending({ failure: failure.kind === 'timeout' && stall ? { ...failure, stall } : failure });
       };
       // The verdict waits one loop turn: an answer already in the pipe (a grader's event loop that was late) wins.
-      // Building the AIPlayer in a game is timed by the referee, less the player's CPU waits (askCrediting): this
-      // timer is only the backstop at the longest wait that allows.
-      const backstop = expect === 'ready' && waitedBefore === null;
-      if (backstop) stall = `building the AIPlayer was kept waiting past ${CREDIT_STRETCH} times its ${limitMs} ms (the grader's machine was busy)`;
-      const timer = setTimeout(() => setImmediate(expire), backstop ? CREDIT_STRETCH * limitMs + 1000 : limitMs);
+      const backstopMs = before === null ? (expect === 'ready' ? limitMs : refereeCredits) : null;
+      if (backstopMs !== null) stall = `${expect === 'ready' ? 'building the AIPlayer' : 'the move'} was kept waiting past ${CREDIT_STRETCH} times its ${Math.round(backstopMs)} ms (the grader's machine was busy)`;
+      const timer = setTimeout(() => setImmediate(expire), backstopMs !== null ? CREDIT_STRETCH * backstopMs + 1000 : limitMs);
       this.pending = { id, expect, limitMs, timer, settle: resolve };
       if (request) {
         request.id = id;
@@ -798,6 +811,7 @@ export class SandboxPlayer implements Player {
     this.child = null;
     child.killed = true;
     child.stopWatchdog?.();
+    child.sched?.close();
     const pids = child.cgroup?.pids() ?? [];
     signalGroups(child.groups, 'SIGKILL');
     signalPids(pids, 'SIGKILL');

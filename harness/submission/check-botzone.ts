@@ -74,7 +74,7 @@ export async function checkBotzoneBot(input: BotzoneCheckInput): Promise<CheckSt
     return steps;
   }
   steps.push({ id: 'export', title: "speaks Botzone's protocol", status: 'pass', detail: how });
-  steps.push({ id: 'construct', title: 'starts as a whole program (no constructor)', status: 'pass', detail: 'a Botzone bot starts on its first request; the start counts in its doubled first turn' });
+  steps.push({ id: 'construct', title: 'starts as a whole program (no constructor)', status: 'pass', detail: traits.keepRunning ? 'a kept-running bot is started before the game and stopped until its first request, which it gets with a doubled limit' : 'a restarted bot starts on each request; its start counts in the turn (the first turn doubled)' });
   const config = configForGame(game, presetConfig('botzone', game.id));
   const language = submission.language === 'Python' ? 'Python' : submission.language === 'C++' ? 'C++' : 'JavaScript';
   const opening: string[] = [];

@@ -138,7 +138,7 @@ const CPP_TITLES: Partial<Record<StepId, string>> = {
 };
 
 const CPP_FIX: Record<string, string> = {
-  timeout: 'answer sooner: the limit is wall time, and clock() counts CPU time, which falls behind the wall clock on a busy machine; budget with std::chrono::steady_clock',
+  timeout: "answer sooner: the limit is wall time (less what the grader's own load kept your player waiting), and clock() adds up every thread's CPU time; budget with std::chrono::steady_clock, which the course's judge counts too",
   error: 'catch the exception inside getPoint, or do not throw it',
   crash: 'fix the crash (the signal above): check array indices and pointers, and do not call exit()',
   memory: 'use less memory (the limit applies to the whole process); free what you allocate each move',
@@ -317,6 +317,7 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
   const finishTypes = async (): Promise<void> => {
     if (!types) return;
     const checked = await types;
+    if (checked.graderError) throw new GraderError(checked.graderError);
     if (!checked.ran) step('types', 'skip', { detail: checked.note });
     else if (checked.problems.length === 0) step('types', 'pass');
     else {
@@ -354,6 +355,8 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
         ? 'import only files inside your submission folder (and referee)'
         : error.problems.some((p) => p.text.includes('python3'))
           ? 'install python3 (>= 3.8) where referee runs, or set REFEREE_PYTHON'
+          : error.problems.some((p) => p.text.includes('of CPU and was stopped') || p.text.includes('without progress'))
+            ? 'make the compile-time computation end (or compute the table when the program runs); REFEREE_TOOL_CPU_S raises the bound'
           : error.problems.some((p) => p.text.startsWith('Windows-only code'))
             ? 'make the code portable as the line above says: Referee builds with g++ on Linux'
             : submission?.language === 'C++'

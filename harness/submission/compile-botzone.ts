@@ -45,7 +45,8 @@ function botzoneIncludeDir(): string {
 
 export interface BotzoneCompileOptions {
   layers?: Layers;
-  timeoutMs?: number;
+  /** The compiler's CPU bound (ms; tool-bound.ts). */
+  cpuMs?: number;
   memoryMb?: number;
 }
 

@@ -21,6 +21,7 @@ import { runSandboxedBuild } from '../sandbox/cpp-build.js';
 import { buildCppHostAhead, cppHeadersDir, findCompiler, NO_COMPILER, stopCppHostAhead } from '../sandbox/cpp-runtime.js';
 import type { Layers } from '../sandbox/layers.js';
 import { stageProgram, stageShared } from '../sandbox/staging.js';
+import { describeStop, toolCpuMs } from '../sandbox/tool-bound.js';
 import { CompileError, type CompiledSubmission, type SourceProblem } from './compile.js';
 import { compilerUnsafeNames, CPP_HEADER_EXTENSIONS, CPP_SOURCE_EXTENSIONS, type ResolvedSubmission } from './resolve.js';
 
@@ -31,11 +32,13 @@ const FLAGS = ['-std=c++17', '-O2', '-fPIC', '-shared', '-pthread', '-fdiagnosti
 /** The glue that turns Referee's C++ AIPlayer into what the host calls (the student's file is included by it). */
 const GLUE_NAME = '.referee-aiplayer-glue.cpp';
 const MOST_PROBLEMS = 20;
+/** g++'s CPU bound: the template starter builds in about a second of CPU; two minutes is a computation that never ends. */
+const COMPILE_CPU_MS = 120_000;
 
 export interface CppCompileOptions {
   layers?: Layers;
-  /** The compiler's wall-clock limit (default 120 s) and memory ceiling (default 1024 MB). */
-  timeoutMs?: number;
+  /** The compiler's CPU bound (default 120 s, REFEREE_TOOL_CPU_S; tool-bound.ts) and memory ceiling (default 1024 MB). */
+  cpuMs?: number;
   memoryMb?: number;
 }
 
@@ -272,17 +275,22 @@ export async function cachedSandboxBuild(build: CachedBuild): Promise<CompiledSu
     mkdirSync(outDir, { mode: 0o777 });
     chmodSync(outDir, 0o777);
     const { argv, output, mode } = build.command(staged.dir, sharedHeaders, outDir);
+    const cpuMs = options.cpuMs ?? toolCpuMs(COMPILE_CPU_MS);
     const outcome = await runSandboxedBuild({
       command: argv,
       sourceDir: staged.dir,
       outDir,
       readOnly: [sharedHeaders],
-      timeoutMs: options.timeoutMs ?? 120_000,
+      cpuMs,
+      what: `g++ compiling ${build.what}`,
       memoryMb: options.memoryMb ?? 1024,
       layers: options.layers,
     });
     const problem = (text: string): CompileError => new CompileError([{ file: '', line: 0, column: 0, text }]);
-    if (outcome.result === 'timeout') throw problem(`g++ ran over its ${Math.round((options.timeoutMs ?? 120_000) / 1000)} s limit compiling ${build.what}: look for a template or constexpr computation that never ends, or an #include of a device`);
+    if (outcome.result === 'timeout') {
+      const line = describeStop(outcome.stop!, `g++ compiling ${build.what}`, { cpuMs });
+      throw problem(`${line}: look for a template or constexpr computation that never ends${outcome.stop?.reason === 'stalled' ? ', or an #include of a device or a pipe' : ''}`);
+    }
     if (outcome.result === 'memory') throw problem(`g++ ran out of its ${options.memoryMb ?? 1024} MB memory compiling ${build.what}: look for a template or constexpr blow-up`);
     if (outcome.result === 'failed') {
       const windows = windowsOnlyCode(root, files);

@@ -4,12 +4,12 @@
  * file the entry imports from the submission folder parses, and the hash covers exactly those files.
  * Parsing is done by python/syntax.py with the grader's interpreter; it runs nothing of the student's.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { GraderError } from '../referee/grader-error.js';
 import { findPython, noPython, pythonRuntimeDir } from '../sandbox/python-runtime.js';
+import { describeStop, runTool, starvedError, toolCpuMs } from '../sandbox/tool-bound.js';
 import { aloneMessage, CompileError, type CompiledSubmission, type SourceProblem } from './compile.js';
 import type { ResolvedSubmission } from './resolve.js';
 
@@ -23,24 +23,24 @@ interface SyntaxReport {
   warnings?: SourceProblem[];
 }
 
-function runSyntaxCheck(interpreter: string, submission: ResolvedSubmission): Promise<SyntaxReport> {
+/** syntax.py's CPU bound (tool-bound.ts): it parses in well under a second; half a minute is a file built to stall it. */
+const SYNTAX_CPU_MS = 30_000;
+
+async function runSyntaxCheck(interpreter: string, submission: ResolvedSubmission): Promise<SyntaxReport> {
   const script = join(pythonRuntimeDir(), 'syntax.py');
-  return new Promise((resolve, reject) => {
-    execFile(
-      interpreter,
-      // -S: no site module. The check reads files and needs nothing from site-packages, while site runs every .pth
-      // file there at start (on this machine one imports certifi: 120 → 80 ms of python3's start at load 38).
-      ['-I', '-B', '-S', script, submission.root, submission.entry],
-      { timeout: 30_000, maxBuffer: 16 * 1024 * 1024, env: {} },
-      (error, stdout, stderr) => {
-        if (error) {
-          reject(new CompileError([{ file: '', line: 0, column: 0, text: `the Python syntax check failed: ${stderr.trim().split('\n').pop() ?? error.message}` }]));
-          return;
-        }
-        resolve(JSON.parse(stdout) as SyntaxReport);
-      },
-    );
-  });
+  const bound = { cpuMs: toolCpuMs(SYNTAX_CPU_MS) };
+  // -S: no site module. The check reads files and needs nothing from site-packages, while site runs every .pth
+  // file there at start (on this machine one imports certifi: 120 → 80 ms of python3's start at load 38).
+  const run = await runTool(interpreter, ['-I', '-B', '-S', script, submission.root, submission.entry], bound, { env: {} });
+  const failed = (text: string): CompileError => new CompileError([{ file: '', line: 0, column: 0, text: `the Python syntax check failed: ${text}` }]);
+  if (run.stop) {
+    // Starved by the machine: the grader's error; its own CPU bound: the submission's.
+    if (run.stop.reason === 'starved') throw starvedError(run.stop, 'the Python syntax check', bound);
+    throw failed(describeStop(run.stop, 'it', bound));
+  }
+  if (run.error) throw new GraderError(`the Python syntax check could not start: ${run.error.message}`);
+  if (run.code !== 0) throw failed(run.stderr.trim().split('\n').pop() || `exit ${run.code ?? run.signal}`);
+  return JSON.parse(run.stdout) as SyntaxReport;
 }
 
 /** Parse the submission's own modules; throws CompileError with every syntax error located. */

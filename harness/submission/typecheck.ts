@@ -3,7 +3,6 @@
  * while the sandbox plays (a type check in the parent's event loop would eat into the student's measured time).
  * `referee` resolves to the game's own folder (its student Board and helpers) plus MoveInfo.
  */
-import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,12 +14,18 @@ import type { SourceProblem } from './compile.js';
 import { isInside, type ResolvedSubmission } from './resolve.js';
 import { DONE_MARK, SNAPSHOT_SCRIPT } from './typecheck-snapshot.js';
 import { portable } from '../sandbox/portable.js';
+import { describeStop, runTool, toolCpuMs, type ToolRun } from '../sandbox/tool-bound.js';
 
 export interface TypeCheckResult {
   /** False when TypeScript is not installed (the check says so instead of passing silently). */
   ran: boolean;
   problems: SourceProblem[];
   note?: string;
+  /**
+   * Set when the machine starved the check past its wall backstop: the caller raises it as a GraderError (a check
+   * that silently lost its type errors at load would differ from the same check idle).
+   */
+  graderError?: string;
 }
 
 const require = createRequire(import.meta.url);
@@ -147,22 +152,30 @@ function problemsIn(stdout: string, root: string): SourceProblem[] {
 }
 
 function runTsc(typescript: string, configPath: string, root: string): Promise<TypeCheckResult> {
-  return new Promise((settle) => {
-    execFile(
-      process.execPath,
-      [join(typescript, 'bin', 'tsc'), '-p', configPath, '--pretty', 'false'],
-      // Run from the root so tsc prints the student's paths relative to it.
-      { cwd: root, timeout: TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, env: typeCheckEnv() },
-      (error, stdout) => {
-        const problems = problemsIn(stdout, root);
-        const failed = error && problems.length === 0 && (error as { code?: unknown }).code !== 2;
-        settle(failed ? { ran: false, problems, note: `the type check could not run: ${error.message.split('\n')[0]}` } : { ran: true, problems });
-      },
-    );
+  // Run from the root so tsc prints the student's paths relative to it.
+  return runTool(process.execPath, [join(typescript, 'bin', 'tsc'), '-p', configPath, '--pretty', 'false'], bound(), { cwd: root, maxBuffer: 4 * 1024 * 1024, env: typeCheckEnv() }).then((run) => {
+    const stopped = stopResult(run);
+    if (stopped) return stopped;
+    const problems = problemsIn(run.stdout, root);
+    const failed = (run.error || run.code !== 0) && problems.length === 0 && run.code !== 2;
+    const why = run.error?.message ?? (run.stderr.trim().split('\n')[0] || `exit ${run.code ?? run.signal}`);
+    return failed ? { ran: false, problems, note: `the type check could not run: ${why}` } : { ran: true, problems };
   });
 }
 
-const TIMEOUT_MS = 60_000;
+/**
+ * tsc's CPU bound (tool-bound.ts): a check costs 0.5–2 s of CPU, a snapshot build a few more; a type that makes
+ * tsc work for a minute is the submission's (its check is skipped, with the line saying so).
+ */
+const TYPECHECK_CPU_MS = 60_000;
+const bound = () => ({ cpuMs: toolCpuMs(TYPECHECK_CPU_MS) });
+
+/** What a stopped type check reports, or null when it ended by itself. */
+function stopResult(run: ToolRun): TypeCheckResult | null {
+  if (!run.stop) return null;
+  const line = describeStop(run.stop, 'the type check', bound());
+  return run.stop.reason === 'starved' ? { ran: false, problems: [], note: line, graderError: line } : { ran: false, problems: [], note: line };
+}
 
 interface SnapshotPlan {
   /** The snapshot for this node, TypeScript and @types/node. */
@@ -203,33 +216,12 @@ function snapshotPlan(typescript: string, nodeTypes: string | null): SnapshotPla
  * on its own after the mark (writing the snapshot) without holding this process open.
  */
 function collect(command: string, args: string[], root: string, env: NodeJS.ProcessEnv, detach: boolean): Promise<TypeCheckResult | null> {
-  return new Promise((settle) => {
-    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'ignore'] });
-    let stdout = '';
-    let settled = false;
-    const finish = (result: TypeCheckResult | null) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      settle(result);
-    };
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      finish({ ran: false, problems: [], note: `the type check took over ${TIMEOUT_MS / 1000} s and was stopped` });
-    }, TIMEOUT_MS);
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (text: string) => {
-      stdout += text;
-      const end = stdout.indexOf(DONE_MARK);
-      if (end < 0) return;
-      finish({ ran: true, problems: problemsIn(stdout.slice(0, end), root) });
-      if (detach) {
-        child.stdout.destroy();
-        child.unref();
-      }
-    });
-    child.on('error', () => finish(null));
-    child.on('close', () => finish(null));
+  const marked = (stdout: string): boolean => stdout.includes(DONE_MARK);
+  return runTool(command, args, bound(), { cwd: root, env, maxBuffer: 4 * 1024 * 1024, enough: detach ? marked : undefined }).then((run) => {
+    const stopped = stopResult(run);
+    if (stopped) return stopped;
+    const end = run.stdout.indexOf(DONE_MARK);
+    return end < 0 ? null : { ran: true, problems: problemsIn(run.stdout.slice(0, end), root) };
   });
 }
 

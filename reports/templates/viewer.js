@@ -50,7 +50,7 @@
     } else {
       var ply = game.plies[frame - 1];
       var who = data.sideNames[ply.side] + ' (' + game.players[ply.side] + (ply.side === game.studentSide ? ', the submission' : '') + ')';
-      var time = ply.wallMs === null ? '' : ' in ' + ply.wallMs.toFixed(1) + ' ms';
+      var time = ply.wallMs === null ? '' : ' in ' + ply.wallMs.toFixed(1) + ' ms' + (ply.cpuWaitMs ? ' (' + ply.cpuWaitMs.toFixed(1) + ' ms of them waiting for a CPU on a busy grader, not counted)' : '');
       line(turnInfo, 'move', who + (ply.label === 'pass' ? ' passed (no legal move).' : ' played ' + ply.label + time + '.'));
       describeAttempts(turnInfo, ply.illegal, 'Illegal answer');
       if (ply.tamper) line(turnInfo, 'illegal', 'Changed the board it was given: ' + ply.tamper);
@@ -96,7 +96,7 @@
     var left = 46, right = 6, top = 8, bottom = 20;
     var plotWidth = width - left - right;
     var plotHeight = height - top - bottom;
-    var bars = game.plies.map(function (ply, index) { return { ply: ply.ply, side: ply.side, label: ply.label, wallMs: ply.wallMs, index: index, limitMs: ply.limitMs, strikes: ply.strikes, bankLeftMs: ply.bankLeftMs }; });
+    var bars = game.plies.map(function (ply, index) { return { ply: ply.ply, side: ply.side, label: ply.label, wallMs: ply.wallMs, index: index, limitMs: ply.limitMs, strikes: ply.strikes, bankLeftMs: ply.bankLeftMs, cpuWaitMs: ply.cpuWaitMs }; });
     // A timeout used all the time it had (the turn's limit can end an ask a hair before the per-ask line): its bar
     // reaches past the line; the true time is in its label and under the board.
     var fatalMs = game.fatal && game.fatal.verdict === 'timeout' ? Math.max(game.fatal.wallMs, game.timeLimitMs * 1.1) : game.fatal && game.fatal.wallMs;
@@ -145,7 +145,8 @@
       var ms = bar.realMs !== undefined ? bar.realMs : bar.wallMs;
       title.textContent = 'ply ' + bar.ply + ': ' + bar.label + (ms === null ? '' : ', ' + ms.toFixed(1) + ' ms') +
         (bar.limitMs ? ' (limit ' + bar.limitMs + ' ms)' : '') + (bar.strikes ? ', strike ' + bar.strikes : '') +
-        (bar.bankLeftMs !== null && bar.bankLeftMs !== undefined ? ', bank left ' + bar.bankLeftMs.toFixed(0) + ' ms' : '');
+        (bar.bankLeftMs !== null && bar.bankLeftMs !== undefined ? ', bank left ' + bar.bankLeftMs.toFixed(0) + ' ms' : '') +
+        (bar.cpuWaitMs ? ', ' + bar.cpuWaitMs.toFixed(1) + ' ms of it waiting for a CPU (not counted)' : '');
       rect.appendChild(title);
       if (bar.limitMs) {
         var tickY = yOf(bar.limitMs);
@@ -153,6 +154,12 @@
       }
       rect.addEventListener('click', function () { show(current.game, bar.fatal ? Infinity : bar.index + 1); });
       chart.appendChild(rect);
+      // The wait a busy grader credited: the bar's top, from the player's own time up to the wall time, drawn pale.
+      if (bar.cpuWaitMs && bar.wallMs !== null && !bar.fatal) {
+        var ownY = Math.min(top + plotHeight - 2, yOf(Math.max(0.01, bar.wallMs - bar.cpuWaitMs)));
+        var wait = svgElement('rect', { x: x, y: y, width: Math.max(1, barWidth - (barWidth > 3 ? 1 : 0)), height: Math.max(0, ownY - y), fill: '#ffffff', 'fill-opacity': 0.55, 'class': 'cpu-wait', 'data-ply': bar.ply, 'data-cpu-wait-ms': bar.cpuWaitMs.toFixed(1), 'pointer-events': 'none' });
+        chart.appendChild(wait);
+      }
     });
     var limitY = yOf(game.timeLimitMs);
     chart.appendChild(svgElement('line', { id: 'limit-line', x1: left, x2: width - right, y1: limitY, y2: limitY, stroke: '#c62828', 'stroke-dasharray': '4 3', 'data-limit-ms': game.timeLimitMs }));

@@ -6,12 +6,12 @@
  * loses at once under Botzone's rules, so the games stay short. And a bot named for a game with no Botzone judge is
  * refused.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, expect, test } from '@jest/globals';
 import { scratch } from '../sandbox/support.js';
 import { REVERSI_PY } from './python-bots.js';
+import { runToEnd } from '../setup/children.js';
 
 const CLI = resolve('dist/cli/index.js');
 
@@ -70,15 +70,12 @@ interface Turn {
   output?: { text: string };
 }
 
-test('data is carried turn to turn, globaldata game to game, in both formats; over 100 KB either is dropped with a note and the last value kept', () => {
+test('data is carried turn to turn, globaldata game to game, in both formats; over 100 KB either is dropped with a note and the last value kept', async () => {
   const out = join(work, 'games');
   // Botzone's rules: one invalid action loses (each bot's sixth turn ends its game).
-  const run = spawnSync(process.execPath, [CLI, 'play', '--black', join(work, 'json-bot'), '--white', join(work, 'simple-bot'), '--games', '2', '--platform', 'botzone', '--protocol', 'botzone', '--save', out], {
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
+  const run = await runToEnd(process.execPath, [CLI, 'play', '--black', join(work, 'json-bot'), '--white', join(work, 'simple-bot'), '--games', '2', '--platform', 'botzone', '--protocol', 'botzone', '--save', out]);
   expect(run.stderr).not.toMatch(/error/i);
-  expect(run.status).toBe(0);
+  expect(run.code).toBe(0);
   const records = readdirSync(out)
     .sort()
     .map((name) => JSON.parse(readFileSync(join(out, name), 'utf8')) as { players: string[]; turns: Turn[]; end: { loser?: { side: number; verdict: string } } });
@@ -102,8 +99,8 @@ test('data is carried turn to turn, globaldata game to game, in both formats; ov
   expect(notes).toMatch(/\[referee\] globaldata is over Botzone's 100 KB cap: dropped/);
 }, 300_000);
 
-test('a Botzone bot named for a game Botzone has no judge for is refused before any game (exit 2, the games it can play)', () => {
-  const run = spawnSync(process.execPath, [CLI, 'play', '--black', join(work, 'json-bot'), '--white', 'random', '--game', 'connect4', '--games', '1'], { encoding: 'utf8', timeout: 60_000 });
-  expect(run.status).toBe(2);
+test('a Botzone bot named for a game Botzone has no judge for is refused before any game (exit 2, the games it can play)', async () => {
+  const run = await runToEnd(process.execPath, [CLI, 'play', '--black', join(work, 'json-bot'), '--white', 'random', '--game', 'connect4', '--games', '1']);
+  expect(run.code).toBe(2);
   expect(run.stderr.trim()).toBe('referee: json-bot is a Botzone bot, and Botzone has no judge for Connect Four, 6 rows x 7 columns: play it at reversi, gomoku, nogo, amazons');
 });

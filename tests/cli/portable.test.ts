@@ -5,11 +5,12 @@
  * what is not isolated, and gives the same verdicts and games as the Linux path. The control shows the preload
  * does see the Linux path's shell and /proc reads.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@jest/globals';
 import { tempDir } from '../batch/helpers.js';
+import { runToEnd } from '../setup/children.js';
 
 const CLI = resolve('dist/cli/index.js');
 const HOOK = resolve('tests/fixtures/portable/forbid-linux.cjs');
@@ -22,15 +23,15 @@ function environment(portable: boolean, log: string): NodeJS.ProcessEnv {
   return { ...process.env, NODE_OPTIONS: `--require ${HOOK}`, REFEREE_TEST_FORBID_LOG: log, ...(portable ? { REFEREE_PORTABLE: '1' } : {}) };
 }
 
-function referee(args: string[], portable = true) {
+async function referee(args: string[], portable = true) {
   const log = join(work, `forbid-${args[0]}-${Math.random().toString(16).slice(2)}.log`);
-  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: environment(portable, log), timeout: 180_000 });
+  const run = await runToEnd(process.execPath, [CLI, ...args], environment(portable, log));
   const warnings = run.stderr.split('\n').filter((line) => line.startsWith('WARNING: REFEREE_PORTABLE=1'));
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr, warnings, forbidden: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+  return { status: run.code, stdout: run.stdout, stderr: run.stderr, warnings, forbidden: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
 }
 
-test('control: on the Linux path the preload sees the shell that starts players and the /proc reads', () => {
-  const run = referee(['check', TS], false);
+test('control: on the Linux path the preload sees the shell that starts players and the /proc reads', async () => {
+  const run = await referee(['check', TS], false);
   expect(run.status).toBe(0);
   expect(run.forbidden.some((line) => /sh$/.test(line))).toBe(true);
   expect(run.forbidden.some((line) => line.includes('/proc'))).toBe(true);
@@ -39,28 +40,28 @@ test('control: on the Linux path the preload sees the shell that starts players 
 test.each([
   ['TypeScript', TS],
   ['Python', PY],
-])('check (%s): PASS with no shell and no /proc, one warning naming what is not isolated', (_language, path) => {
-  const run = referee(['check', path]);
+])('check (%s): PASS with no shell and no /proc, one warning naming what is not isolated', async (_language, path) => {
+  const run = await referee(['check', path]);
   expect({ status: run.status, forbidden: run.forbidden, warnings: run.warnings.length }).toEqual({ status: 0, forbidden: [], warnings: 1 });
   expect(run.stdout).toMatch(/sandbox: process, node-permissions|sandbox: process, python-audit-hook|^PASS/m);
   expect(run.warnings[0]).toMatch(/no bubblewrap, Landlock, seccomp, cgroups, rlimits or namespaces/);
 });
 
-test('grade writes grade.json and report.html; the game is the one the Linux path plays', () => {
-  const games = (portable: boolean) => {
+test('grade writes grade.json and report.html; the game is the one the Linux path plays', async () => {
+  const games = async (portable: boolean) => {
     const out = join(work, `grade-${portable}`);
-    const run = referee(['grade', TS, '--only', '0:0', '--out', out, '--quiet'], portable);
+    const run = await referee(['grade', TS, '--only', '0:0', '--out', out, '--quiet'], portable);
     expect(run.status).toBe(0);
     if (portable) expect(run.forbidden).toEqual([]);
     expect(existsSync(join(out, 'report.html'))).toBe(true);
     const grade = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8')) as { games: { record: { turns: { move?: string }[] } }[] };
     return grade.games.map((game) => game.record.turns.map((turn) => turn.move ?? '-'));
   };
-  expect(games(true)).toEqual(games(false));
+  expect(await games(true)).toEqual(await games(false));
 });
 
-test('play: a series against a reference AI', () => {
-  const run = referee(['play', '--black', TS, '--white', 'random', '--games', '2', '--json']);
+test('play: a series against a reference AI', async () => {
+  const run = await referee(['play', '--black', TS, '--white', 'random', '--games', '2', '--json']);
   expect({ status: run.status, forbidden: run.forbidden }).toEqual({ status: 0, forbidden: [] });
   expect((JSON.parse(run.stdout) as { records: unknown[] }).records).toHaveLength(2);
 });
@@ -68,9 +69,9 @@ test('play: a series against a reference AI', () => {
 test.each([
   ['TypeScript', [], 'AIPlayer.ts'],
   ['Python', ['--python'], 'AIPlayer.py'],
-])('init writes the %s starter, with the laptops workflow (Windows and macOS runners)', (language, flags, entry) => {
+])('init writes the %s starter, with the laptops workflow (Windows and macOS runners)', async (language, flags, entry) => {
   const dir = join(work, `starter-${language}`);
-  const run = referee(['init', dir, ...flags, '--referee', 'file:vendor/none.tgz', '--no-lockfile']);
+  const run = await referee(['init', dir, ...flags, '--referee', 'file:vendor/none.tgz', '--no-lockfile']);
   expect({ status: run.status, forbidden: run.forbidden }).toEqual({ status: 0, forbidden: [] });
   expect(existsSync(join(dir, 'src', entry))).toBe(true);
   expect(readFileSync(join(dir, '.github', 'workflows', 'laptops.yml'), 'utf8')).toMatch(/os: \[ubuntu-latest, windows-latest, macos-latest\]/);

@@ -3,7 +3,6 @@
  * order as the TypeScript Board (a first-legal-move player repeats, move for move, what the same player written in
  * TypeScript plays against a seeded opponent), a grade of each, `referee init --cpp`, and the wrong game's header.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from '@jest/globals';
@@ -12,15 +11,17 @@ import { packageFile } from '../../grading/package-root.js';
 import { scratch } from '../sandbox/support.js';
 import { seedCache } from '../setup/suite-cache.js';
 import { CPP_FIXTURES } from './support.js';
+import { runToEnd } from '../setup/children.js';
 
 const env: Record<string, string> = {};
 beforeAll(() => {
   env.REFEREE_CACHE_DIR = seedCache(scratch('cpp-aiplayer-cache'));
 });
 
-function referee(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, [packageFile('dist', 'cli', 'index.js'), ...args], { encoding: 'utf8', timeout: 240_000, env: { ...process.env, ...env } });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+/** The CLI run to its end, however long a loaded machine takes (runToEnd: a failed test stops it). */
+async function referee(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = await runToEnd(process.execPath, [packageFile('dist', 'cli', 'index.js'), ...args], { ...process.env, ...env });
+  return { code: run.code, stdout: run.stdout, stderr: run.stderr };
 }
 
 /** The first-legal-move player for `game`, in C++ and in TypeScript, each in a folder of its own. */
@@ -47,28 +48,28 @@ test.each([
   ['connect4', 'random'],
   ['connect4-nogo', 'random'],
   ['amazons', 'random'],
-])('%s: the C++ Board lists moves in the TypeScript Board\'s order (first-move player vs %s, 4 seeded games)', (game, opponent) => {
+])('%s: the C++ Board lists moves in the TypeScript Board\'s order (first-move player vs %s, 4 seeded games)', async (game, opponent) => {
   const { cpp, ts } = firstMovePlayers(game);
-  const play = (player: string): Series => {
-    const run = referee('play', '--game', game, '--black', player, '--white', opponent, '--games', '4', '--seed', '5', '--json');
+  const play = async (player: string): Promise<Series> => {
+    const run = await referee('play', '--game', game, '--black', player, '--white', opponent, '--games', '4', '--seed', '5', '--json');
     expect(run.stderr).not.toMatch(/error/i);
     return JSON.parse(run.stdout) as Series;
   };
-  const fromCpp = moves(play(cpp));
+  const fromCpp = moves(await play(cpp));
   // Every game is played out (a first-move Connect Four player that is not blocked wins on its 4th disc: 7 plies).
   expect(fromCpp.every((game) => game.length >= 7)).toBe(true);
-  expect(fromCpp).toEqual(moves(play(ts)));
+  expect(fromCpp).toEqual(moves(await play(ts)));
 }, 240_000);
 
 test.each([
   ['reversi', 'aiplayer-reversi'],
   ['gomoku', 'aiplayer-gomoku'],
-])('grade: a C++ %s AIPlayer graded end to end', (game, folder) => {
+])('grade: a C++ %s AIPlayer graded end to end', async (game, folder) => {
   const dir = scratch(`grade-${game}`);
   const out = join(dir, 'out');
   const config = join(dir, 'assignment.json');
   writeFileSync(config, JSON.stringify({ title: `${game} in C++`, game, opponents: [{ name: 'random', games: 4, points: 50 }] }));
-  const run = referee('grade', join(CPP_FIXTURES, folder), '--config', config, '--out', out, '--quiet');
+  const run = await referee('grade', join(CPP_FIXTURES, folder), '--config', config, '--out', out, '--quiet');
   expect(run.code).toBe(0);
   const grade = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8')) as { status: string; submission: { language: string }; score: number; items: { points: number }[] };
   expect({ status: grade.status, language: grade.submission.language }).toEqual({ status: 'graded', language: 'C++' });
@@ -76,46 +77,46 @@ test.each([
   expect(grade.score).toBeGreaterThan(grade.items[0].points); // and some games won
 }, 240_000);
 
-test('init --cpp: the Gomoku starter checks as it is; its own copy of the header is not what the grader builds with', () => {
+test('init --cpp: the Gomoku starter checks as it is; its own copy of the header is not what the grader builds with', async () => {
   const dir = join(scratch('init-cpp'), 'starter');
-  const init = referee('init', dir, '--cpp', '--game', 'gomoku', '--referee', 'file:/nowhere', '--no-lockfile');
+  const init = await referee('init', dir, '--cpp', '--game', 'gomoku', '--referee', 'file:/nowhere', '--no-lockfile');
   expect(init.code).toBe(0);
   expect(init.stdout).toContain('src/referee/gomoku.h');
   // A broken local copy changes nothing: the grader compiles against its own header.
   writeFileSync(join(dir, 'src', 'referee', 'gomoku.h'), '#error the grader must not read this copy\n');
-  const check = referee('check', join(dir, 'src'), '--game', 'gomoku');
+  const check = await referee('check', join(dir, 'src'), '--game', 'gomoku');
   expect(check.stdout).toMatch(/PASS/);
   expect(check.code).toBe(0);
 }, 120_000);
 
-test('init --cpp for the Connect Four course: the SDK starter (Strategy.cpp and its headers) checks as it is', () => {
+test('init --cpp for the Connect Four course: the SDK starter (Strategy.cpp and its headers) checks as it is', async () => {
   const dir = join(scratch('init-sdk'), 'starter');
-  expect(referee('init', dir, '--cpp', '--game', 'connect4-nogo', '--referee', 'file:/nowhere', '--no-lockfile').code).toBe(0);
-  const check = referee('check', join(dir, 'src'), '--game', 'connect4-nogo');
+  expect((await referee('init', dir, '--cpp', '--game', 'connect4-nogo', '--referee', 'file:/nowhere', '--no-lockfile')).code).toBe(0);
+  const check = await referee('check', join(dir, 'src'), '--game', 'connect4-nogo');
   expect(check.stdout).toMatch(/uses getPoint/);
   expect(check.code).toBe(0);
 }, 120_000);
 
-test('a Reversi AIPlayer played as Gomoku: one line naming the header to include', () => {
-  const check = referee('check', join(CPP_FIXTURES, 'aiplayer-reversi'), '--game', 'gomoku');
+test('a Reversi AIPlayer played as Gomoku: one line naming the header to include', async () => {
+  const check = await referee('check', join(CPP_FIXTURES, 'aiplayer-reversi'), '--game', 'gomoku');
   expect(check.code).toBe(1);
   expect(check.stdout).toContain('this AIPlayer was built for reversi (its Board header), but the game is gomoku: include the gomoku Board header');
 }, 120_000);
 
-test('a C++ Reversi AIPlayer that returns a non-move gets the Board\'s hint, not the Connect Four SDK\'s', () => {
+test('a C++ Reversi AIPlayer that returns a non-move gets the Board\'s hint, not the Connect Four SDK\'s', async () => {
   const dir = join(scratch('cpp-reversi-illegal'), 'illegal');
   mkdirSync(dir);
   writeFileSync(join(dir, 'AIPlayer.cpp'), '#include <string>\n#include "referee/reversi.h"\nclass AIPlayer {\n public:\n  explicit AIPlayer(char color) : color_(color) {}\n  std::string getMove(const Board& board) { (void)board; return "Z9"; }\n private:\n  char color_;\n};\n');
-  const check = referee('check', dir, '--game', 'reversi');
+  const check = await referee('check', dir, '--game', 'reversi');
   expect(check.code).toBe(1);
   expect(check.stdout).toContain('fix: return one of board.getLegalActions(color)');
   expect(check.stdout).not.toMatch(/top\[y\]|Point\(/);
 }, 120_000);
 
-test('gomoku-exact5 in C++: the host gives the Gomoku header its variant (the handed Board and a Board() of its own)', () => {
-  const exact = referee('check', join(CPP_FIXTURES, 'aiplayer-gomoku-exact5'), '--game', 'gomoku-exact5');
+test('gomoku-exact5 in C++: the host gives the Gomoku header its variant (the handed Board and a Board() of its own)', async () => {
+  const exact = await referee('check', join(CPP_FIXTURES, 'aiplayer-gomoku-exact5'), '--game', 'gomoku-exact5');
   expect(`${exact.code} ${exact.stdout}`).toMatch(/^0 /);
-  const freestyle = referee('check', join(CPP_FIXTURES, 'aiplayer-gomoku-exact5'), '--game', 'gomoku');
+  const freestyle = await referee('check', join(CPP_FIXTURES, 'aiplayer-gomoku-exact5'), '--game', 'gomoku');
   expect(freestyle.code).toBe(1);
   expect(freestyle.stdout).toContain('Z99');
 }, 120_000);

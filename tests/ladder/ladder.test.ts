@@ -367,4 +367,60 @@ describe('referee ladder', () => {
     expect(rebuilt.stdout).toMatch(/final\.json: identical, byte for byte/);
     expect(rebuilt.code).toBe(0);
   }, 400_000);
+
+  test('damaged journal rows: the server starts, names each in one line with the fix, counts none, keeps the rest; submit --entry', async () => {
+    const published = JSON.parse(readFileSync(join(data, 'leaderboard.json'), 'utf8')) as { games: number; rows: Row[] };
+    const db = new Database(join(data, 'ladder.sqlite'));
+    type Game = { id: number; kind: string; black: string; white: string };
+    const last = db.prepare('SELECT id, kind, black, white FROM games ORDER BY id DESC LIMIT 1').get() as Game;
+    const decided = (db.prepare("SELECT id, kind, black, white FROM games WHERE kind IN ('rated', 'final') AND black_score != 0.5 AND id != ? ORDER BY id").all(last.id) as Game[]).slice(0, 2);
+    const [edited, foreign] = decided;
+    // A crash cut the last row short; an instructor flipped a result by hand; a row came from another Referee version.
+    db.prepare('UPDATE games SET record = substr(record, 1, length(record) / 2) WHERE id = ?').run(last.id);
+    db.prepare('UPDATE games SET black_score = 1 - black_score WHERE id = ?').run(edited.id);
+    db.prepare("UPDATE games SET record = json_set(record, '$.format', 'referee.game/0') WHERE id = ?").run(foreign.id);
+    const failed = (db.prepare("SELECT id FROM versions WHERE student = 'broken' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    db.prepare('UPDATE versions SET check_report = substr(check_report, 1, 20) WHERE id = ?').run(failed);
+    const games = (db.prepare('SELECT COUNT(*) AS n FROM games').get() as { n: number }).n;
+    const versions = (db.prepare('SELECT COUNT(*) AS n FROM versions').get() as { n: number }).n;
+    db.close();
+
+    server = await start();
+    const warnings = server.output().split('\n').filter((line) => line.startsWith('warning: ladder.sqlite'));
+    const fix = /: set aside in its quarantine table and not counted, everything else kept; .*, or restore ladder\.sqlite from a backup to keep it$/;
+    expect(warnings).toEqual([
+      expect.stringMatching(new RegExp(`^warning: ladder\\.sqlite version ${failed} \\(of broken\\) is damaged \\(its check report is cut short or not JSON\\)`)),
+      expect.stringMatching(new RegExp(`^warning: ladder\\.sqlite game ${edited.id} is damaged \\(its stored result [01] is not its record's \\([01]\\): edited by hand\\)`)),
+      expect.stringMatching(new RegExp(`^warning: ladder\\.sqlite game ${foreign.id} is damaged \\(its record is of another Referee version \\(format "referee\\.game/0"`)),
+      expect.stringMatching(new RegExp(`^warning: ladder\\.sqlite game ${last.id} is damaged \\(its record is cut short or not JSON\\)`)),
+    ]);
+    for (const line of warnings) expect(line).toMatch(fix);
+    // Nothing else lost; the bad rows kept aside whole; the table counts none of them.
+    expect(journal<{ n: number }>('SELECT COUNT(*) AS n FROM games').n).toBe(games - 3);
+    expect(journal<{ n: number }>('SELECT COUNT(*) AS n FROM versions').n).toBe(versions - 1);
+    expect(journal<{ n: number }>("SELECT COUNT(*) AS n FROM quarantine WHERE row LIKE '{\"id\":%'").n).toBe(4);
+    const players = new Set(published.rows.map((row) => row.player));
+    const counted = [last, edited, foreign].filter((g) => ['validation', 'rated', 'final'].includes(g.kind) && g.black !== g.white && players.has(g.black) && players.has(g.white)).length;
+    expect((await board()).games).toBe(published.games - counted);
+
+    // --entry names the file to play over the conventions (AIPlayer.py here is a decoy that cannot even be built).
+    const folder = join(root, 'py-entry');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'mybot.py'), readFileSync(packageFile('tests', 'fixtures', 'python', 'greedy', 'AIPlayer.py')));
+    writeFileSync(join(folder, 'AIPlayer.py'), 'class AIPlayer:\n    def __init__(self, color):\n        raise RuntimeError("decoy: not the entry")\n');
+    const missing = await submit(folder, 'py', '--entry', 'nope.py');
+    expect({ code: missing.code, lines: missing.stderr.trim().split('\n') }).toEqual({ code: 2, lines: [expect.stringMatching(/--entry nope\.py is not a file in .*py-entry: give its path relative to the folder/)] });
+    const before = stored();
+    const escape = await api('/api/submit?entry=..%2F..%2Fladder.sqlite', tokens.py, { method: 'POST', body: new Uint8Array(makeZip([{ name: 'mybot.py', content: 'x = 1\n' }])), headers: { 'content-type': 'application/zip' } });
+    expect(escape).toEqual({ status: 400, data: { error: expect.stringMatching(/^--entry "\.\.\/\.\.\/ladder\.sqlite" is not a path inside the submission/) } });
+    expect(stored()).toEqual(before);
+    const chosen = await submit(folder, 'py', '--entry', 'mybot.py');
+    expect(chosen.stdout).toMatch(/Version \d+ is checked and validated/);
+    expect(chosen.code).toBe(0);
+    const id = Number(/version (\d+)/.exec(chosen.stdout)![1]);
+    expect(journal<{ chosen_entry: string; language: string }>(`SELECT chosen_entry, language FROM versions WHERE id = ${id}`)).toEqual({ chosen_entry: 'mybot.py', language: 'Python' });
+    server!.child.kill('SIGTERM');
+    await new Promise((resolve) => server!.child.once('exit', resolve));
+    server = null;
+  }, 300_000);
 });

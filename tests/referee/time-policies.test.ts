@@ -4,11 +4,11 @@
  * answer at once, so the rulings hold on a loaded machine; no wall time is asserted.
  */
 import { BOTZONE_PRESET, configForGame, presetConfig, resolveConfig } from '../../harness/referee/config.js';
-import { playGame } from '../../harness/referee/match.js';
+import { playGame, playGameUnstalled } from '../../harness/referee/match.js';
 import type { MoveRequest, PlayerAnswer } from '../../harness/referee/player.js';
 import { replayRecord } from '../../harness/referee/replay.js';
 import { nogo } from '../../harness/games/nogo/nogo.js';
-import { firstLegal, ScriptedPlayer, type MoveScript } from './helpers/fake-players.js';
+import { firstLegal, never, ScriptedPlayer, type MoveScript } from './helpers/fake-players.js';
 import { makeTinyGame } from './helpers/tiny-game.js';
 
 const game = makeTinyGame('xxxo');
@@ -111,4 +111,45 @@ test('a player that keeps time itself is ruled from its own clock: its deadline 
   const trusted = Object.assign(new SelfTimedPlayer('T', firstLegal(game)), { trusted: true });
   await playGame({ game, black: trusted, white: new ScriptedPlayer('W', firstLegal(game)), seed: 1, config: { moveTimeoutMs: LIMIT } });
   expect(trusted.requests[0].deadlineMs).toBeUndefined();
+});
+
+/**
+ * A player whose scheduler says it waited for a CPU all along but its last `ranMs` of each ask (a starved sandbox, as
+ * the referee sees it through Player.scheduling): its moves are ruled on that own time.
+ */
+class StarvedPlayer extends ScriptedPlayer {
+  private readonly born = performance.now();
+
+  constructor(name: string, script: MoveScript, private readonly ranPerAskMs: number) {
+    super(name, script);
+  }
+
+  scheduling(): { ranMs: number; waitedMs: number; runnable: boolean } {
+    return { ranMs: 0, waitedMs: Math.max(0, performance.now() - this.born - this.requests.length * this.ranPerAskMs), runnable: true };
+  }
+}
+
+test('a sandboxed move is ruled on its own time: the wait is credited, kept in the record, and draws on neither bank nor strikes', async () => {
+  const black = new StarvedPlayer('B', slowOn([1]), 10);
+  const record = await playGame({ game, black, white: new ScriptedPlayer('W', firstLegal(game)), seed: 1, config: { moveTimeoutMs: LIMIT, timeBankMs: 50, strikeLimit: 2 } });
+  expect(record.end.reason).toBe('score');
+  const first = record.turns[0];
+  expect(first.wallMs).toBeGreaterThan(LIMIT);
+  expect(first.cpuWaitMs).toBeGreaterThan(first.wallMs! - LIMIT);
+  expect({ bank: first.bankLeftMs, strikes: first.strikes }).toEqual({ bank: undefined, strikes: undefined });
+  // The referee told the sandbox it credits (its own timer then only backstops), with the whole wait allowed.
+  expect(black.requests[0].ownTimeLimitMs).toBe(LIMIT + 50 + LIMIT);
+  expect(replayRecord(record, game)).toMatchObject({ ok: true });
+});
+
+test('a move the machine never let run is a stall: the game is played again, then a grader error naming fewer --jobs', async () => {
+  let games = 0;
+  const black = new StarvedPlayer('B', () => never<PlayerAnswer>(), 0);
+  const played = playGameUnstalled(() => {
+    games += 1;
+    return playGame({ game, black, white: new ScriptedPlayer('W', firstLegal(game)), seed: 1, config: { moveTimeoutMs: 20 } });
+  });
+  await expect(played).rejects.toThrow(/^a game could not be timed fairly 3 times \(the last: B's move 1 waited \d+ ms for a CPU .*fewer --jobs/);
+  await expect(played).rejects.toMatchObject({ name: 'GraderError' });
+  expect(games).toBe(3);
 });

@@ -1,6 +1,6 @@
 /**
  * Every lost game explained by its real cause, with the fix that fits it first: real grades (the sandbox, the
- * Python host, g++) of a Python KeyError, a TypeScript player answering a taken square three times, a C++ SIGSEGV,
+ * Python host, g++) of a Python KeyError, a TypeScript RangeError raised in a helper file, a TypeScript player answering a taken square three times, a C++ SIGSEGV,
  * and a Python constructor that a busy grader kept from running (an injected stall: the player's process pinned
  * to one CPU beside a nice -20 busy loop), rendered into report.html and read for the first line of advice.
  */
@@ -106,12 +106,14 @@ describe('a lost game explained by its cause, fix first (real grades)', () => {
   let exception: GradeResult;
   let illegal: GradeResult;
   let segfault: GradeResult;
+  let tsException: GradeResult;
 
   beforeAll(async () => {
-    [exception, illegal, segfault] = await Promise.all([
+    [exception, illegal, segfault, tsException] = await Promise.all([
       gradeFixture('python-exception'),
       gradeFixture('stale-square'),
       gradeFixture('cpp-segfault'),
+      gradeFixture('ts-helper-exception'),
     ]);
   }, 240_000);
 
@@ -122,6 +124,13 @@ describe('a lost game explained by its cause, fix first (real grades)', () => {
     expect(first).toMatch(/^Exception: 2 games lost at plies \d+–\d+ \(the first: KeyError: '[A-H][1-8]' in evaluate \(AIPlayer\.py, line 23\)\)\. Fix: look at AIPlayer\.py line 23 \(evaluate\): /);
     expect(renderReport(exception)).toContain('does not apply: only TypeScript is type-checked (this is Python)');
     expect(renderReport(exception)).not.toContain('not run: an earlier step failed');
+  });
+
+  test('a TypeScript exception in a helper file: its function, file and line of the student\'s own source (through the source map)', () => {
+    const loser = tsException.games.find((entry) => entry.record.end.loser)?.record.end.loser;
+    expect(loser?.where).toEqual({ file: 'search.ts', line: 13, function: 'remember' });
+    const [first] = advice(tsException);
+    expect(first).toMatch(/^Exception: 2 games lost at plies \d+–\d+ \(the first: RangeError: transposition table full \(12 entries\) in remember \(search\.ts, line 13\)\)\. Fix: look at search\.ts line 13 \(remember\): /);
   });
 
   test('three illegal answers: which rule each broke, in the game\'s words, and the fix for a stale board', () => {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { dropPrivileges, UNPRIVILEGED_ID } from '../../harness/sandbox/layers.js';
 import { privateStep } from '../../harness/sandbox/node-runtime.js';
 import { tempDir } from '../batch/helpers.js';
+import { runToEnd } from '../setup/children.js';
 
 const CLI = resolve('dist/cli/index.js');
 const STUDENT = resolve('tests/fixtures/students/fair/AIPlayer.ts');
@@ -35,8 +36,7 @@ afterAll(() => {
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
-const check = (env: Record<string, string>) =>
-  spawnSync(node, [CLI, 'check', STUDENT], { encoding: 'utf8', env: { ...process.env, REFEREE_CACHE_DIR: tempDir('cache'), ...env }, timeout: 180_000 });
+const check = (env: Record<string, string>) => runToEnd(node, [CLI, 'check', STUDENT], { ...process.env, REFEREE_CACHE_DIR: tempDir('cache'), ...env });
 
 testAsRoot('control: uid 65534 cannot run a node kept in a 0700 home', () => {
   expect(home.startsWith(privateStep(node) ?? 'no private step')).toBe(true);
@@ -52,8 +52,8 @@ testAsRoot('control: uid 65534 cannot run a node kept in a 0700 home', () => {
 testAsRoot.each([
   ['without bubblewrap', { REFEREE_SANDBOX_NO_BWRAP: '1' }],
   ['with bubblewrap', {}],
-])('check passes on that node %s (the sandbox runs a staged copy)', (_mode, env) => {
-  const run = check(env);
-  expect({ status: run.status, stderr: run.stderr.split('\n').filter((line) => /grader error|cannot/.test(line)) }).toEqual({ status: 0, stderr: [] });
+])('check passes on that node %s (the sandbox runs a staged copy)', async (_mode, env) => {
+  const run = await check(env);
+  expect({ status: run.code, stderr: run.stderr.split('\n').filter((line) => /grader error|cannot/.test(line)) }).toEqual({ status: 0, stderr: [] });
   expect(run.stdout).toMatch(/^PASS/m);
 });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KEPT_UNUSED_MS, keptCopyIn, pruneKept, STALE_AFTER_MS, sweepStaleBases, trustedRuntimeDir } from '../../harness/sandbox/staging.js';
 import { tempDir, writeConfig } from '../batch/helpers.js';
+import { runToEnd } from '../setup/children.js';
 
 const CLI = resolve('dist/cli/index.js');
 const work = tempDir('staging');
@@ -108,8 +109,8 @@ test("a grader SIGKILLed mid-grade leaves its base; the next run removes it, and
   writeFileSync(join(reused, 'owner.json'), JSON.stringify({ ...owner, start: String(Number(owner.start) - 1) }));
   age(reused);
 
-  const next = spawnSync(process.execPath, [CLI, 'check', SLOW], { env: { ...process.env, REFEREE_CACHE_DIR: cache }, encoding: 'utf8', timeout: 120_000 });
-  expect({ code: next.status, stderr: next.stderr }).toMatchObject({ code: 0 });
+  const next = await runToEnd(process.execPath, [CLI, 'check', SLOW], { ...process.env, REFEREE_CACHE_DIR: cache });
+  expect({ code: next.code, stderr: next.stderr }).toMatchObject({ code: 0 });
   expect(existsSync(leftover)).toBe(false);
   expect(existsSync(reused)).toBe(false);
   expect(existsSync(liveBase)).toBe(true);

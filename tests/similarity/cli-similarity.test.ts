@@ -46,7 +46,9 @@ beforeAll(async () => {
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   report = JSON.parse(result.stdout) as SimilarityReport;
-}, 240_000);
+  // A hang catcher, not a speed limit: the run is ~6-9 s of CPU (8 students x 12 positions x 2 asks, dolos, drawing
+  // the probes), which took past 240 s of wall time at load 40.
+}, 900_000);
 
 afterAll(() => {
   delete process.env.REFEREE_CACHE_DIR;
@@ -120,7 +122,8 @@ describe('referee similarity on the labelled class', () => {
 describe('bad input', () => {
   test('without dolos-lib: one line with the install fix, and the behaviour half still runs', async () => {
     const dir = scratch('similarity-nodolos');
-    for (const id of ['chen', 'gil', 'dana']) cpSync(join(CLASS, id), join(dir, id), { recursive: true });
+    // One pair is all the behaviour half needs to run (a third student was a third sandbox to start).
+    for (const id of ['chen', 'gil']) cpSync(join(CLASS, id), join(dir, id), { recursive: true });
     const result = await similarity([dir, '--out', join(dir, 'out'), '--probes', '6'], { REFEREE_SIMILARITY_HIDE_DOLOS: '1' });
     expect(result.code).toBe(0);
     const fix = result.stderr.split('\n').filter((line) => line.includes('npm install @dodona/dolos-lib@~3.5.1'));
@@ -129,8 +132,8 @@ describe('bad input', () => {
     expect(written.source.ran).toBe(false);
     expect(written.source.skipped).toContain('npm install @dodona/dolos-lib');
     expect(written.behaviour.ran).toBe(true);
-    expect(written.behaviour.costs.every((cost) => cost.answered === 12)).toBe(true);
-  }, 120_000);
+    expect(written.behaviour.costs.map((cost) => cost.answered)).toEqual([12, 12]);
+  }, 600_000); // hang catchers (a loaded machine takes minutes), not speed limits
 
   test('binary, huge and non-UTF-8 files are noted, not fatal; a one-student class and an empty one', async () => {
     const dir = scratch('similarity-odd');
@@ -165,5 +168,5 @@ describe('bad input', () => {
     expect(none.code).toBe(2);
     expect(none.stderr.trim().split('\n')).toHaveLength(1);
     expect(none.stderr).toMatch(/found no submissions/);
-  }, 120_000);
+  }, 600_000);
 });

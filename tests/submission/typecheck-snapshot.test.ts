@@ -31,11 +31,9 @@ afterEach(() => {
 
 const blobs = () => readdirSync(cache).filter((name) => name.endsWith('.blob'));
 
+/** Waits for the detached snapshot build, however long a loaded machine takes (jest's hang catcher ends a hang). */
 async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition(); waited += 100) {
-    if (waited > 90_000) throw new Error('the snapshot was never written');
-    await new Promise((done) => setTimeout(done, 100));
-  }
+  while (!condition()) await new Promise((done) => setTimeout(done, 100));
 }
 
 test('snapshot build, snapshot run and plain tsc report the same problems; a damaged snapshot falls back', async () => {
@@ -71,4 +69,4 @@ test('snapshot build, snapshot run and plain tsc report the same problems; a dam
   writeFileSync(blob, 'not a snapshot');
   expect(await typeCheck(submission, 'reversi')).toEqual(plain);
   expect(existsSync(blob)).toBe(false);
-}, 180_000);
+}, 900_000); // a hang catcher, not a speed limit: five type checks and a snapshot build took 141-297 s at load 20-30

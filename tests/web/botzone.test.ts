@@ -17,8 +17,8 @@ import type { TurnRecord } from '../../harness/referee/record.js';
 import { clickMove, isOver, launchBrowser, openBoard, playToEnd, plyOf, referee, requireBuild, settle, startCli, stop, tempDir, type Started } from './serve-helpers.js';
 
 const BOTS = resolve('tests/fixtures/botzone');
-const SUBMISSIONS = ['reversi-simple-keep', 'reversi-python', 'amazons-jsoncpp', 'midgame/crash.py', 'midgame/loop.py'].map((bot) => join(BOTS, bot));
-const [KEPT, RESTARTED, AMAZONS, CRASH, LOOP] = [0, 1, 2, 3, 4].map((index) => `sub:${index}`);
+const SUBMISSIONS = ['reversi-simple-keep', 'reversi-python', 'amazons-jsoncpp', 'midgame/crash.py', 'midgame/loop.py', 'midgame/slow.py'].map((bot) => join(BOTS, bot));
+const [KEPT, RESTARTED, AMAZONS, CRASH, LOOP, SLOW] = [0, 1, 2, 3, 4, 5].map((index) => `sub:${index}`);
 
 let server: Started;
 let browser: Browser;
@@ -88,6 +88,24 @@ describe('a person against a Botzone bot', () => {
     expect(await plyOutput(page)).toBe(`White (O) — reversi-simple-keep, ply ${lastBotPly}:\n[debug] turn ${bot.length} took ${/(\d+) clocks/.exec(bot.at(-1)!.debug!)![1]} clocks`);
     await page.click('#move-list button[aria-label^="ply 1:"]');
     expect(await plyOutput(page)).toBe('');
+    await page.close();
+  });
+
+  test('after an undo the kept bot that reads only its first request is restarted and fed the game from its start: it plays on where the game is', async () => {
+    const page = await open(`game=reversi&black=human&white=${KEPT}`);
+    await settle(page);
+    for (let i = 0; i < 3; i++) await clickMove(page);
+    expect(await plyOutput(page)).toMatch(/^White \(O\) — reversi-simple-keep, ply 6:\n\[debug\] turn 3 took/);
+    await page.keyboard.press('u');
+    await page.waitForFunction(() => Number(document.body.dataset.ply) === 4);
+    // Its own counter says it was fed turns 1 and 2 before this one (a restart with the whole history would say 1,
+    // and its board, which never rereads the history, would be the opening's).
+    await clickMove(page);
+    expect(await plyOutput(page)).toMatch(/^White \(O\) — reversi-simple-keep, ply 6:\n\[debug\] turn 3 took/);
+    for (let i = 0; i < 3; i++) await clickMove(page);
+    expect(await plyOutput(page)).toMatch(/^White \(O\) — reversi-simple-keep, ply 12:\n\[debug\] turn 6 took/);
+    const record = await save(page, 'kept-undo.json', false);
+    expect(record.end).toBeFalsy();
     await page.close();
   });
 
@@ -172,6 +190,24 @@ describe('watching and losing', () => {
     expect(timedOut).toMatch(/White \(loop\.py\) lost by timeout/);
     expect(timedOut).toMatch(/no answer within 3000 ms/);
     await loop.close();
+  });
+
+  test("the page's time bank and strikes (the assignment's timeBankMs and strikeLimit): a slow move is paid, then struck, and the game goes on", async () => {
+    const page = await open(`game=reversi&black=${SLOW}&white=human`);
+    // Botzone's rules have neither: the settings start empty.
+    expect([await page.inputValue('#time-bank'), await page.inputValue('#strike-limit')]).toEqual(['', '']);
+    // 0.5 s a move (Python x6: 3 s), a 0.2 s bank and the 2nd strike loses: its 3.5 s second turn costs the bank and
+    // strike 1, and is played.
+    await page.fill('#time-bank', '0.2');
+    await page.fill('#strike-limit', '2');
+    await newGame(page, '0.5');
+    await settle(page);
+    await clickMove(page);
+    await page.waitForFunction(() => Number(document.body.dataset.ply) >= 3, undefined, { timeout: 60_000 });
+    const record = (await save(page, 'policies.json', false)) as unknown as { config: { timeBankMs?: number; strikeLimit?: number }; turns: TurnRecord[] };
+    expect(record.config).toMatchObject({ moveTimeoutMs: 500, timeBankMs: 200, strikeLimit: 2 });
+    expect(record.turns[2]).toMatchObject({ side: 0, kind: 'move', strikes: 1, bankLeftMs: 0, debug: 'turn 2' });
+    await page.close();
   });
 });
 

@@ -5,9 +5,9 @@
  * in its cell instead of pushing the board under the lists (1366×768).
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
 import { CLI, launchBrowser, requireBuild, startCli, stop, tempDir, type Started } from './serve-helpers.js';
+import { runToEnd } from '../setup/children.js';
 
 let browser: Browser;
 let server: Started | undefined;
@@ -18,8 +18,8 @@ const ply = (): Promise<number> => page.evaluate(() => Number(document.body.data
 beforeAll(async () => {
   requireBuild();
   const out = tempDir('referee-watch-replay-');
-  const run = spawnSync(process.execPath, [CLI, 'tournament', 'random', 'greedy', '--format', 'round-robin', '--seed', '5', '--jobs', '1', '--out', out], { encoding: 'utf8', timeout: 120_000 });
-  if (run.status !== 0) throw new Error(`the tournament failed: ${run.stderr}`);
+  const run = await runToEnd(process.execPath, [CLI, 'tournament', 'random', 'greedy', '--format', 'round-robin', '--seed', '5', '--jobs', '1', '--out', out]);
+  if (run.code !== 0) throw new Error(`the tournament failed: ${run.stderr}`);
   [browser, server] = await Promise.all([launchBrowser(), startCli(['serve', '--port', '0', '--watch', out])]);
   page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
   page.on('pageerror', (error) => {

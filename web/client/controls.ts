@@ -2,7 +2,7 @@
  * The settings form (game, who plays each side, time, seed) and the game's buttons: restart, undo, redo, resign,
  * the AI-vs-AI pacing (pause, step, speed), and browsing earlier positions. Each button is enabled only when it can act.
  */
-import type { ClientMessage, SideSpec } from '../server/protocol.js';
+import type { ClientMessage, SideSpec, TimePolicy } from '../server/protocol.js';
 import { whyNotSend } from './board-view.js';
 import { reconnectNow, send } from './connection.js';
 import { $, plural, say } from './dom.js';
@@ -29,6 +29,8 @@ export function gameChanged(): void {
   playerOptions($<HTMLSelectElement>('black'), gameId, $<HTMLSelectElement>('black').value || 'human');
   playerOptions($<HTMLSelectElement>('white'), gameId, $<HTMLSelectElement>('white').value || `ref:${info.levels[0]}`);
   $<HTMLInputElement>('move-time').value = String(info.moveTimeMs / 1000);
+  $<HTMLInputElement>('time-bank').value = info.timeBankMs > 0 ? String(info.timeBankMs / 1000) : '';
+  $<HTMLInputElement>('strike-limit').value = info.strikeLimit > 0 ? String(info.strikeLimit) : '';
   $('seed-label').title = info.seeded ? 'The seed draws the board layout' : 'The seed drives the AIs’ randomness';
 }
 
@@ -71,6 +73,16 @@ function moveTimeMs(): number | undefined {
   return Number.isFinite(seconds) && seconds > 0 ? Math.max(100, Math.round(seconds * 1000)) : undefined;
 }
 
+/** The time bank and strikes as set on the page (empty or 0: none), as the assignment's timeBankMs and strikeLimit. */
+export function timePolicy(): TimePolicy {
+  const bank = Number($<HTMLInputElement>('time-bank').value);
+  const strikes = Number($<HTMLInputElement>('strike-limit').value);
+  return {
+    timeBankMs: Number.isFinite(bank) && bank > 0 ? Math.min(3_600_000, Math.round(bank * 1000)) : 0,
+    strikeLimit: Number.isInteger(strikes) && strikes > 0 ? Math.min(100, strikes) : 0,
+  };
+}
+
 /** Start the game again (R): the moves it discards come back with Undo until the next move, and the page says so. */
 export function restart(): void {
   const snap = page.snapshot;
@@ -87,6 +99,7 @@ export function newGame(): void {
   if (seedText !== '' && /^\d+$/.test(seedText)) message.seed = Number(seedText);
   const time = moveTimeMs();
   if (time !== undefined) message.moveTimeMs = time;
+  Object.assign(message, timePolicy());
   if (!send(message)) return say('not connected to the server: the new game was not started; the page reconnects by itself');
   page.preview = null;
   page.lost = null;

@@ -61,6 +61,8 @@ function gone(id: string | undefined, reason?: string): void {
       black: snap.specs[0],
       white: snap.specs[1],
       moveTimeMs: snap.moveTimeMs,
+      timeBankMs: snap.timeBankMs,
+      strikeLimit: snap.strikeLimit,
       ...(snap.end?.reason === 'resign' && snap.end.resignedBy !== null ? { resignedBy: snap.end.resignedBy } : {}),
       ...(snap.paused ? { paused: true } : {}),
     });

@@ -31,6 +31,8 @@ export function recordOfSnapshot(snap: SessionSnapshot): Record<string, unknown>
       kind: turn.kind,
       ...(turn.move !== undefined ? { move: turn.move } : {}),
       wallMs: turn.wallMs ?? 0,
+      ...(turn.bankLeftMs !== undefined ? { bankLeftMs: turn.bankLeftMs } : {}),
+      ...(turn.strikes !== undefined ? { strikes: turn.strikes } : {}),
     })),
   };
 }

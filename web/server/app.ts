@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { WebSocket } from 'ws';
 import type { AnyGame } from '../../harness/games/game.js';
 import { gameIds, getGame } from '../../harness/games/registry.js';
-import { configForGame, presetConfig, type RefereeConfig } from '../../harness/referee/config.js';
+import { configForGame, presetConfig, resolveConfig, type RefereeConfig } from '../../harness/referee/config.js';
 import type { Player } from '../../harness/referee/player.js';
 import type { TurnRecord } from '../../harness/referee/record.js';
 import { CompileError } from '../../harness/submission/compile.js';
@@ -33,6 +33,7 @@ import {
   type ServerMessage,
   type SessionSnapshot,
   type SideSpec,
+  type TimePolicy,
 } from './protocol.js';
 import type { SeatSession } from './seat.js';
 import { GameSession } from './session.js';
@@ -225,6 +226,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         levels: referenceNames(id),
         seeded: game.seededLayout === true,
         moveTimeMs: rulesFor(game).moveTimeoutMs,
+        timeBankMs: rulesFor(game).timeBankMs ?? 0,
+        strikeLimit: rulesFor(game).strikeLimit ?? 0,
       };
     }),
     submissions: submissionLabels(options.submissions),
@@ -328,9 +331,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return session;
   }
 
-  /** The page's "time per AI move" is game.py's one number: the limit of each ask and of the whole turn. */
-  function withMoveTime(rules: RefereeConfig, moveTimeMs: number | undefined): RefereeConfig {
-    return moveTimeMs === undefined ? rules : { ...rules, moveTimeoutMs: moveTimeMs, turnTimeoutMs: moveTimeMs };
+  /**
+   * The page's "time per AI move" is game.py's one number: the limit of each ask and of the whole turn. Its time bank
+   * and strikes are the assignment's timeBankMs and strikeLimit (0: none), checked by the same resolveConfig.
+   */
+  function withMoveTime(rules: RefereeConfig, moveTimeMs: number | undefined, policy: TimePolicy = {}): RefereeConfig {
+    if (moveTimeMs === undefined && policy.timeBankMs === undefined && policy.strikeLimit === undefined) return rules;
+    const { timeBankMs, strikeLimit, strikeGraceMs, ...rest } = rules;
+    const bank = policy.timeBankMs ?? timeBankMs ?? 0;
+    const strikes = policy.strikeLimit ?? strikeLimit ?? 0;
+    return resolveConfig({
+      ...rest,
+      ...(moveTimeMs !== undefined ? { moveTimeoutMs: moveTimeMs, turnTimeoutMs: moveTimeMs } : {}),
+      ...(bank > 0 ? { timeBankMs: bank } : {}),
+      ...(strikes > 0 ? { strikeLimit: strikes, ...(strikeGraceMs !== undefined ? { strikeGraceMs } : {}) } : {}),
+    });
   }
 
   app.register(async (scope) => {
@@ -389,7 +404,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             } catch (error) {
               return fail((error as Error).message);
             }
-            const config = withMoveTime(rulesFor(game), message.moveTimeMs);
+            const config = withMoveTime(rulesFor(game), message.moveTimeMs, message);
             attach(await createSession(game, [message.black, message.white], seedOf(message.seed), config), true);
             return;
           }
@@ -397,7 +412,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             const loaded = loadRecord(message.record, message.ply);
             if (!loaded.ok) return fail(loaded.error);
             const { game, record, history, future } = loaded;
-            const config = withMoveTime(record.config, message.moveTimeMs);
+            const config = withMoveTime(record.config, message.moveTimeMs, message);
             attach(await createSession(game, [message.black, message.white], record.seed, config, history, future), true);
             return;
           }
@@ -411,7 +426,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             } catch (error) {
               return fail(`the game could not be resumed: ${(error as Error).message}`);
             }
-            const config = withMoveTime(rulesFor(game), message.moveTimeMs);
+            const config = withMoveTime(rulesFor(game), message.moveTimeMs, message);
             const loaded = loadRecord({ ...record, config, end: undefined }, undefined);
             if (!loaded.ok) return fail(`the game could not be resumed: ${loaded.error}`);
             const session = await createSession(game, [message.black, message.white], loaded.record.seed, config, loaded.history);

@@ -248,13 +248,15 @@ export async function startLadderServer(options: LadderServerOptions): Promise<R
     const student = uploader.get(request)!;
     if (!Buffer.isBuffer(request.body)) return fail(reply, 415, 'send the submission as a zip body (Content-Type: application/zip), or a single source file with ?file=AIPlayer.py');
     let body: Buffer = request.body;
-    const file = (request.query as Record<string, unknown>).file;
+    const { file, entry } = request.query as Record<string, unknown>;
+    if (entry !== undefined && typeof entry !== 'string') return fail(reply, 400, 'give ?entry= once: the entry file\'s path inside the submitted folder');
+    if (entry !== undefined && typeof file === 'string') return fail(reply, 400, '?entry= is for a folder or zip: a single file is its own entry');
     if (typeof file === 'string') {
       if (!SOURCE_FILE.test(file)) return fail(reply, 400, `?file=${JSON.stringify(file).slice(0, 80)} is not a source file name: use e.g. AIPlayer.ts, AIPlayer.py or Strategy.cpp`);
       body = await zipOne(file, body);
     }
     try {
-      const { version, duplicate } = await service.submit(student, body);
+      const { version, duplicate } = await service.submit(student, body, new Date(), entry);
       return reply.code(duplicate ? 200 : 202).send({ version: version.id, status: version.status, duplicate, counts: version.counts });
     } catch (error) {
       if (error instanceof UploadRefused) return fail(reply, 400, error.message);

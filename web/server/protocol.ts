@@ -21,7 +21,7 @@ export type ClientMessage =
       white: SideSpec;
       seed?: number;
       moveTimeMs?: number;
-    }
+    } & TimePolicy
   | { type: 'move'; ply: number; move: string }
   | { type: 'undo' }
   | { type: 'redo' }
@@ -31,13 +31,22 @@ export type ClientMessage =
   | { type: 'resume' }
   | { type: 'step' }
   | { type: 'speed'; delayMs: number }
-  | { type: 'load'; record: unknown; ply?: number; black: SideSpec; white: SideSpec; moveTimeMs?: number }
+  | ({ type: 'load'; record: unknown; ply?: number; black: SideSpec; white: SideSpec; moveTimeMs?: number } & TimePolicy)
   | { type: 'watch'; key?: string }
   /**
    * The server lost the game (it restarted): the page that played it sends back what it holds — the moves, the
    * sides, the time per move, a resignation — and the server referees the moves again and goes on from there.
    */
-  | { type: 'restore'; record: unknown; black: SideSpec; white: SideSpec; moveTimeMs?: number; resignedBy?: 0 | 1; paused?: boolean };
+  | ({ type: 'restore'; record: unknown; black: SideSpec; white: SideSpec; moveTimeMs?: number; resignedBy?: 0 | 1; paused?: boolean } & TimePolicy);
+
+/**
+ * The page's time policies (the assignment's timeBankMs and strikeLimit, RefereeConfig): absent keeps the rules'
+ * own, 0 switches the policy off.
+ */
+export interface TimePolicy {
+  timeBankMs?: number;
+  strikeLimit?: number;
+}
 
 const sideSpec = {
   oneOf: [
@@ -65,6 +74,8 @@ const noFields = (type: string) => ({
 });
 
 const moveTimeMs = { type: 'integer', minimum: 100, maximum: 600_000 };
+const timeBankMs = { type: 'integer', minimum: 0, maximum: 3_600_000 };
+const strikeLimit = { type: 'integer', minimum: 0, maximum: 100 };
 
 export const CLIENT_MESSAGE_SCHEMA = {
   $id: 'https://referee.dev/schemas/web-client-message.json',
@@ -91,6 +102,8 @@ export const CLIENT_MESSAGE_SCHEMA = {
         white: sideSpec,
         seed: { type: 'integer', minimum: 0, maximum: 2 ** 31 - 1 },
         moveTimeMs,
+        timeBankMs,
+        strikeLimit,
       },
       required: ['type', 'game', 'black', 'white'],
       additionalProperties: false,
@@ -127,6 +140,8 @@ export const CLIENT_MESSAGE_SCHEMA = {
         black: sideSpec,
         white: sideSpec,
         moveTimeMs,
+        timeBankMs,
+        strikeLimit,
       },
       required: ['type', 'record', 'black', 'white'],
       additionalProperties: false,
@@ -145,6 +160,8 @@ export const CLIENT_MESSAGE_SCHEMA = {
         black: sideSpec,
         white: sideSpec,
         moveTimeMs,
+        timeBankMs,
+        strikeLimit,
         resignedBy: { enum: [0, 1] },
         paused: { type: 'boolean' },
       },
@@ -205,6 +222,9 @@ export interface TurnView {
   wallMs?: number;
   /** A Botzone bot's debug for this turn (1 KB at most), shown under the board as the report's replay shows it. */
   debug?: string;
+  /** The side's time bank and strikes after this turn, where the rules have them (a restored game carries them on). */
+  bankLeftMs?: number;
+  strikes?: number;
 }
 
 /** A game's whole visible state, sent after every change; the page redraws positions from it with the game's code. */
@@ -241,6 +261,9 @@ export interface SessionSnapshot {
   holding: boolean;
   delayMs: number;
   moveTimeMs: number;
+  /** The game's time policies (0: none), so a restore keeps them. */
+  timeBankMs: number;
+  strikeLimit: number;
   /** A server-side problem with this game (a submission that would not start …). */
   error: string | null;
   /** 'play': a game of the page's; 'seat': a game the CLI (`referee play`) referees. */
@@ -250,7 +273,7 @@ export interface SessionSnapshot {
 export type ServerMessage =
   | {
       type: 'welcome';
-      games: { id: string; title: string; symbols: [string, string]; sideNames: [string, string]; levels: string[]; seeded: boolean; moveTimeMs: number }[];
+      games: { id: string; title: string; symbols: [string, string]; sideNames: [string, string]; levels: string[]; seeded: boolean; moveTimeMs: number; timeBankMs: number; strikeLimit: number }[];
       /** The name each submission (by index) plays under, for the menus: never the server's path to it. */
       submissions: string[];
       defaultGame: string;

@@ -122,6 +122,8 @@ export class SeatSession {
       holding: false,
       delayMs: 0,
       moveTimeMs: 0,
+      timeBankMs: 0,
+      strikeLimit: 0,
       error: null,
       kind: 'seat',
     };

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyGame, Side } from '../../harness/games/game.js';
 import { configForGame, type RefereeConfig } from '../../harness/referee/config.js';
-import { playGame } from '../../harness/referee/match.js';
+import { playGame, type PlayerClocks } from '../../harness/referee/match.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer, PlayerScheduling } from '../../harness/referee/player.js';
 import type { GameEnd, GameRecord, TurnRecord } from '../../harness/referee/record.js';
 import { HumanPlayer } from './human-player.js';
@@ -35,6 +35,7 @@ class RunPlayer implements Player {
     private readonly side: Side,
     private readonly script: readonly string[],
     private readonly hooks: RunHooks,
+    private readonly history: readonly TurnRecord[] = [],
   ) {
     this.name = inner.name;
   }
@@ -58,13 +59,15 @@ class RunPlayer implements Player {
   }
 
   /** The scheduler's word on the process: the referee does not count a busy server's wait against construction. */
-  scheduling(): PlayerScheduling | null {
-    return this.inner.scheduling?.() ?? null;
+  scheduling(withState?: boolean): PlayerScheduling | null {
+    return this.inner.scheduling?.(withState) ?? null;
   }
 
   /** Loading is the inner player's own (the sandbox times it against start.loadTimeLimitMs too). */
   load(start: GameStart): Promise<PlayerAnswer> {
-    return this.inner.load ? this.inner.load(start) : Promise.resolve({ kind: 'ready' });
+    // The turns this run goes on from: a player that keeps state between turns (a kept Botzone bot) is brought up to them.
+    const history = this.history.map((turn) => ({ side: turn.side, kind: turn.kind, ...(turn.move !== undefined ? { move: turn.move } : {}) }));
+    return this.inner.load ? this.inner.load(history.length > 0 ? { ...start, history } : start) : Promise.resolve({ kind: 'ready' });
   }
 
   startGame(start: GameStart): Promise<PlayerAnswer> {
@@ -99,6 +102,20 @@ class RunPlayer implements Player {
   async close(): Promise<void> {
     // The session owns the inner player and closes it when the game is closed.
   }
+}
+
+/**
+ * Each side's clocks after `history`: the moves it answers from the history take no time in the new run, so the
+ * time they took, the bank they drew on and the strikes they cost are carried in (undo, redo, a restored game).
+ */
+export function clocksAfter(history: readonly TurnRecord[]): PlayerClocks {
+  const clocks: PlayerClocks = { timeUsedMs: [0, 0], bankLeftMs: [null, null], strikes: [0, 0] };
+  for (const turn of history) {
+    clocks.timeUsedMs[turn.side] += turn.wallMs ?? 0;
+    if (turn.bankLeftMs !== undefined) clocks.bankLeftMs[turn.side] = turn.bankLeftMs;
+    if (turn.strikes !== undefined) clocks.strikes[turn.side] = turn.strikes;
+  }
+  return clocks;
 }
 
 export interface SessionOptions {
@@ -281,7 +298,7 @@ export class GameSession {
       },
     };
     const runPlayers = ([0, 1] as const).map(
-      (side) => new RunPlayer(this.players[side], side, scripts[side], hooks),
+      (side) => new RunPlayer(this.players[side], side, scripts[side], hooks, history),
     ) as [RunPlayer, RunPlayer];
     this.broadcast();
     this.running = playGame({
@@ -290,6 +307,7 @@ export class GameSession {
       white: runPlayers[1],
       seed: this.seed,
       config: this.config,
+      clocks: clocksAfter(history),
       // AI vs AI pacing, before the clock starts; moves answered from the history are not paced.
       beforeTurn: (side, moveNumber) => (runPlayers[side].scripted(moveNumber) ? undefined : this.gate(generation)),
       onTurn: (turn, state) => {
@@ -505,7 +523,15 @@ export class GameSession {
       initialState: this.game.encode(this.startPosition()),
       players: [...this.playerNames],
       specs: this.specs,
-      turns: this.turns.map((t) => ({ side: t.side, kind: t.kind, move: t.move, wallMs: t.wallMs, ...(t.debug !== undefined ? { debug: t.debug } : {}) })),
+      turns: this.turns.map((t) => ({
+        side: t.side,
+        kind: t.kind,
+        move: t.move,
+        wallMs: t.wallMs,
+        ...(t.debug !== undefined ? { debug: t.debug } : {}),
+        ...(t.bankLeftMs !== undefined ? { bankLeftMs: t.bankLeftMs } : {}),
+        ...(t.strikes !== undefined ? { strikes: t.strikes } : {}),
+      })),
       end: end && {
         winner: end.winner,
         reason: end.reason,
@@ -523,6 +549,8 @@ export class GameSession {
       holding: this.holding,
       delayMs: this.delayMs,
       moveTimeMs: this.config.moveTimeoutMs,
+      timeBankMs: this.config.timeBankMs ?? 0,
+      strikeLimit: this.config.strikeLimit ?? 0,
       error: this.error,
       kind: 'play',
     };

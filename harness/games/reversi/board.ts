@@ -6,7 +6,7 @@
  * The discs live in private fields, so the only way to change a board is through its methods — which is what
  * the tamper check (game.py: "changing the board it was handed loses") compares.
  */
-import { DIRECTION_OF_STEP, hasSquare, NEAR_HI, NEAR_LO, out, popcount, RANKS, rankLegalSquares, RAY_HI, RAY_LO, SQUARE_OF_RANK, START } from './core.js';
+import { DIRECTION_OF_STEP, hasSquare, NEAR_HI, NEAR_LO, out, popcount, rankLegalSquares, RAY_HI, RAY_LO, readRanks, SQUARE_OF_RANK, START } from './core.js';
 
 export type Color = 'X' | 'O';
 /** A square as board.py accepts it: 'D3' (either case, like board_num) or [row, col]. */
@@ -223,23 +223,10 @@ export class Board {
 
   /** Legal squares for `color` in board.py's order, as 'A1'..'H8'. */
   getLegalActions(color: Color): string[] {
-    let words = color === 'X' ? rankLegalSquares(this.#bh, this.#bl, this.#wh, this.#wl)
+    const words = color === 'X' ? rankLegalSquares(this.#bh, this.#bl, this.#wh, this.#wl)
       : color === 'O' ? rankLegalSquares(this.#wh, this.#wl, this.#bh, this.#bl) : checkColor(color) && 0;
-    // The ranks come out sorted word by word: each names its square, written straight into the answer.
-    const names = new Array<string>(words === 0 ? 0 : out.lo);
-    let k = 0;
-    while (words !== 0) {
-      const w = 31 - clz32(words & -words);
-      words &= words - 1;
-      let ranks = RANKS[w];
-      RANKS[w] = 0;
-      while (ranks !== 0) {
-        const bit = ranks & -ranks;
-        ranks ^= bit;
-        names[k++] = NAME_OF_RANK[(w << 5) | (31 - clz32(bit))];
-      }
-    }
-    return names;
+    // The ranks come out sorted: each names its square, written straight into the answer.
+    return readRanks(words, NAME_OF_RANK, new Array<string>(words === 0 ? 0 : out.lo));
   }
 
   get_legal_actions(color: Color): string[] {

@@ -389,10 +389,11 @@ export function rankLegalSquares(ph: number, pl: number, oh: number, ol: number)
   return words;
 }
 
-/** The player's legal squares in board.py's order (see rankLegalSquares). */
-export function orderedMoves(ph: number, pl: number, oh: number, ol: number): number[] {
-  let words = rankLegalSquares(ph, pl, oh, ol);
-  const moves = new Array<number>(words === 0 ? 0 : out.lo);
+/**
+ * Reads the ranks rankLegalSquares left in RANKS (`words` is its answer) in order, emptying them: into[k] is the k-th
+ * legal square's entry in `byRank` (its square, or its name).
+ */
+export function readRanks<T>(words: number, byRank: readonly T[], into: T[]): T[] {
   let n = 0;
   while (words !== 0) {
     const w = 31 - clz32(words & -words);
@@ -402,8 +403,17 @@ export function orderedMoves(ph: number, pl: number, oh: number, ol: number): nu
     while (ranks !== 0) {
       const bit = ranks & -ranks;
       ranks ^= bit;
-      moves[n++] = SQUARE_OF_RANK[(w << 5) | (31 - clz32(bit))];
+      into[n++] = byRank[(w << 5) | (31 - clz32(bit))];
     }
   }
-  return moves;
+  return into;
+}
+
+/** SQUARE_OF_RANK as a plain array, for readRanks. */
+const SQUARES_BY_RANK: readonly number[] = Array.from(SQUARE_OF_RANK);
+
+/** The player's legal squares in board.py's order (see rankLegalSquares). */
+export function orderedMoves(ph: number, pl: number, oh: number, ol: number): number[] {
+  const words = rankLegalSquares(ph, pl, oh, ol);
+  return readRanks(words, SQUARES_BY_RANK, new Array<number>(words === 0 ? 0 : out.lo));
 }

@@ -10,6 +10,7 @@
 import { readFileSync, writeSync } from 'node:fs';
 import Module from 'node:module';
 import { Socket } from 'node:net';
+import { dirname, resolve, sep } from 'node:path';
 import { getGame } from '../../games/registry.js';
 import { createRng } from '../../games/common/seed.js';
 import type { MoveInfo, PlayedMove } from '../../referee/player.js';
@@ -111,13 +112,35 @@ function carry(value: unknown): { value?: unknown; standIn?: ValueStandIn } {
   return { standIn: { type: preview.type, text: preview.text } };
 }
 
+/** A V8 stack frame: `at fn (file:line:col)` or `at file:line:col`. */
+const FRAME = /^\s*at (?:(.{1,200}?) \()?(.+?):(\d+):\d+\)?$/;
+
+/**
+ * The student's own line nearest the throw, as Python's host says it: the first frame in a file of the submission
+ * (--enable-source-maps has already mapped the bundle to the student's sources), named relative to its folder.
+ */
+function whereIn(stack: string): { file: string; line: number; function: string } | undefined {
+  const root = `${dirname(config.bundle)}${sep}`;
+  for (const text of stack.split('\n').slice(1, 60)) {
+    const frame = FRAME.exec(text);
+    if (!frame || !frame[2].startsWith(root)) continue;
+    const file = frame[2].slice(root.length);
+    // The compiled bundle itself is not a file the student wrote (a frame its source map does not cover).
+    if (resolve(frame[2]) === resolve(config.bundle) || file.split(/[\\/]/).includes('..') || file.includes('node_modules')) continue;
+    return { file: file.split(sep).join('/').slice(0, 300), line: Number(frame[3]), function: (frame[1] ?? '<module>').replace(/^(?:async |new )/, '').slice(0, 200) };
+  }
+  return undefined;
+}
+
 function errorAnswer(id: number, error: unknown): Answer {
   let message = 'a value that is not an Error was thrown';
   let stack: string | undefined;
+  let where: { file: string; line: number; function: string } | undefined;
   try {
     if (error instanceof Error) {
       message = `${error.name}: ${error.message}`;
       stack = typeof error.stack === 'string' ? error.stack.slice(0, 8000) : undefined;
+      where = stack ? whereIn(stack) : undefined;
     } else {
       message = `threw ${describeValue(error).text}`;
     }
@@ -127,7 +150,7 @@ function errorAnswer(id: number, error: unknown): Answer {
   // rlimit --as turns a Buffer bomb into this RangeError: the memory ceiling, not a bug in the student's logic.
   // Node 20/22 say "Array buffer allocation failed"; Node 24 says "RangeError: Failed to allocate memory".
   if (/Array buffer allocation failed|Allocation failed|^RangeError: Failed to allocate memory/.test(message)) return { t: 'memory', id, message };
-  return { t: 'error', id, message: message.slice(0, 2000), stack };
+  return { t: 'error', id, message: message.slice(0, 2000), stack, ...(where ? { where } : {}) };
 }
 
 function load(id: number): void {

@@ -8,14 +8,27 @@
  * can pass for an event:
  *   commands  "R <n> <limit_us>\n" + n bytes   start the bot, give it these bytes on its stdin, then close that
  *                                     stdin; stop it <limit_us> after this command arrived (0: no deadline)
- *             "K\n"                 SIGKILL the running bot (ignored when none runs: its exit is already on the way)
+ *             "S\n"                 start the bot to be kept running (Botzone's keep-running): its stdin stays open,
+ *                                     and it is stopped (SIGSTOP) as soon as it has exec'd, so it gets no CPU before
+ *                                     its first turn; any earlier kept bot is killed first
+ *             "T <n> <limit_us>\n" + n bytes   a kept bot's turn: these bytes on its stdin (left open), then SIGCONT;
+ *                                     the turn ends when its stdout carries the keep-running marker (the bot is
+ *                                     stopped again at once) or when it ends; SIGKILL <limit_us> after this command
+ *             "K\n"                 SIGKILL the bot (a running one, or a kept one between turns)
  *   events    "ready\n"             once, at start
  *             "O <n>\n" + n bytes   the bot's stdout, as it comes
  *             "X <status> <cpu_us> <wall_us> <over>\n"  the bot ended: the raw wait status, its user+system CPU, its
  *                                     wall time from the command's arrival, and 1 when the deadline stopped it; its
  *                                     stdout is all sent
- *             "E <n>\n" + n bytes   the bot could not be started (fork or exec failed); ends the run like X
- * Every R gets exactly one X or E. The bot's stderr is the spawner's own (the grader captures it).
+ *             "E <n>\n" + n bytes   the bot could not be started (fork or exec failed), or T found no kept bot; ends
+ *                                     the run like X
+ *             "B <cpu_us>\n"        S: the kept bot runs and is stopped (the stop has taken effect); the CPU it had
+ *                                     before the stop
+ *             "P <cpu_us> <wall_us>\n"  T: the marker came; the bot is stopped (taken effect); the turn's CPU and
+ *                                     wall time (from the command's arrival to the marker's arrival here)
+ * Every R gets exactly one X or E, every S one B or E, every T one P, X or E. A kept bot that ends between turns
+ * (killed, or the memory limit) is told to its next T, as that turn's X. The bot's stderr is the spawner's own (the
+ * grader captures it).
  *
  * The deadline is kept here, not by the grader, so that a ruling does not depend on when the grader's event loop
  * wakes on a loaded machine (a 300 ms timer in node was p90 65 ms late at load 8-13). The kernel stops the bot: the
@@ -23,7 +36,12 @@
  * action ends the whole process from the timer's interrupt at the deadline, whether or not this spawner (or the
  * grader) is given a CPU then; such an end is reported as the limit itself. A bot that catches, ignores or re-arms
  * SIGALRM (its own alarm() guard) only loses that precision: a timerfd here kills it at the deadline (SIGKILL,
- * reported with the time of the kill), and the grader keeps its own timer behind both.
+ * reported with the time of the kill), and the grader keeps its own timer behind both. A kept bot is not exec'd per
+ * turn, so nothing can arm its own timer: the timerfd here is its deadline, and the marker's arrival here its answer.
+ * For those to be prompt on a loaded machine the grader starts this spawner at real-time priority (SCHED_FIFO) where
+ * it may (at load ~20 a timerfd in a plain process woke 25 ms late at the median, 104 ms at p90; in SCHED_FIFO 0.04 /
+ * 0.06 ms). The spawner sleeps in poll() but for the microseconds it relays; the bot is put back to the normal policy
+ * (and RLIMIT_RTPRIO 0) before it execs, so it never has that priority.
  *
  * What stands between the bot and the spawner (the bot runs as the same uid, in the same sandbox):
  *   - before exec the child installs the given seccomp program (no fork, signals only to itself; the caller passes
@@ -44,6 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/time.h>
@@ -106,8 +125,14 @@ static void consume(size_t count) {
   control_length -= count;
 }
 
-/* The running bot. */
+/* The running bot: `kept` when it is a kept-running one (S), `turn` while an R or T awaits its reply; a kept bot's
+   end between turns is held for its next T (`held`, its wait status; -1: none). */
 static pid_t child = 0;
+static int kept = 0, turn = 0, held = -1;
+/* The end of a kept turn's stdout as far as the marker may straddle two reads. */
+#define MARKER ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
+static char seen_tail[sizeof MARKER];
+static size_t seen_tail_length = 0;
 static int bot_in = -1, bot_out = -1;
 static char *input = NULL;
 static size_t input_size = 0, input_sent = 0;
@@ -142,6 +167,11 @@ static void become_bot(int in_read, int out_write, int report) {
   sigprocmask(SIG_SETMASK, &none, NULL);
   signal(SIGPIPE, SIG_DFL);
   signal(SIGALRM, SIG_DFL);
+  /* The spawner's real-time priority is not the bot's: the normal policy, and no way back to real time. */
+  struct sched_param normal = {0};
+  if (sched_setscheduler(0, SCHED_OTHER, &normal) != 0 && errno != EPERM) goto failed;
+  struct rlimit no_rt = {0, 0};
+  setrlimit(RLIMIT_RTPRIO, &no_rt);
   if (dup2(in_read, 0) < 0 || dup2(out_write, 1) < 0) goto failed;
   /* The first to go when the sandbox's memory runs out is the bot, not the spawner (best effort: may be refused). */
   int adjust = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
@@ -172,12 +202,13 @@ failed:;
   _exit(127);
 }
 
-static void start_bot(void) {
+/* Fork and exec the bot; 1 when it runs (else its E is sent). */
+static int start_bot(void) {
   int in[2], out[2], report[2];
   if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(report, O_CLOEXEC) != 0) {
     const char *said = strerror(errno);
     event('E', said, strlen(said));
-    return;
+    return 0;
   }
   pid_t pid = fork();
   if (pid == 0) become_bot(in[0], out[1], report[1]);
@@ -188,7 +219,7 @@ static void start_bot(void) {
     const char *said = strerror(errno);
     close(in[1]), close(out[0]), close(report[0]);
     event('E', said, strlen(said));
-    return;
+    return 0;
   }
   /* exec closes the report pipe (close-on-exec): EOF means the bot is running; an errno means it never started. */
   int error = 0;
@@ -202,14 +233,115 @@ static void start_bot(void) {
     char said[300];
     snprintf(said, sizeof said, "cannot run %s: %s", program[0], strerror(error));
     event('E', said, strlen(said));
-    return;
+    return 0;
   }
   child = pid;
   bot_in = in[1];
   bot_out = out[0];
   fcntl(bot_in, F_SETFL, O_NONBLOCK);
   input_sent = 0;
-  if (input_size == 0) close_fd(&bot_in);
+  return 1;
+}
+
+/* The bot's CPU time so far (ns on a CPU, /proc/<pid>/schedstat), 0 where that is not readable. */
+static long long bot_cpu_ns(void) {
+  char path[64], text[128];
+  snprintf(path, sizeof path, "/proc/%d/schedstat", (int)child);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t got = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (got <= 0) return 0;
+  text[got] = 0;
+  return strtoll(text, NULL, 10);
+}
+
+/* Wait for a SIGSTOP sent to the bot to take effect (or for its end), so that B and P mean "stopped": a stop is
+   delivered when the bot next runs. WNOWAIT: the SIGCHLD loop never reaps stops, and an end stays for it to reap. */
+static void wait_stopped(void) {
+  siginfo_t info;
+  while (waitid(P_PID, (id_t)child, &info, WSTOPPED | WEXITED | WNOWAIT) != 0 && errno == EINTR) {
+  }
+}
+
+/* A kept bot whose ended status nobody has been told yet is gone: forget it. */
+static void forget_kept(void) {
+  if (child > 0) {
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    child = 0;
+  }
+  close_fd(&bot_in);
+  close_fd(&bot_out);
+  kept = 0;
+  held = -1;
+}
+
+/* S: a kept bot, started and stopped before it gets its first request. */
+static void start_kept(void) {
+  forget_kept();
+  input_size = 0;
+  run_deadline = 0;
+  if (!start_bot()) return;
+  kept = 1;
+  kill(child, SIGSTOP);
+  wait_stopped();
+  char line[48];
+  int n = snprintf(line, sizeof line, "B %lld\n", bot_cpu_ns() / 1000);
+  write_all(1, line, (size_t)n);
+}
+
+static long long turn_cpu_started = 0;
+
+/* T: a kept bot's turn (its input is in `input`). */
+static void kept_turn(void) {
+  turn = 1;
+  if (held >= 0) {
+    /* It ended between turns: that end is this turn's. */
+    char line[64];
+    int n = snprintf(line, sizeof line, "X %d 0 0 0\n", held);
+    write_all(1, line, (size_t)n);
+    held = -1;
+    kept = 0;
+    turn = 0;
+    return;
+  }
+  if (!kept || child <= 0) {
+    const char *said = "no kept-running bot is there (start it with S)";
+    event('E', said, strlen(said));
+    turn = 0;
+    return;
+  }
+  input_sent = 0;
+  seen_tail_length = 0;
+  turn_cpu_started = bot_cpu_ns();
+  if (run_deadline > 0) arm_backstop(run_deadline);
+  kill(child, SIGCONT);
+}
+
+/* A kept turn's stdout chunk: the marker ends the turn (the bot stopped at once, its time told). */
+static void watch_marker(const char *chunk, size_t size) {
+  size_t marker = sizeof MARKER - 1;
+  char window[sizeof MARKER + 65536];
+  memcpy(window, seen_tail, seen_tail_length);
+  memcpy(window + seen_tail_length, chunk, size);
+  size_t length = seen_tail_length + size;
+  if (memmem(window, length, MARKER, marker)) {
+    long long at = now_ns();
+    kill(child, SIGSTOP);
+    wait_stopped();
+    arm_backstop(0);
+    run_deadline = 0;
+    turn = 0;
+    long long cpu = bot_cpu_ns() - turn_cpu_started;
+    char line[64];
+    int n = snprintf(line, sizeof line, "P %lld %lld\n", cpu > 0 ? cpu / 1000 : 0, (at - run_started) / 1000);
+    write_all(1, line, (size_t)n);
+    seen_tail_length = 0;
+    return;
+  }
+  seen_tail_length = length < marker - 1 ? length : marker - 1;
+  memcpy(seen_tail, window + length - seen_tail_length, seen_tail_length);
 }
 
 /* The bot's stdout to the grader; 0 at its end. */
@@ -219,6 +351,7 @@ static int relay(void) {
   if (got < 0 && (errno == EINTR || errno == EAGAIN)) return 1;
   if (got <= 0) return 0;
   event('O', buffer, (size_t)got);
+  if (kept && turn) watch_marker(buffer, (size_t)got);
   return 1;
 }
 
@@ -230,7 +363,7 @@ static void feed(void) {
     return;
   }
   input_sent += (size_t)done;
-  if (input_sent == input_size) close_fd(&bot_in);
+  if (input_sent == input_size && !kept) close_fd(&bot_in);
 }
 
 /* The bot has ended: what is left of its stdout (every writer is gone, so reads end), then its status. */
@@ -260,6 +393,13 @@ static void reaped(int status, const struct rusage *usage) {
   }
   run_deadline = 0;
   backstop_killed = 0;
+  if (!turn) {
+    /* A kept bot between turns (killed, or the memory limit): told to its next turn. */
+    if (kept) held = status;
+    return;
+  }
+  turn = 0;
+  kept = 0;
   char line[96];
   int n = snprintf(line, sizeof line, "X %d %lld %lld %d\n", status, cpu_us, wall / 1000, over);
   write_all(1, line, (size_t)n);
@@ -278,13 +418,23 @@ static int command(void) {
     consume(head);
     return 1;
   }
-  if (control[0] == 'R' && control[1] == ' ') {
+  if (control[0] == 'S' && head == 2) {
+    if (turn) {
+      errno = EBUSY;
+      die("a start while the bot runs");
+    }
+    consume(head);
+    start_kept();
+    return 1;
+  }
+  if ((control[0] == 'R' || control[0] == 'T') && control[1] == ' ') {
+    char kind = control[0];
     char *end = NULL;
     unsigned long size = strtoul(control + 2, &end, 10);
     if (*end != ' ' || size > MAX_INPUT) die("malformed run command");
     unsigned long long limit_us = strtoull(end + 1, &end, 10);
     if (end != newline || limit_us > 24ULL * 3600 * 1000000) die("malformed run command");
-    if (child > 0) {
+    if (turn || (kind == 'R' && child > 0 && !kept)) {
       errno = EBUSY;
       die("a run while the bot runs");
     }
@@ -299,8 +449,18 @@ static int command(void) {
     run_started = now_ns();
     run_deadline = limit_us > 0 ? run_started + (long long)limit_us * 1000 : 0;
     backstop_killed = 0;
-    start_bot();
-    if (child > 0 && run_deadline > 0) arm_backstop(run_deadline);
+    if (kind == 'T') {
+      kept_turn();
+      return 1;
+    }
+    forget_kept();
+    turn = 1;
+    if (!start_bot()) {
+      turn = 0;
+      return 1;
+    }
+    if (input_size == 0) close_fd(&bot_in);
+    if (run_deadline > 0) arm_backstop(run_deadline);
     return 1;
   }
   errno = EINVAL;
@@ -347,7 +507,7 @@ int main(int argc, char **argv) {
     fds[children_at = n++] = (struct pollfd){.fd = children, .events = POLLIN};
     fds[backstop_at = n++] = (struct pollfd){.fd = backstop, .events = POLLIN};
     if (bot_out >= 0) fds[out_at = n++] = (struct pollfd){.fd = bot_out, .events = POLLIN};
-    if (bot_in >= 0) fds[in_at = n++] = (struct pollfd){.fd = bot_in, .events = POLLOUT};
+    if (bot_in >= 0 && input_sent < input_size) fds[in_at = n++] = (struct pollfd){.fd = bot_in, .events = POLLOUT};
     if (poll(fds, (nfds_t)n, -1) < 0) {
       if (errno == EINTR) continue;
       die("poll");

@@ -1,0 +1,166 @@
+/**
+ * Two races of the coordinator (grading/queue/pool.ts) forced against a real redis-server, with BullMQ's own worker
+ * API standing in for `referee worker` so the test decides the instant a job is taken and finished:
+ *   - a job withdrawn (close) at the instant a worker takes and finishes it: its result must stay in Redis for
+ *     --resume (BullMQ's remove deletes a completed job with its result);
+ *   - a game whose result arrives at the instant a FLUSHALL made the coordinator enqueue it again: it must not be
+ *     queued to be played again for nobody, and the journal keeps it once, with its first record.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { getGame } from '../../harness/games/registry.js';
+import { InProcessPlayer } from '../../harness/referee/in-process.js';
+import { playGame } from '../../harness/referee/match.js';
+import { referenceAgentByName } from '../../reference-ai/budget.js';
+import { harnessVersion } from '../../grading/package-root.js';
+import type { GameJob } from '../../grading/pool/job.js';
+import { queueEndpoint, queueName } from '../../grading/queue/connection.js';
+import { QueuePool } from '../../grading/queue/pool.js';
+import { jobDigest, readKeyFile, signResult } from '../../grading/queue/signing.js';
+import { TournamentJournal } from '../../grading/tournament/journal.js';
+import { tempDir } from '../batch/helpers.js';
+import { freePort, KEY_FILE, RedisServer, sleep } from './helpers.js';
+
+const QUEUE = queueName(harnessVersion());
+const rules = { moveTimeoutMs: 1000, turnTimeoutMs: 1000, illegalMoveLimit: 3, constructTimeoutMs: 1000, tamperLoses: true, forcedLossDiff: 0, quitEndsGame: false };
+const jobOf = (key: string, seed: number): GameJob => ({
+  key,
+  harness: harnessVersion(),
+  game: 'reversi',
+  config: rules,
+  seed,
+  players: [
+    { kind: 'reference', name: 'random', ai: 'random', openingMoves: 0 },
+    { kind: 'reference', name: 'greedy', ai: 'greedy', openingMoves: 0 },
+  ],
+  label: `random vs greedy ${key.slice(0, 6)}`,
+});
+
+/** The game played here, signed as a worker signs it. */
+async function signedResult(job: GameJob, worker: string): Promise<string> {
+  const player = (index: 0 | 1) => new InProcessPlayer(job.players[index].name, referenceAgentByName('reversi', job.players[index].name), getGame);
+  const record = await playGame({ game: getGame('reversi'), black: player(0), white: player(1), seed: job.seed, config: rules });
+  return JSON.stringify(signResult(readKeyFile(KEY_FILE), { job: job.key, jobDigest: jobDigest(job), record, wallMs: 5, worker }));
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null | false> | T | null | false): Promise<T> {
+  for (let tries = 0; tries < 1200; tries++) {
+    const value = await probe();
+    if (value) return value;
+    await sleep(100);
+  }
+  throw new Error(`never: ${what}`);
+}
+
+let redis: RedisServer;
+let admin: Redis;
+beforeAll(async () => {
+  redis = new RedisServer(await freePort());
+  await redis.start();
+  admin = new Redis(redis.adminUrl);
+}, 60_000);
+afterAll(async () => {
+  admin?.disconnect();
+  await redis?.stop();
+}, 60_000);
+
+const open = (): Promise<QueuePool> => QueuePool.open(queueEndpoint(redis.url, undefined, { REFEREE_REDIS_PASSWORD: redis.password }), { size: 1, key: readKeyFile(KEY_FILE) });
+/** The pool's private parts the races go through (the test forces their timing, never their outcome). */
+type Inside = { queue: { getJobState(id: string): Promise<string> }; redis: { eval(...args: unknown[]): Promise<unknown> }; renewLease(): Promise<void>; polling: boolean; closed: boolean };
+
+describe('queue races against a real redis-server', () => {
+  test('a job withdrawn at the instant a worker takes and finishes it keeps its result in Redis', async () => {
+    await admin.flushall();
+    const pool = await open();
+    const inside = pool as unknown as Inside;
+    const job = jobOf('a'.repeat(40), 5);
+    const played = pool.play(job).catch((error: Error) => error);
+    const jobKey = `referee:${QUEUE}:${job.key}`;
+    await until('the job waiting in Redis', async () => (await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)) !== null);
+    const connection = new Redis(redis.adminUrl, { maxRetriesPerRequest: null });
+    const worker = new Worker(QUEUE, null, { connection, prefix: 'referee', autorun: false });
+    worker.on('error', () => undefined);
+    let took: Job | undefined;
+    // The worker takes the job and finishes it right after the coordinator's last look at it, whatever that look is:
+    // a state read (then a removal) or the removal itself.
+    const takeAndFinish = async (): Promise<void> => {
+      if (took || !inside.closed) return;
+      took = (await worker.getNextJob('race-token')) as Job;
+      await took.moveToCompleted('the-posted-result', 'race-token', false);
+    };
+    const getJobState = inside.queue.getJobState.bind(inside.queue);
+    inside.queue.getJobState = async (id: string) => {
+      const state = await getJobState(id);
+      if (id === job.key) await takeAndFinish();
+      return state;
+    };
+    const evaluate = inside.redis.eval.bind(inside.redis);
+    inside.redis.eval = async (...args: unknown[]) => {
+      await takeAndFinish();
+      return evaluate(...args);
+    };
+    await pool.close();
+    expect(took?.id).toBe(job.key);
+    expect(pool.closeSummary).toEqual({ removed: 0, inPlay: 1 });
+    expect(await admin.hget(jobKey, 'returnvalue')).toBe(JSON.stringify('the-posted-result'));
+    expect(await admin.zscore(`referee:${QUEUE}:completed`, job.key)).not.toBeNull();
+    expect(await played).toBeInstanceOf(Error);
+    await worker.close();
+    connection.disconnect();
+  }, 120_000);
+
+  test('a job withdrawn while it waits leaves the queue at once (the control: the script does remove)', async () => {
+    await admin.flushall();
+    const pool = await open();
+    const job = jobOf('b'.repeat(40), 6);
+    const played = pool.play(job).catch((error: Error) => error);
+    await until('the job waiting in Redis', async () => (await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)) !== null);
+    await pool.close();
+    expect(pool.closeSummary).toEqual({ removed: 1, inPlay: 0 });
+    expect(await admin.exists(`referee:${QUEUE}:${job.key}`)).toBe(0);
+    expect(await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)).toBeNull();
+    expect(await played).toBeInstanceOf(Error);
+  }, 120_000);
+
+  test('a result arriving as a FLUSHALL makes the coordinator enqueue its game again: not queued again, journaled once', async () => {
+    await admin.flushall();
+    const pool = await open();
+    const inside = pool as unknown as Inside;
+    const job = jobOf('c'.repeat(40), 7);
+    const journal = TournamentJournal.open(join(tempDir('qrace'), 'tournament.sqlite'));
+    const played = pool.play(job);
+    await until('the job waiting in Redis', async () => (await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)) !== null);
+    const result = await signedResult(job, 'race-worker');
+    let delivered = false;
+    const renewLease = inside.renewLease.bind(pool);
+    // The instant: the coordinator saw the game gone (FLUSHALL) and is enqueueing it again when the worker's
+    // completion, written just before the flush, reaches it (a blocked XREAD is served as the event is added).
+    inside.renewLease = async () => {
+      if (!delivered && /\benqueue\b/.test(new Error().stack ?? '')) {
+        delivered = true;
+        await admin.xadd(`referee:${QUEUE}:events`, '*', 'event', 'completed', 'jobId', job.key, 'returnvalue', result, 'prev', 'active');
+        const game = await played;
+        journal.save(job.key, game.record, game.wallMs, game.worker);
+        await game.done?.();
+      }
+      return renewLease();
+    };
+    await admin.flushall();
+    await until('the result delivered during the re-enqueue', () => delivered);
+    await until('the poll that enqueued it to end', () => !inside.polling);
+    // Not queued again: no worker would play it for nobody.
+    expect(await admin.exists(`referee:${QUEUE}:${job.key}`)).toBe(0);
+    expect(await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)).toBeNull();
+    // Had it been played again, its second record is not kept over the first.
+    const first = journal.find(job.key, job.seed)!;
+    const again = JSON.parse(result) as { payload: string };
+    const replay = { ...(JSON.parse(again.payload) as { record: typeof first.record }).record, players: ['random (replayed)', 'greedy'] as [string, string] };
+    journal.save(job.key, replay, 999, 'another-worker');
+    expect(journal.find(job.key, job.seed)).toEqual(first);
+    expect(journal.stats()).toEqual({ games: 1, maxPlays: 2 });
+    journal.close();
+    await pool.close();
+  }, 120_000);
+});
