@@ -7,12 +7,12 @@
  *   - TypeScript: the starter's own `tsc --noEmit` (`npm run typecheck` in a student's project);
  *   - C++: a bare `g++ -std=c++17 -O2 -c` of the starter.
  * Warm: the cache filled by an unmeasured first check. Cold: each check with an empty cache (REFEREE_CACHE_DIR), for
- * C++ the compile (and the C++ host's build) included. Every row prints medians of wall time and of CPU time (the
- * children's, from /proc; 10 ms ticks), the ratio anchor ÷ check (above 1: the check is the faster), and the load
- * average before and after. Prints figures; asserts nothing.
+ * C++ the compile (and the C++ host's build) included. Every row prints medians of wall time and of CPU time (each
+ * run's whole process tree, see cpuacctBase), the ratio anchor ÷ check (above 1: the check is the faster), and the
+ * load average before and after. Prints figures; asserts nothing.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,36 @@ for color in ('X', 'O'):
 print('ok')
 `;
 
+/**
+ * Where each run's CPU is counted: a cpuacct group of its own (v1) under this process's, when one can be made. It
+ * counts the whole tree, processes a check leaves running included (the type-check snapshot a cold TS check builds
+ * after it answers), in ns; the run is over for the count when its group is empty. Else /proc's waited-for children
+ * times (10 ms ticks), which miss such processes.
+ */
+function cpuacctBase(): string | null {
+  try {
+    const line = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((entry) => entry.split(':')[1]?.split(',').includes('cpuacct'));
+    if (!line) return null;
+    const dir = join('/sys/fs/cgroup/cpuacct', line.split(':')[2], `referee-bench-${process.pid}`);
+    mkdirSync(dir);
+    return dir;
+  } catch {
+    return null;
+  }
+}
+let groups: string | null | undefined;
+let groupCount = 0;
+
+/** Remove a run's group and any left inside it (groups of players it did not remove). */
+function removeGroup(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) removeGroup(join(dir, entry.name));
+  try {
+    rmdirSync(dir);
+  } catch {
+    // still busy: left for the machine's own cleanup
+  }
+}
+
 /** CPU ms of this process's waited-for children (cutime + cstime, 10 ms ticks), NaN off Linux. */
 function childrenCpuMs(): number {
   try {
@@ -60,14 +90,26 @@ interface Sample {
   said?: string;
 }
 
-/** One command as a subprocess: its wall and CPU time, and whether it exited 0. */
+/** One command as a subprocess: its wall and CPU time (see cpuacctBase), and whether it exited 0. */
 function timed(command: string[], env: NodeJS.ProcessEnv = process.env, cwd = ROOT): Sample {
+  groups ??= cpuacctBase();
+  const group = groups ? join(groups, `run-${groupCount++}`) : null;
+  if (group) mkdirSync(group);
+  const argv = group ? ['/bin/sh', '-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', group, ...command] : command;
   const cpu = childrenCpuMs();
   const started = performance.now();
-  const run = spawnSync(command[0], command.slice(1), { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+  const run = spawnSync(argv[0], argv.slice(1), { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
   const wallMs = performance.now() - started;
-  const said = run.status === 0 ? undefined : `${run.stdout}${run.stderr}${run.error ? run.error.message : ''}`.trim().split('\n').slice(-4).join(' / ');
-  return { wallMs, cpuMs: childrenCpuMs() - cpu, ok: run.status === 0, said };
+  const said = run.status === 0 ? undefined : `exit ${run.status ?? run.signal}: ${run.stdout}${run.stderr}${run.error ? run.error.message : ''}`.trim().split('\n').slice(-4).join(' / ');
+  let cpuMs = childrenCpuMs() - cpu;
+  if (group) {
+    // What the run left running finishes before the count (and before the next run, which it would slow).
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (const waitUntil = Date.now() + 300_000; readFileSync(join(group, 'cgroup.procs'), 'utf8').trim() !== '' && Date.now() < waitUntil; ) Atomics.wait(pause, 0, 0, 50);
+    cpuMs = Number(readFileSync(join(group, 'cpuacct.usage'), 'utf8')) / 1e6;
+    removeGroup(group);
+  }
+  return { wallMs, cpuMs, ok: run.status === 0, said };
 }
 
 const median = (values: number[]): number => {
@@ -123,6 +165,11 @@ function starters(work: string): { python: string; ts: string; tsProject: string
 
 export function benchStartup(rounds = 5, coldRounds = 3): void {
   console.log(`## Start-up: referee check of each starter, a fresh process, beside its anchor (interleaved; load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
+  groups = cpuacctBase();
+  console.log(
+    `  CPU: ${groups ? "each run's whole process tree (its own cpuacct group, what it leaves running included)" : "waited-for children (/proc, 10 ms ticks; no cpuacct group could be made)"}` +
+      (process.env.NODE_EXTRA_CA_CERTS ? '; NODE_EXTRA_CA_CERTS is set: every node start (anchors and checks alike) parses it' : ''),
+  );
   const work = mkdtempSync(join(tmpdir(), 'referee-bench-startup-'));
   const warmCache = join(work, 'cache');
   let coldCount = 0;
@@ -159,5 +206,6 @@ export function benchStartup(rounds = 5, coldRounds = 3): void {
     console.log(`  (python ${python ? execFileSync(python.path, ['--version'], { encoding: 'utf8' }).trim() : 'none'}; the check runs in the sandbox, the anchors bare)`);
   } finally {
     rmSync(work, { recursive: true, force: true });
+    if (groups) removeGroup(groups);
   }
 }

@@ -5,14 +5,15 @@
  * (harness/games/<game>/board.h, staged as referee/<game>.h) are copied into the cache the same way, one
  * world-readable folder to bind into the sandboxed compiler.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, cacheFolder, touchCacheEntry } from './cache-dir.js';
 import { commonGameFile, gameFile, gamesWithBoard } from './game-files.js';
 import { keptProbe } from './probe-cache.js';
-import { PROBE_BOUND, runToolSync, spawnToolSync, toolCpuMs } from './tool-bound.js';
+import { PROBE_BOUND, runToolSync, spawnToolSync, toolCpuMs, ToolWatch } from './tool-bound.js';
 
 export interface Compiler {
   /** The g++ binary (under /usr, so the sandbox's read-only /usr bind holds it). */
@@ -95,6 +96,76 @@ let host: string | null = null;
 /** The C++ host's build: its own code, ~6 s of CPU; a bound far above that only stops a compiler gone wrong. */
 const HOST_BUILD_CPU_MS = 120_000;
 
+let ahead: Promise<void> | null = null;
+let aheadChild: ChildProcess | null = null;
+
+/** Where the host of this source goes in the cache. */
+function hostTarget(): { path: string; source: string } {
+  const source = join(cppSourceDir(), 'host.cpp');
+  const hash = createHash('sha256').update('cpp-host/2\0').update(readFileSync(source)).digest('hex').slice(0, 16);
+  return { path: join(cacheDir(), `cpp-host-${hash}`), source };
+}
+
+/**
+ * g++'s arguments for the host. The player's library binds time, clock and std::random_device's draw to the host's
+ * own (reproducible randomness, see host.cpp): the executable exports exactly those.
+ */
+function hostBuildArgs(source: string, output: string): string[] {
+  const exported = ['time', 'clock', '_ZNSt13random_device9_M_getvalEv'].map((name) => `-Wl,--export-dynamic-symbol=${name}`);
+  return ['-std=c++17', '-O2', ...exported, '-o', output, source, '-ldl'];
+}
+
+/**
+ * Build the host in the background if the cache has none, while the student's code compiles (issue #35: a cold C++
+ * check built the host only after the student's compile; the two are independent g++ runs). Never fails: a build
+ * that fails here is done again, and its error reported, by cppHostPath. A player's start awaits it first.
+ */
+export function buildCppHostAhead(): Promise<void> {
+  ahead ??= new Promise<void>((settle) => {
+    const { path, source } = hostTarget();
+    const compiler = existsSync(path) ? null : findCompiler();
+    if (!compiler) return settle();
+    const temporary = `${path}.${process.pid}.ahead.tmp`;
+    // Its own process group, so stopCppHostAhead stops cc1plus and as too, not only the driver.
+    const child = spawn(compiler.path, hostBuildArgs(source, temporary), { detached: true, stdio: 'ignore' });
+    // The same CPU bound as cppHostPath's build (tool-bound.ts); a build stopped here is done again there.
+    const watch = child.pid ? new ToolWatch(child.pid, { cpuMs: toolCpuMs(HOST_BUILD_CPU_MS) }, stopCppHostAhead) : null;
+    const ended = (ok: boolean): void => {
+      watch?.dispose();
+      aheadChild = null;
+      try {
+        if (ok) {
+          chmodSync(temporary, 0o755);
+          renameSync(temporary, path);
+        }
+      } catch {
+        // cppHostPath builds it
+      }
+      rmSync(temporary, { force: true });
+      settle();
+    };
+    child.once('error', () => ended(false));
+    child.once('exit', (code) => ended(code === 0));
+    aheadChild = child;
+  });
+  return ahead;
+}
+
+/** Stop a build started by buildCppHostAhead (the student's compile failed: this process will start no player). */
+export function stopCppHostAhead(): void {
+  if (!aheadChild?.pid) return;
+  try {
+    process.kill(-aheadChild.pid, 'SIGKILL');
+  } catch {
+    // ended meanwhile
+  }
+}
+
+/** Settles when a build started by buildCppHostAhead has ended (at once when none was started). */
+export function cppHostAhead(): Promise<void> {
+  return ahead ?? Promise.resolve();
+}
+
 /**
  * The compiled C++ host, built once per cache (g++ -O2, outside the sandbox: it is the project's own code) and named
  * by its source's hash, so a host built ahead (`referee doctor --build`) serves a grader with no compiler at run
@@ -102,19 +173,13 @@ const HOST_BUILD_CPU_MS = 120_000;
  */
 export function cppHostPath(): string {
   if (host && existsSync(host)) return host;
-  const source = join(cppSourceDir(), 'host.cpp');
-  const text = readFileSync(source);
-  const hash = createHash('sha256').update('cpp-host/2\0').update(text).digest('hex').slice(0, 16);
-  const path = join(cacheDir(), `cpp-host-${hash}`);
+  const { path, source } = hostTarget();
   const compiler = existsSync(path) ? null : findCompiler();
   if (!existsSync(path) && !compiler) throw new Error(NO_COMPILER);
   if (compiler && !existsSync(path)) {
     const temporary = `${path}.${process.pid}.tmp`;
-    // The player's library binds time, clock and std::random_device's draw to the host's own (reproducible
-    // randomness, see host.cpp): the executable exports exactly those.
-    const exported = ['time', 'clock', '_ZNSt13random_device9_M_getvalEv'].map((name) => `-Wl,--export-dynamic-symbol=${name}`);
     // Bounded by CPU, not wall time (tool-bound.ts): ~6 s of CPU, which took minutes of wall time at load 40.
-    runToolSync(compiler.path, ['-std=c++17', '-O2', ...exported, '-o', temporary, source, '-ldl'], { cpuMs: toolCpuMs(HOST_BUILD_CPU_MS) }, 'g++ building the C++ host');
+    runToolSync(compiler.path, hostBuildArgs(source, temporary), { cpuMs: toolCpuMs(HOST_BUILD_CPU_MS) }, 'g++ building the C++ host');
     chmodSync(temporary, 0o755);
     renameSync(temporary, path);
   }

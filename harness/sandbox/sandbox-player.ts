@@ -22,7 +22,7 @@ import { hostBundlePath } from './host-bundle.js';
 import { GraderError } from '../referee/grader-error.js';
 import { CREDIT_STRETCH, creditLook, creditRuling } from '../referee/ask.js';
 import { bwrapFix, detectLayers, forgetBwrapProbe, isHardened, isolationRecord, isolationRefusal, warnNotIsolatedOnce, type IsolationRecord, type Layers } from './layers.js';
-import { cppHostPath } from './cpp-runtime.js';
+import { cppHostAhead, cppHostPath } from './cpp-runtime.js';
 import { launchPlan, type CppProgram, type PythonProgram } from './launch.js';
 import { CXX_LINKAGE_MARK, explainLoadFailure, EXTERN_C_HINT } from './load-failure.js';
 import { memoryWall, ResidentSampler, residentMb, WATCHDOG_INTERVAL_MS } from './memory-wall.js';
@@ -375,6 +375,7 @@ export class SandboxPlayer implements Player {
         staged = stageProgram(root, this.options.files ?? pythonFiles(root), this.options.bundlePath, this.processTag);
       } else if (this.options.runtime === 'cpp') {
         cpp = { symbols: getGame(this.options.game).symbols };
+        await cppHostAhead(); // a host being built for this cache (a C++ check's compile started it)
         hostPath = stageShared(cppHostPath());
         staged = stageProgram(dirname(this.options.bundlePath), [this.options.bundlePath], this.options.bundlePath, this.processTag);
       } else {

@@ -18,7 +18,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, rea
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { cacheDir, cacheFile, touchCacheEntry } from '../sandbox/cache-dir.js';
 import { runSandboxedBuild } from '../sandbox/cpp-build.js';
-import { cppHeadersDir, findCompiler, NO_COMPILER } from '../sandbox/cpp-runtime.js';
+import { buildCppHostAhead, cppHeadersDir, findCompiler, NO_COMPILER, stopCppHostAhead } from '../sandbox/cpp-runtime.js';
 import type { Layers } from '../sandbox/layers.js';
 import { stageProgram, stageShared } from '../sandbox/staging.js';
 import { describeStop, toolCpuMs } from '../sandbox/tool-bound.js';
@@ -204,7 +204,9 @@ export async function compileCppSubmission(submission: ResolvedSubmission, optio
   // The SDK's Judge helpers are linked in when the submission has no Judge.cpp (its own definitions win: weak).
   const ownJudge = units.some((file) => basename(file).toLowerCase() === 'judge.cpp');
 
-  return cachedSandboxBuild({
+  // The C++ host is built meanwhile when the cache has none (stopped if this compile fails: no player follows).
+  void buildCppHostAhead();
+  const built = cachedSandboxBuild({
     keyPrefix: `cpp/1\0${compiler.version}\0${FLAGS.join(' ')}\0${basename(headers)}\0${aiPlayer ? glue(entryRelative) : 'sdk'}\0${ownJudge}\0`,
     cacheName: (hash) => `cpp-${hash}.so`,
     submission,
@@ -227,6 +229,8 @@ export async function compileCppSubmission(submission: ResolvedSubmission, optio
       return { argv: [compiler.path, ...FLAGS, '-idirafter', stagedSdk, '-idirafter', sharedHeaders, ...translationUnits, '-Wl,-z,defs', '-o', output], output };
     },
   });
+  built.catch(stopCppHostAhead);
+  return built;
 }
 
 export interface CachedBuild {

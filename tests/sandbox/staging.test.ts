@@ -2,12 +2,14 @@
  * Staging bases left by a grader that could not clean up (SIGKILL): the next grader's first staging removes them,
  * and never a live grader's. Through the real CLI (dist/cli/index.js as subprocesses) and, for the cases a live
  * run cannot stage on demand (a reused pid, a base changed a moment ago), sweepStaleBases on a scratch folder.
+ * Kept runtime copies: one copy per content, reused by the next grader, made again when the content changes, and
+ * never taken from a folder someone else could have written.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { STALE_AFTER_MS, sweepStaleBases } from '../../harness/sandbox/staging.js';
+import { KEPT_UNUSED_MS, keptCopyIn, pruneKept, STALE_AFTER_MS, sweepStaleBases, trustedRuntimeDir } from '../../harness/sandbox/staging.js';
 import { tempDir, writeConfig } from '../batch/helpers.js';
 import { runToEnd } from '../setup/children.js';
 
@@ -153,4 +155,77 @@ describe('sweepStaleBases', () => {
     expect(removed.sort()).toEqual([gone, legacy, reused, rebooted].sort());
     for (const dir of [alive, aliveLegacy, recent, foreign, unrelated]) expect(existsSync(dir)).toBe(true);
   });
+});
+
+describe('kept runtime copies', () => {
+  const root = tempDir('kept');
+  const source = join(root, 'python-abc');
+  mkdirSync(join(source, '__pycache__'), { recursive: true });
+  writeFileSync(join(source, 'host.py'), 'print(1)\n');
+  chmodSync(join(source, 'host.py'), 0o666); // a source others may write: its copy must not be
+  writeFileSync(join(source, '__pycache__', 'host.pyc'), 'x');
+
+  test('one copy per content, reused as it is; new content is a new copy; the copy is read-only to others', () => {
+    const dir = join(root, 'runtime');
+    expect(trustedRuntimeDir(dir)).toBe(true);
+    const first = keptCopyIn(dir, source)!;
+    expect(readFileSync(join(first, 'host.py'), 'utf8')).toBe('print(1)\n');
+    expect(statSync(join(first, 'host.py')).mode & 0o777).toBe(0o644);
+    expect(statSync(join(first, '__pycache__')).mode & 0o777).toBe(0o755);
+    const inode = statSync(join(first, 'host.py')).ino;
+    expect(keptCopyIn(dir, source)).toBe(first);
+    expect(statSync(join(first, 'host.py')).ino).toBe(inode); // reused, not copied again
+    writeFileSync(join(source, '__pycache__', 'host.pyc'), 'y'); // same names, sizes: only the content differs
+    const second = keptCopyIn(dir, source)!;
+    expect(second).not.toBe(first);
+    expect(readFileSync(join(second, '__pycache__', 'host.pyc'), 'utf8')).toBe('y');
+    // Hash-checked .pyc files with the same header (magic, flags, source hash) are one compile: another marshal of it is no new copy.
+    const header = Buffer.alloc(16);
+    header.writeUInt32LE(3, 4);
+    writeFileSync(join(source, '__pycache__', 'host.pyc'), Buffer.concat([header, Buffer.from('marshal 1')]));
+    const compiled = keptCopyIn(dir, source)!;
+    writeFileSync(join(source, '__pycache__', 'host.pyc'), Buffer.concat([header, Buffer.from('marshal 2')]));
+    expect(keptCopyIn(dir, source)).toBe(compiled);
+    header.writeUInt32LE(4, 8); // another source hash
+    writeFileSync(join(source, '__pycache__', 'host.pyc'), Buffer.concat([header, Buffer.from('marshal 2')]));
+    expect(keptCopyIn(dir, source)).not.toBe(compiled);
+    // A half-made copy of a dead grader goes after an hour; a copy unused for KEPT_UNUSED_MS goes; the rest stays.
+    expect(first.endsWith('/python-abc')).toBe(true); // the name stays: stacks and tracebacks end as before
+    const partial = join(dir, '.partial-1-000000000000');
+    mkdirSync(partial);
+    const old = new Date(Date.now() - KEPT_UNUSED_MS - 60_000);
+    utimesSync(partial, old, old);
+    utimesSync(join(first, '..'), old, old);
+    pruneKept(dir);
+    expect([existsSync(partial), existsSync(first), existsSync(second)]).toEqual([false, false, true]);
+  });
+
+  test('a runtime folder another user owns, others may write, or a link is not used', () => {
+    const foreign = join(root, 'foreign');
+    mkdirSync(foreign, { mode: 0o711 });
+    chownSync(foreign, 65534, 65534);
+    const open = join(root, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const link = join(root, 'link');
+    mkdirSync(join(root, 'target'), { mode: 0o711 });
+    symlinkSync(join(root, 'target'), link);
+    if (process.getuid?.() === 0) expect(trustedRuntimeDir(foreign)).toBe(false);
+    expect(trustedRuntimeDir(open)).toBe(false);
+    expect(trustedRuntimeDir(link)).toBe(false);
+  });
+
+  test('two checks in a row stage the Python host once: the second finds the first one\'s copy', () => {
+    const check = () => spawnSync(process.execPath, [CLI, 'check', SLOW], { env: { ...process.env, REFEREE_CACHE_DIR: cache }, encoding: 'utf8', timeout: 120_000 });
+    expect(check().status).toBe(0);
+    // Copies of this cache's Python host folder (content-named: graders of another harness make others).
+    const host = readdirSync(cache).find((name) => /^python-[0-9a-f]+$/.test(name))!;
+    const runtime = ROOTS.map((dir) => join(dir, `referee-runtime-${process.getuid?.()}`)).filter(existsSync);
+    const copies = (): Array<[string, number]> =>
+      runtime.flatMap((dir) => readdirSync(dir).filter((id) => existsSync(join(dir, id, host))).map((id) => [join(dir, id, host), statSync(join(dir, id, host, 'host.py')).ino] as [string, number]));
+    const before = copies();
+    expect(before.length).toBeGreaterThan(0);
+    expect(check().status).toBe(0);
+    expect(copies()).toEqual(before);
+  }, 240_000);
 });

@@ -6,7 +6,7 @@ A warning is code that runs here but fails on the platform: game.py calls `get_m
 get_move whose board parameter has another name raises TypeError there.
 Imports of anything else (the standard library, board, func_timeout, packages) are left to the run itself.
 
-Usage: python3 -I -B syntax.py <root> <entry>
+Usage: python3 -I -B -S syntax.py <root> <entry>
 """
 import ast
 import json
