@@ -7,14 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Side } from '../../harness/games/game.js';
-import { getGame } from '../../harness/games/registry.js';
 import type { GameRecord } from '../../harness/referee/record.js';
-import { replayRecord } from '../../harness/referee/replay.js';
 import { opponentAt, type Assignment } from '../assignment.js';
 import type { GameStore } from '../grade.js';
 import type { JournalEntry } from '../journal.js';
 import { recordWorkers, sqliteLiveSink, type LiveSink } from '../live.js';
-import { prepareJournal } from '../sqlite-journal.js';
+import { faithfulRecord, prepareJournal } from '../sqlite-journal.js';
 import { playKey } from './keys.js';
 import type { StudentSummary } from './summary.js';
 
@@ -128,15 +126,8 @@ export class BatchJournal {
     /** The stored record under `key` if it is a faithful one of the game with `seed` (a damaged row is none). */
     const stored = (key: string, seed: number): { wallMs: number; record: GameRecord } | undefined => {
       const row = select.get(key) as { wall_ms: number; record: string } | undefined;
-      if (!row) return undefined;
-      let record: GameRecord;
-      try {
-        record = JSON.parse(row.record) as GameRecord;
-      } catch {
-        return undefined;
-      }
-      if (record.seed !== seed || !replayRecord(record, getGame).ok) return undefined;
-      return { wallMs: row.wall_ms, record };
+      const record = row && faithfulRecord(row.record, seed);
+      return record ? { wallMs: row.wall_ms, record } : undefined;
     };
     return {
       find(slot): JournalEntry | undefined {

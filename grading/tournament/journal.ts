@@ -4,11 +4,9 @@
  * at any moment (kill -9 included) resumes without replaying a finished game.
  */
 import Database from 'better-sqlite3';
-import { getGame } from '../../harness/games/registry.js';
 import type { GameRecord } from '../../harness/referee/record.js';
-import { replayRecord } from '../../harness/referee/replay.js';
 import { recordWorkers, sqliteLiveSink, type LiveSink } from '../live.js';
-import { prepareJournal } from '../sqlite-journal.js';
+import { faithfulRecord, prepareJournal } from '../sqlite-journal.js';
 
 export const TOURNAMENT_JOURNAL_FILE = 'tournament.sqlite';
 const FORMAT = 'referee.tournament-journal/1';
@@ -76,15 +74,8 @@ export class TournamentJournal {
   /** A finished game, if its record still replays (a damaged row is simply played again). */
   find(key: string, seed: number): { record: GameRecord; wallMs: number } | undefined {
     const row = this.select.get(key) as { wall_ms: number; record: string } | undefined;
-    if (!row) return undefined;
-    let record: GameRecord;
-    try {
-      record = JSON.parse(row.record) as GameRecord;
-    } catch {
-      return undefined;
-    }
-    if (record.seed !== seed || !replayRecord(record, getGame).ok) return undefined;
-    return { record, wallMs: row.wall_ms };
+    const record = row && faithfulRecord(row.record, seed);
+    return record ? { record, wallMs: row.wall_ms } : undefined;
   }
 
   /** Keep a finished game, and who played it ('local 12345', a queue worker's name). */
