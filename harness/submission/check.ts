@@ -16,7 +16,7 @@ import { SandboxPlayer } from '../sandbox/sandbox-player.js';
 import { CompileError, compileSubmission, type SourceProblem } from './compile.js';
 import { describeJudged, judgeAnswer } from './judge.js';
 import { probePositions } from './probes.js';
-import { resolveSubmission, runtimeOf, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits, type SubmissionProtocol } from './resolve.js';
+import { resolveSubmission, runtimeOf, SubmissionError, type ResolvedSubmission, type SubmissionLanguage, type SubmissionLimits, type SubmissionProtocol } from './resolve.js';
 import { exportHint } from './suggest.js';
 import { typeCheck, type TypeCheckResult } from './typecheck.js';
 
@@ -308,7 +308,8 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     if (submission.notes) step('entry', 'warn', { detail: `${submission.entry}: ${submission.notes.join('; ')}`, hint: 'name the entry AIPlayer.py (Python) or src/AIPlayer.ts, or pass --entry FILE' });
     else step('entry', 'pass', { detail: submission.entry });
   } catch (error) {
-    step('entry', 'fail', { detail: (error as Error).message, hint: 'pass AIPlayer.py or src/AIPlayer.ts, the folder that holds it, or --entry FILE with the folder' });
+    const hint = error instanceof SubmissionError && error.hint ? error.hint : 'pass AIPlayer.py or src/AIPlayer.ts, the folder that holds it, or --entry FILE with the folder';
+    step('entry', 'fail', { detail: (error as Error).message, hint });
     return result();
   }
 

@@ -249,6 +249,11 @@ export interface ResolvedSubmission {
 /** A submission that cannot be found or is not shaped like one; the message names the fix. */
 export class SubmissionError extends Error {
   override name = 'SubmissionError';
+
+  /** The fix, where it is not the usual one (name or pass the entry). */
+  constructor(message: string, readonly hint?: string) {
+    super(message);
+  }
 }
 
 /** Whether `child` is `root` itself or inside it (both real paths). */
@@ -319,8 +324,25 @@ function looseFindPython(root: string, files: string[]): { file: string; note: s
   return null;
 }
 
+/** Languages a student may bring (Botzone serves them) that Referee does not run, by source extension. */
+const NOT_RUN: Record<string, string> = { '.java': 'Java', '.cs': 'C#', '.go': 'Go', '.rs': 'Rust', '.pas': 'Pascal', '.kt': 'Kotlin' };
+const NOT_RUN_HINT = 'Referee runs C++, Python, TypeScript and JavaScript (Botzone bots too): port the bot to one of them';
+
+/** The language of `file` when it is one Referee does not run, else undefined. */
+function notRun(file: string): string | undefined {
+  const dot = file.lastIndexOf('.');
+  return dot < 0 ? undefined : NOT_RUN[file.slice(dot).toLowerCase()];
+}
+
+/** A source in a language Referee does not run, when the folder has no source Referee runs. */
+function onlyForeign(files: string[]): string | undefined {
+  return files.some((name) => hasSourceExtension(name)) ? undefined : files.find((name) => notRun(name));
+}
+
 /** The "no entry" message: what the folder holds, and the names to use for its language. */
 function noEntryMessage(input: string, files: string[]): string {
+  const foreign = onlyForeign(files);
+  if (foreign) return `no entry file in ${input}: ${foreign} is ${notRun(foreign)}, which Referee does not run`;
   const python = files.some((name) => name.endsWith('.py')) && !files.some((name) => /\.(ts|js|mjs|cjs)$/.test(name));
   const seen = files.length === 0 ? 'it holds no files' : `it holds ${files.slice(0, 8).join(', ')}${files.length > 8 ? ` and ${files.length - 8} more` : ''}`;
   if (python) {
@@ -391,10 +413,12 @@ export function resolveSubmission(
         notes.push(loose.note);
       }
     }
-    if (!found) throw new SubmissionError(noEntryMessage(input, files));
+    if (!found) throw new SubmissionError(noEntryMessage(input, files), onlyForeign(files) ? NOT_RUN_HINT : undefined);
     entry = realpathSync(found);
   } else {
     if (!hasSourceExtension(input)) {
+      const language = notRun(input);
+      if (language) throw new SubmissionError(`${input} is ${language}, which Referee does not run`, NOT_RUN_HINT);
       throw new SubmissionError(`${input} is not a submission: use a ${SOURCE_EXTENSIONS.join(', ')} file or a folder`);
     }
     entry = realpathSync(input);

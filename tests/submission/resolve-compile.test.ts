@@ -47,6 +47,15 @@ describe('resolveSubmission', () => {
     expect(() => resolveSubmission('/nope/AIPlayer.ts')).toThrow(/submission not found: .*pass a file like src\/AIPlayer.ts/);
     expect(() => resolveSubmission(tree({ 'README.md': '' }))).toThrow(/no entry file .*add src\/AIPlayer.ts/);
     expect(() => resolveSubmission(tree({ 'package.json': '{"main":"gone.js"}' }))).toThrow(/"main" names gone.js/);
+    // A Botzone bot in a language Referee does not run is named as such, with the languages it does run as the fix.
+    const java = tree({ 'Main.java': 'public class Main {}', 'README.md': '' });
+    expect(() => resolveSubmission(java)).toThrow(/^no entry file in .*: Main\.java is Java, which Referee does not run$/);
+    expect(() => resolveSubmission(join(java, 'Main.java'))).toThrow(/Main\.java is Java, which Referee does not run$/);
+    try {
+      resolveSubmission(java);
+    } catch (error) {
+      expect((error as SubmissionError).hint).toMatch(/^Referee runs C\+\+, Python, TypeScript and JavaScript \(Botzone bots too\)/);
+    }
     const notes = tree({ 'notes.txt': '' });
     expect(() => resolveSubmission(join(notes, 'notes.txt'))).toThrow(SubmissionError);
   });
