@@ -27,18 +27,23 @@ export function privateStep(path: string): string | null {
 let chosen: { key: string; path: string } | null = null;
 
 /** The node a child of `layers` can run: process.execPath, or its staged copy when the child's uid cannot reach it. */
-export function sandboxNode(layers: Pick<Layers, 'identity'>, execPath = process.execPath): string {
+export function sandboxNode(layers: Pick<Layers, 'identity' | 'unshare'>, execPath = process.execPath): string {
   if (!layers.identity) return execPath;
   if (chosen?.key === execPath) return chosen.path;
   const real = realpathSync(execPath);
-  const blocked = privateStep(real);
+  // The unshare fallback mounts a private tmpfs on /tmp and /dev/shm (launch.ts): a node there (an unpacked Node 22 in
+  // a CI checkout under /tmp) is gone from the child's view, as a private one is out of its reach.
+  const hidden = layers.unshare !== null && /^\/(tmp|dev\/shm)(\/|$)/.test(real) ? dirname(real) : null;
+  const blocked = hidden ?? privateStep(real);
   let path = execPath;
   if (blocked) {
     try {
       path = stageShared(real);
     } catch (error) {
       throw new GraderError(
-        `node (${real}) cannot be run by the sandbox's user (uid ${layers.identity.uid}): ${blocked} is private, and copying it failed (${(error as Error).message}): install node where every user can read it (e.g. /usr/local/bin) or run \`chmod o+x ${blocked}\``,
+        hidden
+          ? `node (${real}) is under ${hidden.startsWith('/tmp') ? '/tmp' : '/dev/shm'}, which the sandbox replaces with its own, and copying it failed (${(error as Error).message}): install node outside /tmp (e.g. /usr/local/bin)`
+          : `node (${real}) cannot be run by the sandbox's user (uid ${layers.identity.uid}): ${blocked} is private, and copying it failed (${(error as Error).message}): install node where every user can read it (e.g. /usr/local/bin) or run \`chmod o+x ${blocked}\``,
       );
     }
   }

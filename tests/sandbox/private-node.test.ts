@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { dropPrivileges, UNPRIVILEGED_ID } from '../../harness/sandbox/layers.js';
@@ -36,7 +36,7 @@ afterAll(() => {
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
-const check = (env: Record<string, string>) => runToEnd(node, [CLI, 'check', STUDENT], { ...process.env, REFEREE_CACHE_DIR: tempDir('cache'), ...env });
+const check = (env: Record<string, string>, binary = node) => runToEnd(binary, [CLI, 'check', STUDENT], { ...process.env, REFEREE_CACHE_DIR: tempDir('cache'), ...env });
 
 testAsRoot('control: uid 65534 cannot run a node kept in a 0700 home', () => {
   expect(home.startsWith(privateStep(node) ?? 'no private step')).toBe(true);
@@ -56,4 +56,20 @@ testAsRoot.each([
   const run = await check(env);
   expect({ status: run.code, stderr: run.stderr.split('\n').filter((line) => /grader error|cannot/.test(line)) }).toEqual({ status: 0, stderr: [] });
   expect(run.stdout).toMatch(/^PASS/m);
+});
+
+// A node unpacked under /tmp (CI's Node 22 from the npm registry in a checkout there): without bubblewrap the player's
+// /tmp is its own tmpfs, so the original is gone from its view — the sandbox runs a staged copy of it too.
+testAsRoot('check passes without bubblewrap on a node kept under /tmp', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'referee-tmp-node-'));
+  try {
+    const inTmp = join(dir, 'node');
+    copyFileSync(process.execPath, inTmp);
+    chmodSync(inTmp, 0o755);
+    const run = await check({ REFEREE_SANDBOX_NO_BWRAP: '1' }, inTmp);
+    expect({ status: run.code, stderr: run.stderr.split('\n').filter((line) => /grader error|cannot/.test(line)) }).toEqual({ status: 0, stderr: [] });
+    expect(run.stdout).toMatch(/^PASS/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
