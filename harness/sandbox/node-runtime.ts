@@ -29,7 +29,9 @@ let chosen: { key: string; path: string } | null = null;
 /** The node a child of `layers` can run: process.execPath, or its staged copy when the child's uid cannot reach it. */
 export function sandboxNode(layers: Pick<Layers, 'identity' | 'unshare'>, execPath = process.execPath): string {
   if (!layers.identity) return execPath;
-  if (chosen?.key === execPath) return chosen.path;
+  // Per node and per layer set: one process (a test, a doctor run) may start players with and without the fallback.
+  const key = `${execPath}\0${layers.unshare ?? ''}`;
+  if (chosen?.key === key) return chosen.path;
   const real = realpathSync(execPath);
   // The unshare fallback mounts a private tmpfs on /tmp and /dev/shm (launch.ts): a node there (an unpacked Node 22 in
   // a CI checkout under /tmp) is gone from the child's view, as a private one is out of its reach.
@@ -47,6 +49,6 @@ export function sandboxNode(layers: Pick<Layers, 'identity' | 'unshare'>, execPa
       );
     }
   }
-  chosen = { key: execPath, path };
+  chosen = { key, path };
   return path;
 }
