@@ -35,16 +35,28 @@ export function processTree(pid: number): number[] {
   return seen;
 }
 
+/**
+ * The fields of a /proc stat text after the command name (which may hold spaces and parentheses): state(0) ppid(1)
+ * pgrp(2) … utime(11) stime(12) cutime(13) cstime(14) … num_threads(17), times in 10 ms clock ticks.
+ */
+export function statFieldsOf(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** statFieldsOf /proc/<pid>/stat (or a thread's, /proc/<pid>/task/<tid>/stat); null when it cannot be read. */
+export function statFields(pid: number | string, task?: string): string[] | null {
+  try {
+    return statFieldsOf(readFileSync(task ? `/proc/${pid}/task/${task}/stat` : `/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
 /** The process group of a pid, or the pid itself where /proc is missing. */
 export function processGroup(pid: number): number {
   if (portable()) return pid;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces and parentheses): state ppid pgrp …
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-  } catch {
-    return pid;
-  }
+  const fields = statFields(pid);
+  return fields ? Number(fields[2]) : pid;
 }
 
 /** Signal each group (negative pid), ignoring groups that are already gone. Windows has none (see endPortableTree). */
@@ -145,8 +157,7 @@ export class SchedulingReader {
   private tryRead(withState: boolean): { ranMs: number; waitedMs: number; runnable: boolean } | null {
     this.stat ??= openSync(`/proc/${this.pid}/stat`, 'r');
     const processStat = reread(this.stat, this.buffer);
-    // Fields after the command name (which may hold spaces and parentheses): state ppid … utime(11) stime(12) … num_threads(17).
-    const fields = processStat.slice(processStat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFieldsOf(processStat);
     const cpuMs = (Number(fields[11]) + Number(fields[12])) * 10;
     const threads = Number(fields[17]);
     if (threads !== this.threads) this.rescan(threads);
@@ -208,13 +219,8 @@ export function scheduling(pid: number): { ranMs: number; waitedMs: number; runn
 /** utime + stime of a process from /proc, ended threads included, in ms (clock ticks are 10 ms); null without /proc. */
 export function processCpuMs(pid: number): number | null {
   if (portable()) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
+  const fields = statFields(pid);
+  return fields ? (Number(fields[11]) + Number(fields[12])) * 10 : null;
 }
 
 /**

@@ -13,7 +13,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { GraderError } from '../referee/grader-error.js';
 import { portable } from './portable.js';
-import { processTree, signalGroups, signalPids } from './process-tree.js';
+import { processTree, signalGroups, signalPids, statFields } from './process-tree.js';
 
 /** The backstop is this many times the CPU bound: a tool given a tenth of a core still finishes. */
 export const WALL_FACTOR = 10;
@@ -54,15 +54,6 @@ export interface ToolBound {
 export function toolCpuMs(defaultMs: number): number {
   const seconds = Number(process.env.REFEREE_TOOL_CPU_S);
   return Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : defaultMs;
-}
-
-function statFields(pid: number | string, task?: string): string[] | null {
-  try {
-    const stat = readFileSync(task ? `/proc/${pid}/task/${task}/stat` : `/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null;
-  }
 }
 
 /** CPU (ms) of a process tree: each living process's utime+stime, plus cutime+cstime (its children already reaped). */
