@@ -23,6 +23,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { getGame } from '../../harness/games/registry.js';
@@ -56,6 +57,8 @@ const WORKER_CHECK_MS = 5000;
 /** The coordinator's lease: refreshed every LEASE_REFRESH_MS, gone LEASE_SECONDS after the coordinator stopped. */
 export const LEASE_SECONDS = 30;
 const LEASE_REFRESH_MS = 5000;
+/** How long close() lets enqueues in flight finish before it counts what it took off the queue. */
+const ENQUEUE_SETTLE_MS = 5000;
 /** Different workers that may fail a game (a bad record, or an error) before it is a grader error. */
 const MAX_FAILING_WORKERS = 2;
 /** Bad outcomes of any kind (unsigned results, altered jobs, one worker failing it again and again) before it is one. */
@@ -160,6 +163,7 @@ export class QueuePool implements GamePool {
   private withdrawn = 0;
   /** Withdrawals in flight, which close() waits for. */
   private readonly withdrawing = new Set<Promise<void>>();
+  private readonly enqueuing = new Set<Promise<void>>();
   private closing: Promise<void> | null = null;
   /** Stalls not yet judged: a worker merely held up by load beats again, a dead one never does. */
   private stalls: Stall[] = [];
@@ -294,9 +298,13 @@ export class QueuePool implements GamePool {
     await Promise.allSettled([...this.withdrawing]);
     const left = [...this.outstanding.keys()];
     for (const key of left) this.settle(key, { error: new PoolAbortError('the pool was closed') });
-    const removed = await Promise.allSettled(left.map((key) => this.removeIfWaiting(key, this.jobIds.get(key) ?? key)));
-    const count = removed.filter((each) => each.status === 'fulfilled' && each.value).length;
-    this.closeSummary = { removed: this.withdrawn + count, inPlay: left.length - count };
+    // Enqueues in flight now see their game settled and take it off again (bounded: Redis may be down).
+    await Promise.race([Promise.allSettled([...this.enqueuing]), delay(ENQUEUE_SETTLE_MS, undefined, { ref: false })]);
+    // In play: a worker has it or its result waits in Redis. A game whose enqueue is still talking to Redis is not:
+    // it was never on the queue, and its enqueue takes it off again once it sees the game settled.
+    const inPlay = await Promise.all(left.map((key) => this.stillInPlay(this.jobIds.get(key) ?? key)));
+    const count = inPlay.filter((each) => each).length;
+    this.closeSummary = { removed: this.withdrawn + left.length - count, inPlay: count };
     await this.judgeStalls(true).catch(() => undefined);
     await this.releaseArtefacts().catch(() => undefined);
     await this.redis.del(leaseKey(this.coordinator)).catch(() => undefined);
@@ -330,7 +338,14 @@ export class QueuePool implements GamePool {
   }
 
   /** Add the game (again): a stale copy under its id (another coordinator's, a failed one) is replaced. */
-  private async enqueue(job: GameJob, order: number, avoid: string[] = []): Promise<void> {
+  /** Enqueues, tracked so that close() can let an enqueue in flight see the game settled before counting it. */
+  private enqueue(job: GameJob, order: number, avoid: string[] = []): Promise<void> {
+    const pending: Promise<void> = this.enqueueOnce(job, order, avoid).finally(() => this.enqueuing.delete(pending));
+    this.enqueuing.add(pending);
+    return pending;
+  }
+
+  private async enqueueOnce(job: GameJob, order: number, avoid: string[] = []): Promise<void> {
     const unsigned = { ...job, coordinator: this.coordinator, ...(avoid.length > 0 ? { avoid } : {}) };
     const data: QueuedJob = { ...unsigned, signature: jobSignature(this.options.key, unsigned) };
     validateJob(data);
@@ -637,6 +652,13 @@ export class QueuePool implements GamePool {
       this.outstanding.delete(key);
       this.withdrawn += 1;
     }
+  }
+
+  /** Off the queue if it is waiting; true if a worker has it or it has finished (its result waits for --resume). */
+  private async stillInPlay(jobId: string): Promise<boolean> {
+    if (await this.removeIfWaiting(jobId, jobId)) return false;
+    const state = await this.queue.getJobState(jobId).catch(() => 'unknown');
+    return state === 'active' || state === 'completed';
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
- * Two races of the coordinator (grading/queue/pool.ts) forced against a real redis-server, with BullMQ's own worker
+ * Three races of the coordinator (grading/queue/pool.ts) forced against a real redis-server, with BullMQ's own worker
  * API standing in for `referee worker` so the test decides the instant a job is taken and finished:
+ *   - a game still on its way to Redis when the pool closes: taken off (never queued), not "in play";
  *   - a job withdrawn (close) at the instant a worker takes and finishes it: its result must stay in Redis for
  *     --resume (BullMQ's remove deletes a completed job with its result);
  *   - a game whose result arrives at the instant a FLUSHALL made the coordinator enqueue it again: it must not be
@@ -117,6 +118,26 @@ describe('queue races against a real redis-server', () => {
     const job = jobOf('b'.repeat(40), 6);
     const played = pool.play(job).catch((error: Error) => error);
     await until('the job waiting in Redis', async () => (await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)) !== null);
+    await pool.close();
+    expect(pool.closeSummary).toEqual({ removed: 1, inPlay: 0 });
+    expect(await admin.exists(`referee:${QUEUE}:${job.key}`)).toBe(0);
+    expect(await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)).toBeNull();
+    expect(await played).toBeInstanceOf(Error);
+  }, 120_000);
+
+  test('a game still being enqueued when the pool closes is counted as taken off the queue, not in play, and never queued', async () => {
+    await admin.flushall();
+    const pool = await open();
+    const inside = pool as unknown as Inside;
+    const job = jobOf('e'.repeat(40), 7);
+    // The enqueue's first talk to Redis waits until close() has begun: the CI run where a SIGTERM came while a
+    // class's later games were still on their way to Redis (they were reported "already in play").
+    const renew = inside.renewLease.bind(inside);
+    inside.renewLease = async () => {
+      await until('close() begun', () => inside.closed);
+      return renew();
+    };
+    const played = pool.play(job).catch((error: Error) => error);
     await pool.close();
     expect(pool.closeSummary).toEqual({ removed: 1, inPlay: 0 });
     expect(await admin.exists(`referee:${QUEUE}:${job.key}`)).toBe(0);
