@@ -360,8 +360,9 @@ export class BotzonePlayer implements Player {
   }
 
   async endGame(): Promise<void> {
-    // Botzone ends a bot with its game (the next game's load() starts the next one).
-    this.kill();
+    // Botzone ends a bot with its game (the next game's load() starts the next one): gone before this resolves, so
+    // the next bot never shares the memory group with this one's dying.
+    await this.kill();
   }
 
   async close(): Promise<void> {
@@ -793,9 +794,10 @@ export class BotzonePlayer implements Player {
     bot.frozen = false;
   }
 
-  private kill(): void {
+  /** Ends the bot; resolves once it is gone (a kept bot reaped by the spawner, or the bot's sandbox ended). */
+  private kill(): Promise<void> {
     const run = this.run;
-    if (this.kept === 'live' && !run) this.sandbox?.session.kill();
+    const dropped = this.kept === 'live' && !run ? this.sandbox?.session.dropKept() : undefined;
     if (this.kept === 'live' || run) this.kept = null;
     if (run) {
       this.run = null;
@@ -805,7 +807,7 @@ export class BotzonePlayer implements Player {
       if (waiting) setImmediate(() => waiting({ kind: 'failure', answer: { kind: 'timeout', output: this.output.take() } }));
     }
     const bot = this.bot;
-    if (!bot) return;
+    if (!bot) return dropped ?? Promise.resolve();
     this.bot = null;
     bot.killed = true;
     const pids = bot.cgroup?.pids() ?? [];
@@ -817,6 +819,7 @@ export class BotzonePlayer implements Player {
     const waiting = bot.waiting;
     bot.waiting = null;
     if (waiting) setImmediate(() => waiting({ kind: 'failure', answer: { kind: 'timeout', output: this.output.take() } }));
+    return Promise.all([dropped, bot.exited]).then(() => undefined);
   }
 
   private cpuSinceLast(): number | undefined {
