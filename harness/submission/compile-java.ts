@@ -31,7 +31,7 @@ const SOURCE_NAME = `${JAVA_MAIN_CLASS}.java`;
 const COMPILE_CPU_MS = 120_000;
 /** `static void main(String` in some spelling (String[] args, String... args, final String a[]). */
 const MAIN_METHOD = /\bstatic\s+(?:final\s+)?void\s+main\s*\(\s*(?:final\s+)?String\b/;
-const PUBLIC_MAIN_CLASS = /\bclass\s+Main\b/;
+const MAIN_CLASS = /\bclass\s+Main\b/;
 
 const problem = (text: string): CompileError => new CompileError([{ file: '', line: 0, column: 0, text }]);
 
@@ -73,7 +73,7 @@ export async function compileJavaBot(submission: ResolvedSubmission, options: { 
   const shown = basename(submission.entry);
   const source = readFileSync(submission.entry);
   const text = source.toString('latin1');
-  if (!PUBLIC_MAIN_CLASS.test(text) || !MAIN_METHOD.test(text)) {
+  if (!MAIN_CLASS.test(text) || !MAIN_METHOD.test(text)) {
     throw problem(`${shown}: Botzone runs \`java Main\`: the bot needs a class Main with public static void main(String[] args), in no package`);
   }
   const hash = createHash('sha256').update(`botzone-java/1\0${java.home}\0${[...JAVAC_FLAGS].join(' ')}\0`).update(source).digest('hex').slice(0, 20);

@@ -7,7 +7,7 @@
  * the layers are off. Skipped, with the reason, on a machine without a JDK (`apt-get install default-jdk-headless`).
  */
 import { spawnSync } from 'node:child_process';
-import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,6 +17,7 @@ import { runToEnd } from '../setup/children.js';
 import { canRun, graderCommand, modeEnv, ownedBy, SANDBOX_MODES, sandboxModes, type SandboxMode } from '../setup/sandbox-modes.js';
 import { seedCache } from '../setup/suite-cache.js';
 import { scratch } from '../sandbox/support.js';
+import { savedRecords } from './records.js';
 
 const BOTS = resolve('tests/fixtures/botzone');
 const CLI = resolve('dist/cli/index.js');
@@ -31,13 +32,6 @@ async function referee(args: string[], mode: SandboxMode = SANDBOX_MODES.bwrap, 
   const [command, ...rest] = graderCommand(mode, [CLI, ...args]);
   const run = await runToEnd(command, rest, modeEnv(mode, { ...process.env, FORCE_COLOR: '0', ...env }));
   return { code: run.code, stdout: run.stdout, stderr: run.stderr };
-}
-
-function records(dir: string): GameRecord[] {
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as GameRecord);
 }
 
 beforeAll(() => {
@@ -68,7 +62,7 @@ maybe('Java bots play every command', () => {
 
     // The restarted JSON bot (hand-parsed input, System.currentTimeMillis budget) graded under Botzone's judge.
     const config = join(work, 'botzone.json');
-    writeFileSync(config, JSON.stringify({ title: 'Reversi on Botzone', game: 'reversi', platform: 'botzone', opponents: [{ name: 'random', games: 1, points: 100 }] }));
+    writeFileSync(config, JSON.stringify({ title: 'Reversi on Botzone', game: 'reversi', platform: 'botzone', opponents: [{ name: 'random', games: 2, points: 100 }] }));
     const out = join(work, 'grade');
     const graded = await referee(['grade', join(BOTS, 'reversi-java'), '--config', config, '--out', out]);
     expect({ code: graded.code, stderr: graded.code === 0 ? '' : graded.stderr }).toEqual({ code: 0, stderr: '' });
@@ -90,7 +84,7 @@ maybe('Java bots play every command', () => {
     const slow = join(work, 'slow');
     const played = await referee(['play', '--black', join(BOTS, 'java-hostile', 'Slow.java'), '--white', 'random', '--games', '1', '--platform', 'botzone', '--save', slow]);
     expect(played.code).toBe(0);
-    const [late] = records(slow);
+    const [late] = savedRecords(slow);
     // Its first turn (the JVM's start counted, the limit doubled) was answered; its endless second turn was not.
     expect(late.turns[0]).toMatchObject({ side: 0, kind: 'move', limitMs: 6000 });
     expect(late.end.loser).toMatchObject({ side: 0, verdict: 'timeout' });
@@ -99,7 +93,7 @@ maybe('Java bots play every command', () => {
     const memory = join(work, 'memory');
     const again = await referee(['play', '--black', join(BOTS, 'java-hostile', 'Memory.java'), '--white', 'random', '--games', '1', '--platform', 'botzone', '--save', memory]);
     expect(again.code).toBe(0);
-    const [blown] = records(memory);
+    const [blown] = savedRecords(memory);
     // It catches OutOfMemoryError to answer anyway; the JVM ends at the first one, as Botzone ends a bot at its limit.
     expect(blown.end.loser).toMatchObject({ side: 0, verdict: 'memory' });
     expect(blown.end.loser!.message).toMatch(/256 MB memory limit/);
@@ -158,7 +152,7 @@ maybe('a hostile Java bot', () => {
     const cache = cacheFor(mode, mode.hardened && Object.keys(env).length === 0);
     const played = await referee(['play', '--black', bot, '--white', 'random', '--games', '1', '--platform', 'botzone', '--save', out], mode, { HOME: dir, REFEREE_CACHE_DIR: cache, ...env });
     expect({ code: played.code, stderr: played.code === 0 ? '' : played.stderr }).toEqual({ code: 0, stderr: '' });
-    const [record] = records(out);
+    const [record] = savedRecords(out);
     const first = record.turns.find((turn) => turn.side === 0 && turn.kind === 'move');
     const seen = Object.fromEntries((first?.debug ?? '').split(';').map((part) => part.split('=') as [string, string]));
     return { seen, record };
