@@ -36,7 +36,7 @@ import { nativeTools, protectGrader } from './native-tools.js';
 import { seccompProgram } from './seccomp.js';
 import { OutputCapture } from './output.js';
 import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
-import { findJava, JAVA_MAIN_CLASS, JAVA_OUT_OF_MEMORY, javaMemoryFlags, noJava } from './java-runtime.js';
+import { findJava, JAVA_MAIN_CLASS, JAVA_OUT_OF_MEMORY, JAVA_UTF8_FLAGS, javaMemoryFlags, noJava } from './java-runtime.js';
 import { findPython, noPython } from './python-runtime.js';
 import { stageProgram, stageShared, type StagedProgram } from './staging.js';
 
@@ -777,7 +777,7 @@ export class BotzonePlayer implements Player {
       const java = findJava();
       if (!java) throw new GraderError(noJava());
       // Botzone's `java Main`, with the JVM's own ceilings from the memory limit (the bound where no cgroup is).
-      return { argv: [java.java, ...javaMemoryFlags(this.memoryMb), '-cp', staged.dir, JAVA_MAIN_CLASS], binds: [java.home, ...java.binds] };
+      return { argv: [java.java, ...javaMemoryFlags(this.memoryMb), ...JAVA_UTF8_FLAGS, '-cp', staged.dir, JAVA_MAIN_CLASS], binds: [java.home, ...java.binds] };
     }
     const node = process.execPath;
     const permission = this.layers.permissionFlag ? [this.layers.permissionFlag, `--allow-fs-read=${staged.dir}`] : [];

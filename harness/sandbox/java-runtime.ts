@@ -129,6 +129,12 @@ export function javaMemoryFlags(memoryMb: number): string[] {
   ];
 }
 
+/**
+ * UTF-8 on stdin/stdout/stderr and in source-less strings: the sandbox clears the environment (no locale), where the
+ * JVM would fall back to ASCII and print a bot's Chinese debug line as '?'s. Botzone's sources are UTF-8 too.
+ */
+export const JAVA_UTF8_FLAGS = ['-Dfile.encoding=UTF-8', '-Dsun.stdout.encoding=UTF-8', '-Dsun.stderr.encoding=UTF-8'];
+
 /** The words a JVM ended by its memory ceiling writes (ExitOnOutOfMemoryError's line, or an uncaught OOM). */
 export const JAVA_OUT_OF_MEMORY = /java\.lang\.OutOfMemoryError/;
 

@@ -376,8 +376,10 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
 
   if (submission.botzone) {
     // A Botzone bot is checked by the judge's protocol and limits (check-botzone.ts), not the AIPlayer contract.
-    limits.moveTimeoutMs = BOTZONE_PRESET.moveTimeoutMs!;
-    limits.constructTimeoutMs = BOTZONE_PRESET.moveTimeoutMs! * BOTZONE_PRESET.firstMoveFactor!;
+    // This bot's own limit: Botzone's 1 s times its language's multiplier (Java 3 s, Python 6 s), the first turn doubled.
+    const multiplier = BOTZONE_PRESET.timeMultipliers?.[submission.language] ?? 1;
+    limits.moveTimeoutMs = BOTZONE_PRESET.moveTimeoutMs! * multiplier;
+    limits.constructTimeoutMs = BOTZONE_PRESET.moveTimeoutMs! * multiplier * BOTZONE_PRESET.firstMoveFactor!;
     limits.illegalLimit = 1;
     limits.memoryMb = options.memoryMb ?? 256;
     limits.source = "Botzone's judge (1 s a turn x language: C++ 1, JavaScript 2, Java 3, Python 6; first turn x2; one invalid action loses)";

@@ -46,12 +46,15 @@ maybe('Java bots play every command', () => {
   test('check in Botzone terms (kept bot passes; a typo is located), grade with the preset, a tournament beside a C++ Botzone bot', async () => {
     const kept = await referee(['check', join(BOTS, 'reversi-java-keep'), '--json']);
     if (!kept.stdout.trimStart().startsWith('{')) expect({ code: kept.code, stderr: kept.stderr }).toEqual({ code: 0, stderr: '' });
-    const result = JSON.parse(kept.stdout) as { ok: boolean; limits: { memoryMb: number; source: string }; steps: { id: string; status: string; detail?: string }[] };
+    const result = JSON.parse(kept.stdout) as { ok: boolean; limits: { moveTimeoutMs: number; memoryMb: number; source: string }; steps: { id: string; status: string; detail?: string }[] };
     expect(result.steps.filter((step) => step.status === 'fail')).toEqual([]);
     expect(result.ok).toBe(true);
     expect(result.limits.source).toMatch(/Java 3/);
     expect(result.limits.memoryMb).toBe(256);
+    expect(result.limits.moveTimeoutMs).toBe(3000);
     expect(result.steps.find((step) => step.id === 'export')!.detail).toMatch(/simple interaction, kept running/);
+    // Its debug line is UTF-8 (the sandbox has no locale: the JVM is told so), as Botzone shows it.
+    expect(result.steps.find((step) => step.id === 'moves')!.detail).toMatch(/\(debug: 第 1 回合 in \d+ ms\)/);
 
     // A single file named otherwise is compiled as Botzone compiles it (saved as Main.java); the error is located
     // in the student's own file, with Botzone's compile line as the fix.
