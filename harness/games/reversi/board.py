@@ -543,6 +543,9 @@ class Board(PlainBoard):
             state = self._s
             if state[_ROWS_SEEN] is None and not state[_PLAIN]:  # never read, but board.py's would be there
                 state[_PLAIN] = True
+                # An open get_legal_actions generator sees the board changed (it checks the integers by
+                # identity) and goes on through board.py's code, which raises as board.py's would.
+                state[_BLACK] = None
                 return
         object.__delattr__(self, name)
 
