@@ -277,87 +277,33 @@ for _off in (-9, -8, -7, -1, 1, 7, 8, 9):
     _KEY_BY_STEP.append(tuple(_keys))
 
 
-def _in_scan_order(squares, opp, _a=_NOT_A, _h=_NOT_H, _bit=_BIT_OF_LENGTH, _name=_NAME_OF_KEY.__getitem__,
-                   k0=_KEY_BY_STEP[0], k1=_KEY_BY_STEP[1], k2=_KEY_BY_STEP[2], k3=_KEY_BY_STEP[3],
-                   k4=_KEY_BY_STEP[4], k5=_KEY_BY_STEP[5], k6=_KEY_BY_STEP[6], k7=_KEY_BY_STEP[7]):
+_SCAN_STEPS = tuple(zip((0, 1, 2, 8, 10, 16, 17), (_NOT_A, _FULL, _NOT_H, _NOT_A, _NOT_H, _NOT_A, _FULL), _KEY_BY_STEP))
+
+
+def _in_scan_order(squares, opp, _steps=_SCAN_STEPS, _bit=_BIT_OF_LENGTH, _name=_NAME_OF_KEY.__getitem__,
+                   _last=_KEY_BY_STEP[7]):
     """The squares (a set, each next to one of opp's discs) in get_legal_actions' order, as names: each class
-    by its step (the lowest opponent neighbour's place, in order; the last class is what is left), then sorted."""
+    by its step (the lowest opponent neighbour's place, in order; the last class is what is left), then sorted.
+    Every step's neighbour set is one shift of opp << 9 (s-9 is the opponent's: bit s of opp << 9; s-8: of
+    opp << 8 = (opp << 9) >> 1; ... s+8: (opp << 9) >> 17)."""
     keys = []
     add = keys.append
-    t = squares & (opp << 9) & _a
-    if t:
-        squares ^= t
-        while t:
-            n = t.bit_length()
-            t ^= _bit[n]
-            add(k0[n])
-        if not squares:
-            keys.sort()
-            return list(map(_name, keys))
-    t = squares & opp << 8
-    if t:
-        squares ^= t
-        while t:
-            n = t.bit_length()
-            t ^= _bit[n]
-            add(k1[n])
-        if not squares:
-            keys.sort()
-            return list(map(_name, keys))
-    t = squares & (opp << 7) & _h
-    if t:
-        squares ^= t
-        while t:
-            n = t.bit_length()
-            t ^= _bit[n]
-            add(k2[n])
-        if not squares:
-            keys.sort()
-            return list(map(_name, keys))
-    t = squares & (opp << 1) & _a
-    if t:
-        squares ^= t
-        while t:
-            n = t.bit_length()
-            t ^= _bit[n]
-            add(k3[n])
-        if not squares:
-            keys.sort()
-            return list(map(_name, keys))
-    t = squares & (opp >> 1) & _h
-    if t:
-        squares ^= t
-        while t:
-            n = t.bit_length()
-            t ^= _bit[n]
-            add(k4[n])
-        if not squares:
-            keys.sort()
-            return list(map(_name, keys))
-    t = squares & (opp >> 7) & _a
-    if t:
-        squares ^= t
-        while t:
-            n = t.bit_length()
-            t ^= _bit[n]
-            add(k5[n])
-        if not squares:
-            keys.sort()
-            return list(map(_name, keys))
-    t = squares & opp >> 8
-    if t:
-        squares ^= t
-        while t:
-            n = t.bit_length()
-            t ^= _bit[n]
-            add(k6[n])
-        if not squares:
-            keys.sort()
-            return list(map(_name, keys))
+    high = opp << 9
+    for shift, mask, table in _steps:
+        t = squares & (high >> shift) & mask
+        if t:
+            squares ^= t
+            while t:
+                n = t.bit_length()
+                t ^= _bit[n]
+                add(table[n])
+            if not squares:
+                keys.sort()
+                return list(map(_name, keys))
     while squares:
         n = squares.bit_length()
         squares ^= _bit[n]
-        add(k7[n])
+        add(_last[n])
     keys.sort()
     return list(map(_name, keys))
 
