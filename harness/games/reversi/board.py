@@ -169,12 +169,6 @@ for _sq in range(64):
     _SQUARE[_NAMES[_sq]] = _sq
     _SQUARE[_NAMES[_sq].lower()] = _sq
 _BIT_OF_NAME = {name: 1 << sq for name, sq in _SQUARE.items()}
-_NEAR = [0] * 64  # the neighbours of a square, as a set
-for _sq in range(64):
-    for _dr, _dc in _NEAR_DIRECTIONS:
-        _r, _c = (_sq >> 3) + _dr, (_sq & 7) + _dc
-        if 0 <= _r <= 7 and 0 <= _c <= 7:
-            _NEAR[_sq] |= 1 << (_r * 8 + _c)
 # _SCAN_RANK[s - o + 9]: the place of the step o -> s in get_legal_actions' scan N, NE, E, SE, S, SW, W, NW.
 _SCAN_RANK = [0] * 19
 for _rank, (_dr, _dc) in enumerate(_NEAR_DIRECTIONS):
@@ -221,15 +215,10 @@ _X_BITS = str.maketrans({'X': '1', 'O': '0', '.': '0'})
 _O_BITS = str.maketrans({'X': '0', 'O': '1', '.': '0'})
 
 
+# The board turned half a circle (A1 <-> H8) is int.from_bytes(x.to_bytes(8, 'little').translate(_REVERSED_BYTE),
+# 'big'): its bytes in the other order, each byte's bits reversed.
 _REVERSED_BYTE = bytes(int('{:08b}'.format(b)[::-1], 2) for b in range(256))
-
-
-def _turned(x):
-    """The board turned half a circle (A1 <-> H8): its bytes in the other order, each byte's bits reversed."""
-    return int.from_bytes(x.to_bytes(8, 'little').translate(_REVERSED_BYTE), 'big')
-
-
-_LANE = 80  # where the turned board sits in a packed pair: a step of at most 18 bits from the board cannot reach it
+_LANE = 80  # where the turned board sits in a packed pair (the 80 in _legal): a step of at most 18 bits cannot reach it
 _INNER_PAIR = _INNER | _INNER << _LANE
 
 
