@@ -81,12 +81,14 @@ def _rays_of(size):
     return tuple(rays)
 
 
-_RAYS = {8: _rays_of(8), 10: _rays_of(10)}
+_RAYS = {}  # 8 and 10 -> _rays_of(size), built on first use (~5 ms each; kept off the module's import)
 
 
 def _reach(cells, size, frm):
     """Empty cells queen-like from `frm`, in cell order."""
     rays = _RAYS.get(size) if type(size) is int else None
+    if rays is None and (size == 8 or size == 10) and type(size) is int:
+        rays = _RAYS[size] = _rays_of(size)
     found = []
     if rays is not None:  # the board sizes there are: walk the tables (1.5x the bounds-tested walk below)
         for line in rays[frm]:
