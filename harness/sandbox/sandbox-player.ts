@@ -29,6 +29,7 @@ import { memoryWall, ResidentSampler, residentMb, WATCHDOG_INTERVAL_MS } from '.
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
 import { endPortableTree, processCpuMs, processGroup, processTree, SchedulingReader, signalGroups, signalPids } from './process-tree.js';
+import { threadGroupCpu } from './taskstats.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, noPython, pythonRuntimeDir } from './python-runtime.js';
@@ -131,7 +132,7 @@ function schedulingOf(child: Child, withState: boolean): PlayerScheduling | null
   if (child.killed) return null;
   if (child.sched?.pid !== child.node) {
     child.sched?.close();
-    child.sched = new SchedulingReader(child.node);
+    child.sched = new SchedulingReader(child.node, threadGroupCpu);
   }
   return child.sched.read(withState);
 }
