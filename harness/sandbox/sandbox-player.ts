@@ -411,6 +411,7 @@ export class SandboxPlayer implements Player {
       node,
       python,
       cpp,
+      mergeOutput: true,
     });
     const proc = spawn(plan.command, plan.args, {
       stdio: [plan.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
@@ -440,7 +441,10 @@ export class SandboxPlayer implements Player {
     };
     this.child = child;
     this.cpuBaseline = 0;
-    proc.stdout?.on('data', (chunk: Buffer) => this.output.add(chunk, false));
+    // stdout carries stderr too, in the order written (launch.ts mergeOutput), so the tail that explains a crash comes
+    // from it; the stderr pipe still has whatever came before the merge (the shell's own) and, on the portable path
+    // (no shell), the player's stderr.
+    proc.stdout?.on('data', (chunk: Buffer) => this.output.add(chunk, true));
     proc.stderr?.on('data', (chunk: Buffer) => this.output.add(chunk, true));
     child.requests.on('error', () => {
       // EPIPE when the child is gone; its exit is reported by the close handler.
