@@ -16,12 +16,12 @@ export function register(program: Command): void {
     .command('doctor')
     .description('report the sandbox layers active on this machine and test them live')
     .option('--json', 'print the report as JSON')
-    .option('--build', "build the sandbox's native tools (Landlock launcher, grader guard, compiler preload, Botzone spawner) and the C++ host into the cache now, so graders that run later without a C compiler still have them")
+    .option('--build', "build the sandbox's native tools (Landlock launcher, grader guard, compiler preload, Botzone spawner, taskstats reader) and the C++ host into the cache now, so graders that run later without a C compiler still have them")
     .action(async (flags: { json?: boolean; build?: boolean }) => {
       if (flags.build) {
         const tools = nativeTools();
         const say = flags.json ? (line: string) => console.error(line) : (line: string) => console.log(line);
-        if (tools.launcher) say(`built: ${tools.launcher}, ${tools.guard}, ${tools.compileShim}, ${tools.spawner}`);
+        if (tools.launcher) say(`built: ${tools.launcher}, ${tools.guard}, ${tools.compileShim}, ${tools.spawner}, ${tools.taskstats}`);
         else say(`not built: ${tools.problem}`);
         if (findCompiler()) say(`built: ${cppHostPath()}`);
         if (!tools.launcher) process.exitCode = 1;
