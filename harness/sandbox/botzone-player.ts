@@ -494,7 +494,8 @@ export class BotzonePlayer implements Player {
         clock.deadline = setTimeout(() => {
           setImmediate(() => {
             if (bot.clock !== clock || !bot.waiting) return;
-            const timedMs = performance.now() - clock.started;
+            // Never under the limit: node's timers run on the loop's cached clock, a fraction of a ms behind.
+            const timedMs = Math.max(deadlineMs, performance.now() - clock.started);
             const answer = this.memoryAtDeadline(timedMs, bot.cgroup) ?? { kind: 'timeout', timedMs, output: this.output.take() };
             this.settle({ kind: 'failure', answer });
             this.kill();
