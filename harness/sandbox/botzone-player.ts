@@ -168,8 +168,8 @@ export class BotzonePlayer implements Player {
 
   /**
    * Through the spawner the bot's deadline is kept inside its sandbox and each turn timed there: a restarted bot by
-   * the kernel's timer armed before exec, a kept one by the spawner's timerfd and the marker's arrival. A whole
-   * sandbox a turn (no spawner) is timed by the referee.
+   * the kernel's timer armed before exec, a kept one by the spawner's timerfd and the marker's arrival. Without the
+   * spawner the player times each turn in the grader (turn()) by the same rule, its own timer at the deadline.
    */
   get keepsTime(): boolean {
     return this.sandbox !== null ? this.sandbox.session.alive : this.withoutSpawner;

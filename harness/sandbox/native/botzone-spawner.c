@@ -18,14 +18,15 @@
  *   events    "ready\n"             once, at start
  *             "O <n>\n" + n bytes   the bot's stdout, as it comes
  *             "X <status> <cpu_us> <wall_us> <over>\n"  the bot ended: the raw wait status, its user+system CPU, its
- *                                     wall time from the command's arrival, and 1 when the deadline stopped it; its
- *                                     stdout is all sent
+ *                                     wall time from the command's arrival to its end (not to this spawner's late
+ *                                     look: see alive_wait_mark), and 1 when the deadline stopped it; its stdout is
+ *                                     all sent
  *             "E <n>\n" + n bytes   the bot could not be started (fork or exec failed), or T found no kept bot; ends
  *                                     the run like X
  *             "B <cpu_us>\n"        S: the kept bot runs and is stopped (the stop has taken effect); the CPU it had
  *                                     before the stop
  *             "P <cpu_us> <wall_us>\n"  T: the marker came; the bot is stopped (taken effect); the turn's CPU and
- *                                     wall time (from the command's arrival to the marker's arrival here)
+ *                                     wall time (from the command's arrival to the marker's write, as for X)
  * Every R gets exactly one X or E, every S one B or E, every T one P, X or E. A kept bot that ends between turns
  * (killed, or the memory limit) is told to its next T, as that turn's X. The bot's stderr is the spawner's own (the
  * grader captures it).
