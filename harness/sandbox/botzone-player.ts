@@ -290,7 +290,11 @@ export class BotzonePlayer implements Player {
     } else {
       this.kill();
       const input = this.wholeInput(codec, requests, responses, limitSeconds);
-      outcome = sandbox ? await this.spawnedTurn(sandbox.session, input, request.deadlineMs ?? null, false) : await this.turn(this.spawnBot(), input, request.deadlineMs);
+      // Without the spawner the turn's clock starts before the bot's whole sandbox is launched (as the referee's own
+      // timer did): that launch's synchronous part can take hundreds of ms at load, and a clock started after it would
+      // let the referee's backstop, counted from the ask, rule first.
+      const asked = performance.now();
+      outcome = sandbox ? await this.spawnedTurn(sandbox.session, input, request.deadlineMs ?? null, false) : await this.turn(this.spawnBot(), input, request.deadlineMs, asked);
     }
     this.fed = requests.length;
     if (outcome.kind === 'failure') return outcome.answer;
@@ -479,14 +483,14 @@ export class BotzonePlayer implements Player {
    * while a busy grader waits to read it: that lateness is the grader's, as the spawner's is in the sandbox); at
    * `deadlineMs` a timer here kills the bot, ruled at the kill (or for memory, as through the spawner).
    */
-  private turn(bot: Bot, input: string, deadlineMs?: number): Promise<TurnOutcome> {
+  private turn(bot: Bot, input: string, deadlineMs?: number, startedAt = performance.now()): Promise<TurnOutcome> {
     return new Promise<TurnOutcome>((resolve) => {
       bot.waiting = resolve;
       bot.stdout = [];
       bot.stdoutBytes = 0;
       bot.cgroup?.resetPeak();
       this.hitsBefore = bot.cgroup?.limitHits() ?? 0;
-      const clock: NonNullable<Bot['clock']> = { started: performance.now(), waitMark: graderWaitedMs(), deadline: null };
+      const clock: NonNullable<Bot['clock']> = { started: startedAt, waitMark: graderWaitedMs(), deadline: null };
       bot.clock = clock;
       if (deadlineMs !== undefined) {
         // Ruled after this loop turn's I/O (setImmediate): a timer that fires late, beside an answer already in the
@@ -500,7 +504,7 @@ export class BotzonePlayer implements Player {
             this.settle({ kind: 'failure', answer });
             this.kill();
           });
-        }, deadlineMs);
+        }, Math.max(0, deadlineMs - (performance.now() - startedAt)));
       }
       bot.stdin.write(input);
       if (!this.options.keepRunning && !bot.closedInput) {

@@ -169,6 +169,31 @@ static long long own_wait_ns(void) {
    woke after the deadline. */
 static long long alive_wait_mark = 0;
 
+/* The ended bot left SIGALRM alone (its mask, ignore and catch sets, read from the zombie's /proc status before it is
+   reaped): then the kernel's timer armed before exec would have ended it at its deadline, so an exit of its own
+   began before it. 0 where unreadable (Landlock refuses /proc) or touched. */
+static int alarm_untouched = 0;
+
+static void read_alarm_state(void) {
+  char path[64], text[4096];
+  alarm_untouched = 0;
+  snprintf(path, sizeof path, "/proc/%d/status", (int)child);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ssize_t got = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (got <= 0) return;
+  text[got] = 0;
+  const char *names[] = {"\nSigBlk:", "\nSigIgn:", "\nSigCgt:"};
+  for (int i = 0; i < 3; i++) {
+    const char *at = strstr(text, names[i]);
+    if (!at) return;
+    unsigned long long mask = strtoull(at + strlen(names[i]), NULL, 16);
+    if (mask & (1ULL << (SIGALRM - 1))) return;
+  }
+  alarm_untouched = 1;
+}
+
 /* When the bot's end or marker, noticed at `seen`, happened at the latest (see alive_wait_mark). */
 static long long ended_by(long long seen) {
   long long waited = own_wait_ns() - alive_wait_mark;
@@ -418,7 +443,12 @@ static void reaped(int status, const struct rusage *usage) {
   } else if (backstop_killed > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
     over = 1;
     wall = backstop_killed - run_started;
+  } else if (run_deadline > 0 && WIFEXITED(status) && alarm_untouched && wall > run_deadline - run_started) {
+    /* It exited, and SIGALRM would have ended it at the deadline: its exit began before the deadline, and what came
+       after (its exit's own work, held by a busy machine) is not its time. */
+    wall = run_deadline - run_started;
   }
+  alarm_untouched = 0;
   run_deadline = 0;
   backstop_killed = 0;
   if (!turn) {
@@ -577,6 +607,9 @@ int main(int argc, char **argv) {
       int status;
       struct rusage usage;
       pid_t done;
+      siginfo_t ended;
+      ended.si_pid = 0;
+      if (child > 0 && turn && run_deadline > 0 && waitid(P_PID, (id_t)child, &ended, WEXITED | WNOHANG | WNOWAIT) == 0 && ended.si_pid == child) read_alarm_state();
       while ((done = wait4(-1, &status, WNOHANG, &usage)) > 0)
         if (done == child) reaped(status, &usage);
     }
