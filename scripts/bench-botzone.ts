@@ -290,6 +290,8 @@ async function benchRuling(label: string, name: string, source: string): Promise
   //    in the spawner (at real-time priority where granted) stops the bot at the deadline inside its sandbox and the
   //    ruling takes the spawner's time; the bot's own last sign of life says whether it really stopped there;
   //  - kept by the grader (the same bot with keepsTime hidden): the referee's own timer, then a kill;
+  //  - no spawner (REFEREE_BOTZONE_SPAWNER=0, as with no C compiler): the player's own timer in the grader, ruled at
+  //    its kill after that loop turn's I/O (a restarted bot's turn there includes its whole sandbox's start);
   //  - a bare timer of the same length in the grader, nothing spinning: the grader's own wake-up under this load.
   // For the kept bot also its first turn's wall time (an instant answer: the bot was started, stopped, in load()).
   const limitMs = 300;
@@ -297,11 +299,14 @@ async function benchRuling(label: string, name: string, source: string): Promise
   const spawnerKept: number[] = [];
   const lastSign: number[] = [];
   const graderKept: number[] = [];
+  /** No spawner (no C compiler to build it): the player keeps the turn's time in the grader. */
+  const noSpawner: number[] = [];
   const firstTurn: number[] = [];
   const bare: number[] = [];
   /** Rulings more than 5 ms past the limit, said one by one. */
   const outliers: string[] = [];
-  const ruled = async (seed: number, hideKeepsTime: boolean): Promise<{ pastMs: number; aliveMs: number | null } | null> => {
+  const ruled = async (seed: number, hideKeepsTime: boolean, withoutSpawner = false): Promise<{ pastMs: number; aliveMs: number | null } | null> => {
+    if (withoutSpawner) process.env.REFEREE_BOTZONE_SPAWNER = '0';
     const loop = await bot(name, 'main.cpp', source);
     const player: Player = hideKeepsTime ? graderTimed(loop) : loop;
     const opponent = new InProcessPlayer('random', randomAgent, getGame);
@@ -313,11 +318,13 @@ async function benchRuling(label: string, name: string, source: string): Promise
       // Only a move's ruling (a construction or load ruling is another clock).
       if (loser?.verdict !== 'timeout' || loser.phase !== 'move') return null;
       const alive = [...(loser.output?.text ?? '').matchAll(/^alive ([\d.]+)$/gm)].pop();
-      if (loser.wallMs - limitMs > 5) outliers.push(`${hideKeepsTime ? 'grader' : 'spawner'}: ${loser.wallMs} ms, ${loser.message}`);
+      const answered = record.turns.filter((turn) => turn.side === 0 && turn.kind === 'move').length;
+      if (loser.wallMs - limitMs > 5) outliers.push(`${withoutSpawner ? 'no spawner' : hideKeepsTime ? 'grader' : 'spawner'}: ${loser.wallMs} ms after ${answered} answered turns, ${loser.message}`);
       return { pastMs: loser.wallMs - limitMs, aliveMs: alive ? Number(alive[1]) : null };
     } finally {
       await player.close();
       await opponent.close();
+      delete process.env.REFEREE_BOTZONE_SPAWNER;
     }
   };
   for (let i = 0; i < games; i++) {
@@ -326,11 +333,13 @@ async function benchRuling(label: string, name: string, source: string): Promise
     if (kept?.aliveMs !== null && kept?.aliveMs !== undefined) lastSign.push((kept.aliveMs - limitMs) * 1000);
     const timedHere = await ruled(i + 1, true);
     if (timedHere) graderKept.push(timedHere.pastMs * 1000);
+    const ownTimer = await ruled(i + 1, false, true);
+    if (ownTimer) noSpawner.push(ownTimer.pastMs * 1000);
     const started = performance.now();
     await new Promise((resolve) => setTimeout(resolve, limitMs));
     bare.push((performance.now() - started - limitMs) * 1000);
   }
-  for (const times of [spawnerKept, lastSign, graderKept, bare, firstTurn]) times.sort((a, b) => a - b);
+  for (const times of [spawnerKept, lastSign, graderKept, noSpawner, bare, firstTurn]) times.sort((a, b) => a - b);
   const max = (times: number[]): string => (times.length ? `max ${(times[times.length - 1] / 1000).toFixed(2)} ms` : 'none');
   const priority = realtimePrefix().length ? 'the spawner at real-time priority' : 'the spawner at normal priority';
   console.log(
@@ -338,6 +347,7 @@ async function benchRuling(label: string, name: string, source: string): Promise
       `deadline kept by the spawner ruled ${show(spawnerKept)}, ${max(spawnerKept)} past the limit (${spawnerKept.length} games; ` +
       `the bot's own last sign of life ${show(lastSign)}, ${max(lastSign)} from its start past the limit); ` +
       `kept by the grader's timer ruled ${show(graderKept)}, ${max(graderKept)} past (${graderKept.length} games); ` +
+      `no spawner (no C compiler: the player's own timer in the grader) ruled ${show(noSpawner)}, ${max(noSpawner)} past (${noSpawner.length} games); ` +
       `a bare ${limitMs} ms timer in the grader: ${show(bare)}, ${max(bare)} late` +
       (label.startsWith('kept') ? `; its first turn (an instant answer, the bot started in load()) ${show(firstTurn)}, ${max(firstTurn)}` : ''),
   );

@@ -21,11 +21,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import type { Writable } from 'node:stream';
 import { basename, dirname } from 'node:path';
 import { botzoneHistory, type BotzoneCodec } from '../games/common/botzone.js';
 import type { Side } from '../games/game.js';
 import { botzoneGameIds, getGame } from '../games/registry.js';
+import { graderWaitedMs } from '../referee/ask.js';
 import { GraderError } from '../referee/grader-error.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { PlayerCgroup } from './cgroup.js';
@@ -97,6 +99,9 @@ interface Bot {
   exited: Promise<void>;
   /** The turn waiting for this process's output. */
   waiting: ((outcome: TurnOutcome) => void) | null;
+  /** The running turn's clock (see turn()): when its input went, the grader's own waits when the bot was last seen
+   * without its answer, and its deadline's timer. */
+  clock: { started: number; waitMark: number; deadline: ReturnType<typeof setTimeout> | null } | null;
 }
 
 type TurnOutcome =
@@ -153,6 +158,11 @@ export class BotzonePlayer implements Player {
   private caughtUp = false;
   /** The spawner's memory group's limit hits when the running turn began (see memoryAtDeadline). */
   private hitsBefore = 0;
+  /**
+   * No spawner here (no C compiler to build it, or switched off): the player keeps each turn's time itself in the
+   * grader (turn()), so that an answer the grader noticed late, busy, is not ruled late.
+   */
+  private withoutSpawner = false;
 
   constructor(private readonly options: BotzoneOptions) {
     this.name = options.name;
@@ -168,11 +178,11 @@ export class BotzonePlayer implements Player {
 
   /**
    * Through the spawner the bot's deadline is kept inside its sandbox and each turn timed there: a restarted bot by
-   * the kernel's timer armed before exec, a kept one by the spawner's timerfd and the marker's arrival. A whole
-   * sandbox a turn (no spawner) is timed by the referee.
+   * the kernel's timer armed before exec, a kept one by the spawner's timerfd and the marker's arrival. Without the
+   * spawner the player times each turn in the grader (turn()) by the same rule, its own timer at the deadline.
    */
   get keepsTime(): boolean {
-    return this.sandbox !== null && this.sandbox.session.alive;
+    return this.sandbox !== null ? this.sandbox.session.alive : this.withoutSpawner;
   }
 
   /** A bot has no in-process layer: the OS layers and the seccomp filter are all there is (as for the C++ host). */
@@ -277,7 +287,7 @@ export class BotzonePlayer implements Player {
       // asking it; Botzone's judge asks, and a kept bot must answer that turn itself: it is fed those requests
       // first, and each answer must be the pass.
       for (let i = this.fed; i < requests.length - 1; i++) {
-        const between = await this.turn(live, line(requests[i]));
+        const between = await this.turn(live, line(requests[i]), request.deadlineMs);
         if (between.kind === 'failure') return between.answer;
         const answer = this.answerOf(codec, between);
         if (answer.kind !== 'move') return answer;
@@ -286,11 +296,15 @@ export class BotzonePlayer implements Player {
         }
         this.fed = i + 1;
       }
-      outcome = await this.turn(live, line(requests[requests.length - 1]));
+      outcome = await this.turn(live, line(requests[requests.length - 1]), request.deadlineMs);
     } else {
       this.kill();
       const input = this.wholeInput(codec, requests, responses, limitSeconds);
-      outcome = sandbox ? await this.spawnedTurn(sandbox.session, input, request.deadlineMs ?? null, false) : await this.turn(this.spawnBot(), input);
+      // Without the spawner the turn's clock starts before the bot's whole sandbox is launched (as the referee's own
+      // timer did): that launch's synchronous part can take hundreds of ms at load, and a clock started after it would
+      // let the referee's backstop, counted from the ask, rule first.
+      const asked = performance.now();
+      outcome = sandbox ? await this.spawnedTurn(sandbox.session, input, request.deadlineMs ?? null, false) : await this.turn(this.spawnBot(), input, request.deadlineMs, asked);
     }
     this.fed = requests.length;
     if (outcome.kind === 'failure') return outcome.answer;
@@ -350,7 +364,8 @@ export class BotzonePlayer implements Player {
   }
 
   async abort(): Promise<void> {
-    this.settle({ kind: 'failure', answer: (this.run ? this.memoryAtDeadline(null) : null) ?? { kind: 'timeout', output: this.output.take() } });
+    const memory = this.run ? this.memoryAtDeadline(null) : this.bot ? this.memoryAtDeadline(null, this.bot.cgroup) : null;
+    this.settle({ kind: 'failure', answer: memory ?? { kind: 'timeout', output: this.output.take() } });
     this.kill();
   }
 
@@ -359,13 +374,13 @@ export class BotzonePlayer implements Player {
    * or about to kill it (at load that can outlast the turn), so the cause is the memory limit, named as such; null
    * when the limit was not reached.
    */
-  private memoryAtDeadline(timedMs: number | null): PlayerAnswer | null {
-    const cgroup = this.sandbox?.cgroup;
+  private memoryAtDeadline(timedMs: number | null, group?: PlayerCgroup | null): PlayerAnswer | null {
+    const cgroup = group === undefined ? this.sandbox?.cgroup : group;
     if (!cgroup || cgroup.limitHits() <= this.hitsBefore) return null;
     const peakMb = cgroup.peakMb();
     const peak = peakMb === null ? '' : ` (peak ${Math.round(peakMb)} MB)`;
     // The group's counters go on from here: the next turn starts in a fresh sandbox.
-    this.dropSandbox();
+    if (group === undefined) this.dropSandbox();
     return { kind: 'memory', message: `reached its ${this.memoryMb} MB memory limit${peak} and was still running at its deadline: a memory blow-up, not a slow search`, ...(timedMs !== null ? { timedMs } : {}), output: this.output.take() };
   }
 
@@ -472,12 +487,36 @@ export class BotzonePlayer implements Player {
     };
   }
 
-  /** Write a turn's input and wait for its output (the keep-running marker, or the process's exit). */
-  private turn(bot: Bot, input: string): Promise<TurnOutcome> {
+  /**
+   * Write a turn's input and wait for its output (the keep-running marker, or the process's exit). Without the
+   * spawner the grader keeps the turn's time: from the input's write to the answer, less the time the grader's own
+   * event loop waited, runnable, for a CPU since it last saw the bot without its answer (an answer sits in its pipe
+   * while a busy grader waits to read it: that lateness is the grader's, as the spawner's is in the sandbox); at
+   * `deadlineMs` a timer here kills the bot, ruled at the kill (or for memory, as through the spawner).
+   */
+  private turn(bot: Bot, input: string, deadlineMs?: number, startedAt = performance.now()): Promise<TurnOutcome> {
     return new Promise<TurnOutcome>((resolve) => {
       bot.waiting = resolve;
       bot.stdout = [];
       bot.stdoutBytes = 0;
+      bot.cgroup?.resetPeak();
+      this.hitsBefore = bot.cgroup?.limitHits() ?? 0;
+      const clock: NonNullable<Bot['clock']> = { started: startedAt, waitMark: graderWaitedMs(), deadline: null };
+      bot.clock = clock;
+      if (deadlineMs !== undefined) {
+        // Ruled after this loop turn's I/O (setImmediate): a timer that fires late, beside an answer already in the
+        // pipe, must not beat it (node runs timers before it reads).
+        clock.deadline = setTimeout(() => {
+          setImmediate(() => {
+            if (bot.clock !== clock || !bot.waiting) return;
+            // Never under the limit: node's timers run on the loop's cached clock, a fraction of a ms behind.
+            const timedMs = Math.max(deadlineMs, performance.now() - clock.started);
+            const answer = this.memoryAtDeadline(timedMs, bot.cgroup) ?? { kind: 'timeout', timedMs, output: this.output.take() };
+            this.settle({ kind: 'failure', answer });
+            this.kill();
+          });
+        }, Math.max(0, deadlineMs - (performance.now() - startedAt)));
+      }
       bot.stdin.write(input);
       if (!this.options.keepRunning && !bot.closedInput) {
         bot.closedInput = true;
@@ -492,6 +531,18 @@ export class BotzonePlayer implements Player {
     const waiting = holder?.waiting;
     if (!holder || !waiting) return;
     holder.waiting = null;
+    if (holder === this.bot && this.bot.clock) {
+      const clock = this.bot.clock;
+      this.bot.clock = null;
+      if (clock.deadline) clearTimeout(clock.deadline);
+      // The answer's time on the grader's clock, less what the grader itself waited for a CPU since it last saw the bot
+      // still thinking (see turn()).
+      if (outcome.kind === 'output' && outcome.wallMs === undefined) {
+        const noticed = performance.now() - clock.started;
+        const late = graderWaitedMs() - clock.waitMark;
+        outcome = { ...outcome, wallMs: Math.round((late > 0 && late < noticed ? noticed - late : noticed) * 1000) / 1000 };
+      }
+    }
     // stderr written just before the answer may sit in its pipe's callback of this same loop turn.
     setImmediate(() => waiting(outcome));
   }
@@ -512,7 +563,11 @@ export class BotzonePlayer implements Player {
     if (!bot.waiting) return;
     const text = Buffer.concat(bot.stdout).toString('utf8');
     const marker = text.indexOf(KEEP_RUNNING_MARKER);
-    if (marker < 0) return;
+    if (marker < 0) {
+      // Read, and no answer in it: the answer comes after this look.
+      if (bot.clock && this.options.keepRunning) bot.clock.waitMark = graderWaitedMs();
+      return;
+    }
     const before = text.slice(0, marker);
     if (bot.closedInput) {
       // It asked to keep running but its source did not say so (the marker was built at run time): its stdin is
@@ -589,6 +644,7 @@ export class BotzonePlayer implements Player {
       stdoutBytes: 0,
       exited: Promise.resolve(),
       waiting: null,
+      clock: null,
     };
     this.bot = bot;
     this.cpuBaseline = 0;
@@ -627,9 +683,10 @@ export class BotzonePlayer implements Player {
   private async openSandbox(): Promise<{ session: SpawnerSession } | null> {
     if (this.sandbox?.session.alive) return this.sandbox;
     this.sandbox = null;
-    if (process.env.REFEREE_BOTZONE_SPAWNER === '0' || !this.layers.process.rlimits) return null;
+    this.withoutSpawner = false;
+    if (process.env.REFEREE_BOTZONE_SPAWNER === '0' || !this.layers.process.rlimits) return this.noSpawner();
     const built = nativeTools().spawner;
-    if (!built) return null;
+    if (!built) return this.noSpawner();
     if (realtimePrefix().length === 0) return this.startSandbox(built, false);
     try {
       return await this.startSandbox(built, true);
@@ -640,6 +697,11 @@ export class BotzonePlayer implements Player {
       refuseRealtime();
       return this.startSandbox(built, false);
     }
+  }
+
+  private noSpawner(): null {
+    this.withoutSpawner = true;
+    return null;
   }
 
   private async startSandbox(built: string, realtime: boolean): Promise<{ session: SpawnerSession }> {
@@ -829,6 +891,8 @@ export class BotzonePlayer implements Player {
     if (!bot) return dropped ?? Promise.resolve();
     this.bot = null;
     bot.killed = true;
+    if (bot.clock?.deadline) clearTimeout(bot.clock.deadline);
+    bot.clock = null;
     const pids = bot.cgroup?.pids() ?? [];
     signalGroups(bot.groups, 'SIGKILL');
     signalPids(pids, 'SIGKILL');
