@@ -102,24 +102,17 @@ function flipNames(sq: number, ph: number, pl: number, oh: number, ol: number): 
   let total = 0;
   let fh = 0;
   let fl = 0;
-  while (al !== 0) {
-    const bit = al & -al;
-    al ^= bit;
-    const d = DIRECTION_OF_STEP[31 - clz32(bit) - sq + 9];
-    const t = closerOf(sq, d, ph, pl, oh, ol);
-    if (t < 0) continue;
-    const pair = (sq << 6) | t;
-    const length = RAY_STEP[pair] - 1;
-    fh |= BETWEEN_HI[pair];
-    fl |= BETWEEN_LO[pair];
-    lengths |= length << (3 * d);
-    total += length;
-    dirs |= 1 << d;
-  }
-  while (ah !== 0) {
-    const bit = ah & -ah;
-    ah ^= bit;
-    const d = DIRECTION_OF_STEP[63 - clz32(bit) - sq + 9];
+  while ((ah | al) !== 0) {
+    let d: number;
+    if (al !== 0) {
+      const bit = al & -al;
+      al ^= bit;
+      d = DIRECTION_OF_STEP[31 - clz32(bit) - sq + 9];
+    } else {
+      const bit = ah & -ah;
+      ah ^= bit;
+      d = DIRECTION_OF_STEP[63 - clz32(bit) - sq + 9];
+    }
     const t = closerOf(sq, d, ph, pl, oh, ol);
     if (t < 0) continue;
     const pair = (sq << 6) | t;

@@ -406,21 +406,17 @@ export function rankLegalSquares(ph: number, pl: number, oh: number, ol: number)
  */
 export function readRanks<T>(nh: number, nl: number, byRank: readonly T[], into: T[]): T[] {
   let k = 0;
-  while (nl !== 0) {
-    const bit = nl & -nl;
-    nl ^= bit;
-    const o = 31 - clz32(bit);
-    let dirs = SLOT[o];
-    SLOT[o] = 0;
-    do {
-      into[k++] = byRank[(o << 3) | (31 - clz32(dirs & -dirs))];
-      dirs &= dirs - 1;
-    } while (dirs !== 0);
-  }
-  while (nh !== 0) {
-    const bit = nh & -nh;
-    nh ^= bit;
-    const o = 63 - clz32(bit);
+  while ((nh | nl) !== 0) {
+    let o: number;
+    if (nl !== 0) {
+      const bit = nl & -nl;
+      nl ^= bit;
+      o = 31 - clz32(bit);
+    } else {
+      const bit = nh & -nh;
+      nh ^= bit;
+      o = 63 - clz32(bit);
+    }
     let dirs = SLOT[o];
     SLOT[o] = 0;
     do {
