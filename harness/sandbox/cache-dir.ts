@@ -15,7 +15,7 @@ const DEFAULT_MAX_MB = 200;
 // cache at 681 MB against its 200 MB cap.
 // Botzone bots (botzone-<hash>, the cpp-botzone-<hash> header shim) and probe answers too.
 const CONTENT_HASHED =
-  /^(submission|host)-[0-9a-f]+\.cjs$|^(python|native)-[0-9a-f]+$|^cpp-(host-|botzone-)?[0-9a-f]+(\.so)?$|^botzone-[0-9a-f]+$|^typecheck-[0-9a-f]+\.blob$|^typecheck-snapshot-[0-9a-f]+\.cjs$|^[a-z+]+-probe-[0-9a-f]+\.json$/;
+  /^(submission|host)-[0-9a-f]+\.cjs$|^(python|native)-[0-9a-f]+$|^cpp-(host-|botzone-)?[0-9a-f]+(\.so)?$|^botzone-[0-9a-f]+$|^typecheck-[0-9a-f]+\.blob$|^typecheck-snapshot-[0-9a-f]+\.cjs$|^[a-z+]+-probe-[0-9a-f]+\.json$|^python-syntax-[0-9a-f]+\.json$/;
 /**
  * Working files a process makes and removes itself (a type check's folder, a half-written entry): what a killed
  * process left behind is removed once it is a day old (no check or build takes that long).
@@ -162,6 +162,21 @@ export function cacheFile(name: string, text: string | Uint8Array): string {
     touchCacheEntry(path);
     return path;
   }
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, text, { mode: 0o644 });
+  renameSync(temporary, path);
+  touchCacheEntry(path);
+  pruneCache();
+  return path;
+}
+
+/**
+ * Write (or replace) the entry `name`, for entries named by what they describe rather than by their contents (a
+ * kept report that is valid only while what it read is unchanged): written under a temporary name and renamed, so
+ * a reader sees the old entry or the new one, never half of one.
+ */
+export function replaceCacheFile(name: string, text: string | Uint8Array): string {
+  const path = join(cacheDir(), name);
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, text, { mode: 0o644 });
   renameSync(temporary, path);
