@@ -162,12 +162,7 @@ export function cacheFile(name: string, text: string | Uint8Array): string {
     touchCacheEntry(path);
     return path;
   }
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode: 0o644 });
-  renameSync(temporary, path);
-  touchCacheEntry(path);
-  pruneCache();
-  return path;
+  return replaceCacheFile(name, text);
 }
 
 /**
