@@ -12,6 +12,7 @@ import { randomAgent } from '../reference-ai/generic/random.js';
 import { benchBotzone } from './bench-botzone.js';
 import { benchCpp } from './bench-cpp.js';
 import { benchCredit } from './bench-credit.js';
+import { benchThreadCredit } from './bench-thread-credit.js';
 import { benchPython } from './bench-python.js';
 import { benchFreeze, benchSandbox } from './bench-sandbox.js';
 import { benchLandlock } from './bench-landlock.js';
@@ -129,6 +130,11 @@ async function main(): Promise<void> {
   // Games beside CPU hogs, before and after moves were credited (a minute or more): only when named (`-- credit`).
   if (only.includes('credit')) {
     await benchCredit();
+    console.log('');
+  }
+  // The credit of a player working in short-lived threads, beside CPU hogs: only when named (`-- thread-credit`).
+  if (only.includes('thread-credit')) {
+    await benchThreadCredit();
     console.log('');
   }
   if (want('table')) {

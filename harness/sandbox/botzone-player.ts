@@ -1,5 +1,6 @@
 /**
- * A Botzone bot as a Player: the bot is a whole program (C++ executable, Python or JavaScript script) that speaks
+ * A Botzone bot as a Player: the bot is a whole program (C++ executable, Python or JavaScript script, Java classes
+ * run as `java Main` with the JVM's memory ceilings from java-runtime.ts) that speaks
  * Botzone's protocol on stdin/stdout, run behind the same OS layers as every player (bubblewrap with the no-fork
  * seccomp filter; else the Landlock launcher with the same filter; the cgroup; the unprivileged uid).
  *
@@ -35,6 +36,7 @@ import { nativeTools, protectGrader } from './native-tools.js';
 import { seccompProgram } from './seccomp.js';
 import { OutputCapture } from './output.js';
 import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
+import { findJava, JAVA_MAIN_CLASS, JAVA_OUT_OF_MEMORY, JAVA_UTF8_FLAGS, javaMemoryFlags, noJava } from './java-runtime.js';
 import { findPython, noPython } from './python-runtime.js';
 import { stageProgram, stageShared, type StagedProgram } from './staging.js';
 
@@ -48,16 +50,24 @@ const BOTZONE_MEMORY_MB = 256;
 /** What a bot's pass ({"x": -1, "y": -1}) answers when it is asked for a move: not a move, so illegal there. */
 const PASS_VALUE = 'pass (-1, -1)';
 
+/** The languages a Botzone bot may be in (each with its runtime in programFor). */
+export type BotzoneLanguage = 'C++' | 'Python' | 'JavaScript' | 'Java';
+
+/** A submission's language as a Botzone bot's (TypeScript and anything else run on node). */
+export function botzoneLanguage(language: string | undefined): BotzoneLanguage {
+  return language === 'Python' || language === 'C++' || language === 'Java' ? language : 'JavaScript';
+}
+
 export interface BotzoneOptions {
   /** Shown in records and reports. */
   name: string;
-  /** The compiled bot: the executable (C++), or the entry .py / .js file. */
+  /** The compiled bot: the executable (C++), the entry .py / .js file, or Main.class in its class folder (Java). */
   bundlePath: string;
   /** The submission's folder (Python and JavaScript bots are staged from it). */
   submissionRoot: string;
-  /** Python: the bot's own files to stage (absolute, under submissionRoot); default the entry alone. */
+  /** Python: the bot's own files to stage (absolute, under submissionRoot); Java: its class files; default the entry alone. */
   files?: string[];
-  language: 'C++' | 'Python' | 'JavaScript';
+  language: BotzoneLanguage;
   interaction: 'json' | 'simple';
   /** The bot prints the keep-running marker: keep its stdin open (see the header). */
   keepRunning: boolean;
@@ -360,8 +370,9 @@ export class BotzonePlayer implements Player {
   }
 
   async endGame(): Promise<void> {
-    // Botzone ends a bot with its game (the next game's load() starts the next one).
-    this.kill();
+    // Botzone ends a bot with its game (the next game's load() starts the next one): gone before this resolves, so
+    // the next bot never shares the memory group with this one's dying.
+    await this.kill();
   }
 
   async close(): Promise<void> {
@@ -417,7 +428,7 @@ export class BotzonePlayer implements Player {
   private exitFailure(outcome: Extract<TurnOutcome, { kind: 'output' }>, output: PlayerAnswer['output']): PlayerAnswer {
     if (outcome.oom) return { kind: 'memory', message: `exceeded the ${this.memoryMb} MB memory limit`, output };
     // Without a cgroup the address-space limit stops it: the allocation failure is its own words.
-    if (/std::bad_alloc|^MemoryError|heap out of memory|Cannot allocate memory/m.test(this.output.stderrTail())) {
+    if (/std::bad_alloc|^MemoryError|heap out of memory|Cannot allocate memory/m.test(this.output.stderrTail()) || JAVA_OUT_OF_MEMORY.test(this.output.stderrTail())) {
       return { kind: 'memory', message: `ran out of its ${this.memoryMb} MB memory limit`, output };
     }
     const tail = this.output.stderrTail().trim().split('\n').pop() ?? '';
@@ -746,6 +757,9 @@ export class BotzonePlayer implements Player {
     if (this.options.language === 'C++') {
       this.staged = stageProgram(dirname(entry), [entry], entry, 'bz');
       chmodSync(this.staged.entry, 0o755);
+    } else if (this.options.language === 'Java') {
+      // The class folder (Main.class and its inner classes) is the class path.
+      this.staged = stageProgram(dirname(entry), this.options.files ?? [entry], entry, 'bz');
     } else {
       this.staged = stageProgram(this.options.submissionRoot, this.options.files ?? [entry], entry, 'bz');
     }
@@ -759,6 +773,12 @@ export class BotzonePlayer implements Player {
       if (!python) throw new GraderError(noPython());
       // -E -s: no environment or user site (-I would also drop the script's folder from sys.path: its modules).
       return { argv: [python.path, '-E', '-s', '-B', staged.entry], binds: [python.path, ...python.binds] };
+    }
+    if (this.options.language === 'Java') {
+      const java = findJava();
+      if (!java) throw new GraderError(noJava());
+      // Botzone's `java Main`, with the JVM's own ceilings from the memory limit (the bound where no cgroup is).
+      return { argv: [java.java, ...javaMemoryFlags(this.memoryMb), ...JAVA_UTF8_FLAGS, '-cp', staged.dir, JAVA_MAIN_CLASS], binds: [java.home, ...java.binds] };
     }
     const node = process.execPath;
     const permission = this.layers.permissionFlag ? [this.layers.permissionFlag, `--allow-fs-read=${staged.dir}`] : [];
@@ -793,9 +813,10 @@ export class BotzonePlayer implements Player {
     bot.frozen = false;
   }
 
-  private kill(): void {
+  /** Ends the bot; resolves once it is gone (a kept bot reaped by the spawner, or the bot's sandbox ended). */
+  private kill(): Promise<void> {
     const run = this.run;
-    if (this.kept === 'live' && !run) this.sandbox?.session.kill();
+    const dropped = this.kept === 'live' && !run ? this.sandbox?.session.dropKept() : undefined;
     if (this.kept === 'live' || run) this.kept = null;
     if (run) {
       this.run = null;
@@ -805,7 +826,7 @@ export class BotzonePlayer implements Player {
       if (waiting) setImmediate(() => waiting({ kind: 'failure', answer: { kind: 'timeout', output: this.output.take() } }));
     }
     const bot = this.bot;
-    if (!bot) return;
+    if (!bot) return dropped ?? Promise.resolve();
     this.bot = null;
     bot.killed = true;
     const pids = bot.cgroup?.pids() ?? [];
@@ -817,6 +838,7 @@ export class BotzonePlayer implements Player {
     const waiting = bot.waiting;
     bot.waiting = null;
     if (waiting) setImmediate(() => waiting({ kind: 'failure', answer: { kind: 'timeout', output: this.output.take() } }));
+    return Promise.all([dropped, bot.exited]).then(() => undefined);
   }
 
   private cpuSinceLast(): number | undefined {

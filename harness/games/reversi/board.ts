@@ -37,98 +37,109 @@ for (let sq = 0; sq < 64; sq++) {
   }
 }
 
-/** The runs of the last flipNames call, per direction. */
-const RUN_H = new Int32Array(8);
-const RUN_L = new Int32Array(8);
+/**
+ * Per pair of squares sq → t on one ray (index sq << 6 | t): RAY_STEP, how many steps t is from sq (0 when t is on no
+ * ray of sq), and BETWEEN_HI / BETWEEN_LO, the squares strictly between them: a run closed at t is one lookup.
+ */
+const RAY_STEP = new Int8Array(64 * 64);
+const BETWEEN_HI = new Int32Array(64 * 64);
+const BETWEEN_LO = new Int32Array(64 * 64);
+for (let sq = 0; sq < 64; sq++) {
+  for (let d = 0; d < 8; d++) {
+    let hi = 0;
+    let lo = 0;
+    for (let k = 0; k < 8 && RAY_NAMES[(sq * 8 + d) * 8 + k] !== ''; k++) {
+      const t = NAMES.indexOf(RAY_NAMES[(sq * 8 + d) * 8 + k]);
+      RAY_STEP[(sq << 6) | t] = k + 1;
+      BETWEEN_HI[(sq << 6) | t] = hi;
+      BETWEEN_LO[(sq << 6) | t] = lo;
+      if (t < 32) lo |= 1 << t;
+      else hi |= 1 << (t - 32);
+    }
+  }
+}
 
 /**
- * The run the player (ph, pl) flips from `sq` in direction d into RUN_H/RUN_L[d]; false when it flips none there.
- * The run ends at the ray's first square that is not the opponent's (lowest bit towards higher squares, highest
- * towards lower ones), as in the core's flips.
+ * The square that closes the run the player (ph, pl) would flip from `sq` in direction d, or -1 when the run flips
+ * nothing there: the ray's first square that is not the opponent's (lowest bit towards higher squares, highest
+ * towards lower ones), when it is the player's.
  */
-function runFrom(sq: number, d: number, ph: number, pl: number, oh: number, ol: number): boolean {
+function closerOf(sq: number, d: number, ph: number, pl: number, oh: number, ol: number): number {
   const i = sq * 8 + d;
   if (d < 4) {
-    const rl = RAY_LO[i];
-    const stopL = rl & ~ol;
+    const stopL = RAY_LO[i] & ~ol;
     if (stopL !== 0) {
       const f = stopL & -stopL;
-      if ((pl & f) === 0) return false;
-      RUN_L[d] = rl & (f - 1);
-      RUN_H[d] = 0;
-      return true;
+      return (pl & f) === 0 ? -1 : 31 - clz32(f);
     }
-    const rh = RAY_HI[i];
-    const stopH = rh & ~oh;
+    const stopH = RAY_HI[i] & ~oh;
     const f = stopH & -stopH;
-    if ((ph & f) === 0) return false;
-    RUN_L[d] = rl;
-    RUN_H[d] = rh & (f - 1);
-    return true;
+    return (ph & f) === 0 ? -1 : 63 - clz32(f);
   }
-  const rh = RAY_HI[i];
-  const stopH = rh & ~oh;
+  const stopH = RAY_HI[i] & ~oh;
   if (stopH !== 0) {
-    const f = 1 << (31 - clz32(stopH));
-    if ((ph & f) === 0) return false;
-    RUN_H[d] = rh & -(f << 1);
-    RUN_L[d] = 0;
-    return true;
+    const t = 31 - clz32(stopH);
+    return ((ph >>> t) & 1) === 0 ? -1 : t + 32;
   }
-  const rl = RAY_LO[i];
-  const stopL = rl & ~ol;
-  if (stopL === 0) return false;
-  const f = 1 << (31 - clz32(stopL));
-  if ((pl & f) === 0) return false;
-  RUN_H[d] = rh;
-  RUN_L[d] = rl & -(f << 1);
-  return true;
+  const stopL = RAY_LO[i] & ~ol;
+  if (stopL === 0) return -1;
+  const t = 31 - clz32(stopL);
+  return ((pl >>> t) & 1) === 0 ? -1 : t;
 }
 
 /**
  * The discs the player (ph, pl) flips by playing the empty square `sq`, as names in board.py's _can_fliped order
  * (per direction E, SE, S, SW, W, NW, N, NE, each from the far end back towards the move), or null when it flips
  * nothing; the same set is left in `flipped`. Only directions whose first square is the opponent's can flip, so
- * those are taken from the neighbour set (one to three on most moves); each run's names are read from RAY_NAMES.
- * The returned array is the only allocation.
+ * those are taken from the neighbour set (one to three on most moves); each run's set and length are one lookup by
+ * its closing square, its names are read from RAY_NAMES. The returned array is the only allocation.
  */
 function flipNames(sq: number, ph: number, pl: number, oh: number, ol: number): string[] | null {
   let ah = NEAR_HI[sq] & oh;
   let al = NEAR_LO[sq] & ol;
   let dirs = 0;
+  let lengths = 0; // three bits a direction: a run is at most six discs
+  let total = 0;
+  let fh = 0;
+  let fl = 0;
   while (al !== 0) {
     const bit = al & -al;
     al ^= bit;
     const d = DIRECTION_OF_STEP[31 - clz32(bit) - sq + 9];
-    if (runFrom(sq, d, ph, pl, oh, ol)) dirs |= 1 << d;
+    const t = closerOf(sq, d, ph, pl, oh, ol);
+    if (t < 0) continue;
+    const pair = (sq << 6) | t;
+    const length = RAY_STEP[pair] - 1;
+    fh |= BETWEEN_HI[pair];
+    fl |= BETWEEN_LO[pair];
+    lengths |= length << (3 * d);
+    total += length;
+    dirs |= 1 << d;
   }
   while (ah !== 0) {
     const bit = ah & -ah;
     ah ^= bit;
     const d = DIRECTION_OF_STEP[63 - clz32(bit) - sq + 9];
-    if (runFrom(sq, d, ph, pl, oh, ol)) dirs |= 1 << d;
-  }
-  if (dirs === 0) {
-    flipped.hi = 0;
-    flipped.lo = 0;
-    return null;
-  }
-  let fh = 0;
-  let fl = 0;
-  for (let left = dirs; left !== 0; left &= left - 1) {
-    const d = 31 - clz32(left & -left);
-    fh |= RUN_H[d];
-    fl |= RUN_L[d];
+    const t = closerOf(sq, d, ph, pl, oh, ol);
+    if (t < 0) continue;
+    const pair = (sq << 6) | t;
+    const length = RAY_STEP[pair] - 1;
+    fh |= BETWEEN_HI[pair];
+    fl |= BETWEEN_LO[pair];
+    lengths |= length << (3 * d);
+    total += length;
+    dirs |= 1 << d;
   }
   flipped.hi = fh;
   flipped.lo = fl;
+  if (dirs === 0) return null;
   // One array of the exact length, in direction order, each run from its far end back.
-  const names = new Array<string>(popcount(fh, fl));
+  const names = new Array<string>(total);
   let k = 0;
   for (; dirs !== 0; dirs &= dirs - 1) {
     const d = 31 - clz32(dirs & -dirs);
     const ray = (sq * 8 + d) * 8;
-    for (let j = popcount(RUN_H[d], RUN_L[d]); j > 0;) names[k++] = RAY_NAMES[ray + --j];
+    for (let j = (lengths >>> (3 * d)) & 7; j > 0;) names[k++] = RAY_NAMES[ray + --j];
   }
   return names;
 }
@@ -223,10 +234,10 @@ export class Board {
 
   /** Legal squares for `color` in board.py's order, as 'A1'..'H8'. */
   getLegalActions(color: Color): string[] {
-    const words = color === 'X' ? rankLegalSquares(this.#bh, this.#bl, this.#wh, this.#wl)
+    const n = color === 'X' ? rankLegalSquares(this.#bh, this.#bl, this.#wh, this.#wl)
       : color === 'O' ? rankLegalSquares(this.#wh, this.#wl, this.#bh, this.#bl) : checkColor(color) && 0;
-    // The ranks come out sorted: each names its square, written straight into the answer.
-    return readRanks(words, NAME_OF_RANK, new Array<string>(words === 0 ? 0 : out.lo));
+    // The ranks come out sorted: each names its square, written straight into the answer of the exact length.
+    return readRanks(out.hi, out.lo, NAME_OF_RANK, new Array<string>(n));
   }
 
   get_legal_actions(color: Color): string[] {

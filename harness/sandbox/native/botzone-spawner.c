@@ -15,6 +15,7 @@
  *                                     the turn ends when its stdout carries the keep-running marker (the bot is
  *                                     stopped again at once) or when it ends; SIGKILL <limit_us> after this command
  *             "K\n"                 SIGKILL the bot (a running one, or a kept one between turns)
+ *             "D\n"                 between turns (a game's end): SIGKILL a kept bot and reap it, then answer "D"
  *   events    "ready\n"             once, at start
  *             "O <n>\n" + n bytes   the bot's stdout, as it comes
  *             "X <status> <cpu_us> <wall_us> <over>\n"  the bot ended: the raw wait status, its user+system CPU, its
@@ -26,6 +27,7 @@
  *                                     before the stop
  *             "P <cpu_us> <wall_us>\n"  T: the marker came; the bot is stopped (taken effect); the turn's CPU and
  *                                     wall time (from the command's arrival to the marker's arrival here)
+ *             "D\n"                 D: no bot is left (a kept one's end is forgotten, not told to a next turn)
  * Every R gets exactly one X or E, every S one B or E, every T one P, X or E. A kept bot that ends between turns
  * (killed, or the memory limit) is told to its next T, as that turn's X. The bot's stderr is the spawner's own (the
  * grader captures it).
@@ -416,6 +418,25 @@ static int command(void) {
   if (control[0] == 'K' && head == 2) {
     if (child > 0) kill(child, SIGKILL);
     consume(head);
+    return 1;
+  }
+  if (control[0] == 'D' && head == 2) {
+    consume(head);
+    /* The grader waits for "D" before the next game's bot starts, so the two never share the group (its memory
+       above all) while this one dies. In a turn (never sent so; harmless): as K, the run's end still told. */
+    if (turn) {
+      if (child > 0) kill(child, SIGKILL);
+    } else if (child > 0) {
+      kill(child, SIGKILL);
+      int status;
+      struct rusage usage;
+      if (wait4(child, &status, 0, &usage) == child) reaped(status, &usage);
+    }
+    if (!turn) {
+      held = -1;
+      kept = 0;
+    }
+    write_all(1, "D\n", 2);
     return 1;
   }
   if (control[0] == 'S' && head == 2) {
