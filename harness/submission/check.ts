@@ -7,7 +7,6 @@ import { performance } from 'node:perf_hooks';
 import type { AnyGame } from '../games/game.js';
 import { getGame } from '../games/registry.js';
 import { BOTZONE_PRESET, configForGame, DEFAULT_REFEREE_CONFIG } from '../referee/config.js';
-import { checkBotzoneBot } from './check-botzone.js';
 import type { MoveInfo, PlayerAnswer } from '../referee/player.js';
 import { detectLayers, isHardened, isolationRecord, type Layers } from '../sandbox/layers.js';
 import { GraderError } from '../referee/grader-error.js';
@@ -383,6 +382,8 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
     limits.illegalLimit = 1;
     limits.memoryMb = options.memoryMb ?? 256;
     limits.source = "Botzone's judge (1 s a turn x language: C++ 1, JavaScript 2, Java 3, Python 6; first turn x2; one invalid action loses)";
+    // Loaded only for a Botzone bot: its player and the match runner are most of a course check's unused code.
+    const { checkBotzoneBot } = await import('./check-botzone.js');
     steps.push(...(await checkBotzoneBot({ game, submission, bundlePath, files, layers, seed: options.seed ?? 1, ...(options.memoryMb !== undefined ? { memoryMb: options.memoryMb } : {}) })));
     return result();
   }
