@@ -167,7 +167,7 @@ describe('results that explain', () => {
     expect(await page.textContent('#banner')).toBe('White (O) — random wins: Black (human) resigned.');
     const record = JSON.parse(readFileSync(await save(page, 'resigned.json'), 'utf8')) as { end: { reason: string; resignedBy: number; winner: number } };
     expect(record.end).toMatchObject({ reason: 'resign', resignedBy: 0, winner: 1 });
-    const replay = referee('replay', join(dir, 'resigned.json'));
+    const replay = await referee('replay', join(dir, 'resigned.json'));
     expect(replay.stderr).toBe('');
     expect(replay.code).toBe(0);
     await page.keyboard.press('u');

@@ -238,9 +238,9 @@ describe('controls', () => {
 describe('load', () => {
   let saved: Record<string, unknown> & { turns: Record<string, unknown>[]; end: Record<string, unknown> };
 
-  beforeAll(() => {
+  beforeAll(async () => {
     const out = join(dir, 'series');
-    const play = referee('play', '--game', 'connect4', '--black', 'heuristic', '--white', 'random', '--games', '1', '--seed', '4', '--save', out);
+    const play = await referee('play', '--game', 'connect4', '--black', 'heuristic', '--white', 'random', '--games', '1', '--seed', '4', '--save', out);
     expect(play.code).toBe(0);
     saved = JSON.parse(readFileSync(join(out, 'game-1.json'), 'utf8'));
   });

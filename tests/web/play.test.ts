@@ -104,7 +104,7 @@ describe.each(gameIds())('%s against random', (gameId) => {
     expect(record.format).toBe('referee.game/1');
     expect(record.game).toBe(gameId);
     expect(record.players).toEqual(['human', 'random']);
-    const replay = referee('replay', file);
+    const replay = await referee('replay', file);
     expect(replay.stderr).toBe('');
     expect(replay.code).toBe(0);
     expect(replay.stdout).toMatch(/valid: \d+ turns/);
@@ -176,7 +176,7 @@ describe('other modes', () => {
 
   test('load a games.jsonl line and take over White from ply 3 against an AI', async () => {
     const saved = join(dir, 'series');
-    const play = referee('play', '--black', 'greedy', '--white', 'random', '--games', '1', '--seed', '4', '--save', saved);
+    const play = await referee('play', '--black', 'greedy', '--white', 'random', '--games', '1', '--seed', '4', '--save', saved);
     expect(play.code).toBe(0);
     const record = JSON.parse(readFileSync(join(saved, 'game-1.json'), 'utf8')) as { turns: { side: number }[] };
     const line = join(dir, 'games.jsonl');
@@ -339,7 +339,7 @@ describe('other modes', () => {
     expect(banner).toMatch(/lost by timeout/);
     expect(banner).toMatch(/no answer within 1000 ms/);
     const file = await save(page, 'timeout.json');
-    const replay = referee('replay', file);
+    const replay = await referee('replay', file);
     expect(replay.code).toBe(0);
     expect(replay.stdout).toMatch(/by timeout/);
     await page.close();
@@ -358,7 +358,7 @@ describe('other modes', () => {
         JSON.stringify({ type: 'new', game: 'reversi', black: { kind: 'reference', name: 'nope' }, white: { kind: 'human' } }),
         ...Array.from({ length: 100 }, () => JSON.stringify({ type: 'pause' })),
       ],
-      1000,
+      [/not JSON/, /message refused/, /message refused/, /unknown game 'chess'/, /unknown reference AI 'nope'/, /too many messages/],
     );
     // Over the size cap the server closes the socket (message too big) without reading it.
     replies.push(
