@@ -37,7 +37,7 @@ import { checkReachable, KEY_PREFIX, queueName, redactUrl, RedisWatch, redisConn
 import { recordMismatch } from './record-check.js';
 import { encodeArtefact, validateJob, type QueuedJob } from './schema.js';
 import { jobDigest, jobSignature, signLease, unsignedJobsAllowed, verifyFailure, verifyResult } from './signing.js';
-import { lastBeat, readWorkers } from './workers.js';
+import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_SECONDS, lastBeat, readWorkers } from './workers.js';
 import { count } from '../words.js';
 
 /**
@@ -59,6 +59,12 @@ export const LEASE_SECONDS = 30;
 const LEASE_REFRESH_MS = 5000;
 /** How long close() lets enqueues in flight finish before it counts what it took off the queue. */
 const ENQUEUE_SETTLE_MS = 5000;
+/**
+ * How long close() waits for a stalled game's worker to show it is alive (a later beat) or gone (its beat lapsed):
+ * a beat seen at the stall lapses within HEARTBEAT_TTL_SECONDS, so evidence comes within that; the margin is for a
+ * Redis slow to answer.
+ */
+const STALL_VERDICT_MS = HEARTBEAT_TTL_SECONDS * 1000 + HEARTBEAT_EVERY_MS;
 /** Different workers that may fail a game (a bad record, or an error) before it is a grader error. */
 const MAX_FAILING_WORKERS = 2;
 /** Bad outcomes of any kind (unsigned results, altered jobs, one worker failing it again and again) before it is one. */
@@ -305,7 +311,7 @@ export class QueuePool implements GamePool {
     const inPlay = await Promise.all(left.map((key) => this.stillInPlay(this.jobIds.get(key) ?? key)));
     const count = inPlay.filter((each) => each).length;
     this.closeSummary = { removed: this.withdrawn + left.length - count, inPlay: count };
-    await this.judgeStalls(true).catch(() => undefined);
+    await this.judgeStallsAtClose().catch(() => undefined);
     await this.releaseArtefacts().catch(() => undefined);
     await this.redis.del(leaseKey(this.coordinator)).catch(() => undefined);
     this.watch.close();
@@ -563,7 +569,7 @@ export class QueuePool implements GamePool {
   /**
    * Said only on evidence: a stalled game's worker that has beaten since (a later signed heartbeat) is alive — the
    * machine's load held it past its lock, it says so itself ('lost …'), and the replay elsewhere needs no warning;
-   * one whose heartbeat is gone stopped answering. Undecided at close (`final`): said, as before.
+   * one whose heartbeat is gone stopped answering. Undecided (`final`, Redis did not answer): said.
    */
   private async judgeStalls(final = false): Promise<void> {
     const pending = this.stalls;
@@ -581,6 +587,22 @@ export class QueuePool implements GamePool {
       else waiting.push(stall);
     }
     this.stalls.push(...waiting);
+  }
+
+  /**
+   * At close every stall is judged on evidence too: a run whose last game was the replay of a held worker's game
+   * ends before that worker's next beat, and "stopped answering" was then said of a worker that was only held up
+   * (seen at load 30: tests/queue/faults). Waits until each stalled worker has beaten again or its beat has lapsed,
+   * at most STALL_VERDICT_MS; what is still undecided after that is said.
+   */
+  private async judgeStallsAtClose(): Promise<void> {
+    const deadline = Date.now() + STALL_VERDICT_MS;
+    await this.judgeStalls();
+    while (this.stalls.length > 0 && Date.now() < deadline) {
+      await delay(Math.min(250, Math.max(0, deadline - Date.now())));
+      await this.judgeStalls();
+    }
+    if (this.stalls.length > 0) await this.judgeStalls(true);
   }
 
   private async poll(): Promise<void> {
