@@ -187,7 +187,7 @@ describe('results that explain', () => {
     expect(await page.isDisabled('#step')).toBe(false);
     await page.selectOption('#speed', '0');
     await page.click('#pause');
-    await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.body.dataset.over === '1');
     expect(await page.textContent('#banner')).toMatch(banner);
     expect(await page.isDisabled('#pause')).toBe(true);
     expect(await page.isDisabled('#step')).toBe(true);

@@ -153,8 +153,8 @@ describe('watching and losing', () => {
     const watcher = await browser.newPage();
     await watcher.goto(page.url());
     await watcher.waitForSelector('#board svg');
-    await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 120_000 });
-    await watcher.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.body.dataset.over === '1');
+    await watcher.waitForFunction(() => document.body.dataset.over === '1');
     expect(await watcher.textContent('#status')).toMatch(/Watching/);
     expect(await watcher.textContent('#banner')).toMatch(/wins|Draw/);
     const plies = await plyOf(watcher);
@@ -203,7 +203,7 @@ describe('watching and losing', () => {
     await newGame(page, '0.5');
     await settle(page);
     await clickMove(page);
-    await page.waitForFunction(() => Number(document.body.dataset.ply) >= 3, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => Number(document.body.dataset.ply) >= 3);
     const record = (await save(page, 'policies.json', false)) as unknown as { config: { timeBankMs?: number; strikeLimit?: number }; turns: TurnRecord[] };
     expect(record.config).toMatchObject({ moveTimeoutMs: 500, timeBankMs: 200, strikeLimit: 2 });
     expect(record.turns[2]).toMatchObject({ side: 0, kind: 'move', strikes: 1, bankLeftMs: 0, debug: 'turn 2' });

@@ -221,7 +221,7 @@ describe('other modes', () => {
     await page.waitForFunction((p) => Number(document.body.dataset.ply) > p && document.body.dataset.holding === '1', paused); // one move (and a forced pass, if any)
     await page.selectOption('#speed', '0');
     await page.click('#pause');
-    await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.body.dataset.over === '1');
     expect(await page.textContent('#banner')).toMatch(/wins|Draw/);
     await page.close();
   });
@@ -230,7 +230,7 @@ describe('other modes', () => {
     const page = await open('game=nogo&black=sub:0&white=ref:random');
     await page.waitForSelector('#ai-controls:not([hidden])');
     await page.selectOption('#speed', '0');
-    await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.body.dataset.over === '1');
     expect(await page.textContent('#banner')).toMatch(/wins/);
     expect(await page.textContent('#side-0 .name')).toMatch(/AIPlayer/);
     await page.close();
@@ -334,7 +334,7 @@ describe('other modes', () => {
     // The new game (a new id in the URL), not the one the page opened with.
     await page.waitForFunction((old) => location.hash !== old && document.body.dataset.ply === '0' && document.querySelector('#board [data-move]'), first);
     await page.locator('#board [data-move]').first().click();
-    await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.body.dataset.over === '1');
     const banner = await page.textContent('#banner');
     expect(banner).toMatch(/lost by timeout/);
     expect(banner).toMatch(/no answer within 1000 ms/);

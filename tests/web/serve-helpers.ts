@@ -92,7 +92,6 @@ export async function settle(page: Page, afterPly = -1): Promise<void> {
       Number(document.body.dataset.ply ?? -1) > after &&
       (document.body.dataset.over === '1' || document.querySelector('#board [data-move]') !== null),
     afterPly,
-    { timeout: 30_000 },
   );
 }
 

@@ -43,8 +43,6 @@ test('a folder that does not exist yet is awaited; then compile failure and reus
       document.querySelectorAll('#watch-students tbody tr').length === 3 &&
       /finished/.test(document.querySelector('#watch-summary')!.textContent ?? '') &&
       ![...document.querySelectorAll('#watch-students tbody tr')].some((tr) => /^(grading|waiting)/.test(tr.querySelectorAll('td')[1]?.textContent ?? '')),
-    undefined,
-    { timeout: 30_000 },
   );
   const rows = await page.$$eval('#watch-students tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
   const byId = Object.fromEntries(rows.map((row) => [row[0], row.slice(1)]));
