@@ -37,7 +37,7 @@ import { checkReachable, KEY_PREFIX, queueName, redactUrl, RedisWatch, redisConn
 import { recordMismatch } from './record-check.js';
 import { encodeArtefact, validateJob, type QueuedJob } from './schema.js';
 import { jobDigest, jobSignature, signLease, unsignedJobsAllowed, verifyFailure, verifyResult } from './signing.js';
-import { HEARTBEAT_EVERY_MS, lastBeat, readWorkers } from './workers.js';
+import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_SECONDS, lastBeat, readWorkers } from './workers.js';
 import { count } from '../words.js';
 
 /**
@@ -57,10 +57,14 @@ const WORKER_CHECK_MS = 5000;
 /** The coordinator's lease: refreshed every LEASE_REFRESH_MS, gone LEASE_SECONDS after the coordinator stopped. */
 export const LEASE_SECONDS = 30;
 const LEASE_REFRESH_MS = 5000;
-/** How long close() waits for a stalled worker's next heartbeat before it says the worker stopped answering. */
-const FINAL_STALL_LOOK_MS = 3 * HEARTBEAT_EVERY_MS;
 /** How long close() lets enqueues in flight finish before it counts what it took off the queue. */
 const ENQUEUE_SETTLE_MS = 5000;
+/**
+ * How long close() waits for a stalled game's worker to show it is alive (a later beat) or gone (its beat lapsed):
+ * a beat seen at the stall lapses within HEARTBEAT_TTL_SECONDS, so evidence comes within that; the margin is for a
+ * Redis slow to answer.
+ */
+const STALL_VERDICT_MS = HEARTBEAT_TTL_SECONDS * 1000 + HEARTBEAT_EVERY_MS;
 /** Different workers that may fail a game (a bad record, or an error) before it is a grader error. */
 const MAX_FAILING_WORKERS = 2;
 /** Bad outcomes of any kind (unsigned results, altered jobs, one worker failing it again and again) before it is one. */
@@ -307,7 +311,7 @@ export class QueuePool implements GamePool {
     const inPlay = await Promise.all(left.map((key) => this.stillInPlay(this.jobIds.get(key) ?? key)));
     const count = inPlay.filter((each) => each).length;
     this.closeSummary = { removed: this.withdrawn + left.length - count, inPlay: count };
-    await this.judgeStalls(true).catch(() => undefined);
+    await this.judgeStallsAtClose().catch(() => undefined);
     await this.releaseArtefacts().catch(() => undefined);
     await this.redis.del(leaseKey(this.coordinator)).catch(() => undefined);
     this.watch.close();
@@ -565,7 +569,7 @@ export class QueuePool implements GamePool {
   /**
    * Said only on evidence: a stalled game's worker that has beaten since (a later signed heartbeat) is alive — the
    * machine's load held it past its lock, it says so itself ('lost …'), and the replay elsewhere needs no warning;
-   * one whose heartbeat is gone stopped answering. Undecided at close (`final`): said, as before.
+   * one whose heartbeat is gone stopped answering. Undecided (`final`, Redis did not answer): said.
    */
   private async judgeStalls(final = false): Promise<void> {
     const pending = this.stalls;
@@ -579,32 +583,26 @@ export class QueuePool implements GamePool {
       const now = await lastBeat(this.redis, this.options.key, stall.worker).catch(() => null);
       const alive = now !== null && stall.beatAt !== undefined && stall.beatAt !== null && now > stall.beatAt;
       if (alive) continue;
-      if (now === null || stall.beatAt === null) this.options.onWarning?.(stoppedAnswering(stall.worker, stall.label));
+      if (now === null || stall.beatAt === null || final) this.options.onWarning?.(stoppedAnswering(stall.worker, stall.label));
       else waiting.push(stall);
     }
-    if (final) await this.lastLookAtStalls(waiting);
-    else this.stalls.push(...waiting);
+    this.stalls.push(...waiting);
   }
 
   /**
-   * At close, a stalled worker whose heartbeat is still there gets a few beats' time to beat again before it is said
-   * to have stopped: the stall may have been seen (and its beat read) only after the worker was running again — a
-   * machine that held both up (SIGSTOP, swap, load 60) — and the run may end before that worker's next beat.
+   * At close every stall is judged on evidence too: a run whose last game was the replay of a held worker's game
+   * ends before that worker's next beat, and "stopped answering" was then said of a worker that was only held up
+   * (seen at load 30: tests/queue/faults). Waits until each stalled worker has beaten again or its beat has lapsed,
+   * at most STALL_VERDICT_MS; what is still undecided after that is said.
    */
-  private async lastLookAtStalls(stalls: Stall[]): Promise<void> {
-    const until = Date.now() + FINAL_STALL_LOOK_MS;
-    let left = stalls;
-    while (left.length > 0 && Date.now() < until) {
-      await delay(HEARTBEAT_EVERY_MS / 8);
-      const still: Stall[] = [];
-      for (const stall of left) {
-        const now = await lastBeat(this.redis, this.options.key, stall.worker).catch(() => null);
-        if (now === null) this.options.onWarning?.(stoppedAnswering(stall.worker, stall.label));
-        else if (stall.beatAt === undefined || stall.beatAt === null || now <= stall.beatAt) still.push(stall);
-      }
-      left = still;
+  private async judgeStallsAtClose(): Promise<void> {
+    const deadline = Date.now() + STALL_VERDICT_MS;
+    await this.judgeStalls();
+    while (this.stalls.length > 0 && Date.now() < deadline) {
+      await delay(Math.min(250, Math.max(0, deadline - Date.now())));
+      await this.judgeStalls();
     }
-    for (const stall of left) this.options.onWarning?.(stoppedAnswering(stall.worker, stall.label));
+    if (this.stalls.length > 0) await this.judgeStalls(true);
   }
 
   private async poll(): Promise<void> {

@@ -95,7 +95,7 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
   const inPlay = new Map<string, string>();
   // BullMQ gave the game to another worker because this one did not renew its lock in time (its event loop or Redis
   // stalled past the lock): said once, so a replay elsewhere is never unexplained; this play's result is refused.
-  const lost = (jobId: string, why = `this worker's lock on it lapsed (it did not renew it within ${lockMs} ms); another worker plays it from its start`): void => {
+  const lost = (jobId: string, why = `this worker's lock on it lapsed (it did not renew it within ${lockMs} ms); the next free worker, perhaps this one, plays it from its start`): void => {
     const label = inPlay.get(jobId);
     if (label === undefined) return;
     inPlay.delete(jobId);

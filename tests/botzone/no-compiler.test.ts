@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, expect, test } from '@jest/globals';
+import { runToEnd } from '../setup/children.js';
 import { hasBwrap } from '../setup/sandbox-modes.js';
 import { scratch } from '../sandbox/support.js';
 import { REVERSI_PY } from './python-bots.js';
@@ -35,21 +36,18 @@ beforeAll(() => {
 });
 
 /** One game against random under Botzone's rules; the bot's turns' debug (its pids) and the game's end. */
-function play(name: string, env: Record<string, string>): { pids: number[]; reason: string; stderr: string } {
+async function play(name: string, env: Record<string, string>): Promise<{ pids: number[]; reason: string; stderr: string }> {
   const out = join(work, name);
-  const run = spawnSync(process.execPath, [CLI, 'play', '--black', bot, '--white', 'random', '--games', '1', '--platform', 'botzone', '--save', out], {
-    env: { HOME: work, ...env },
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
-  expect(run.status).toBe(0);
+  // To its own end however loaded the machine (a failed or timed-out test stops it).
+  const run = await runToEnd(process.execPath, [CLI, 'play', '--black', bot, '--white', 'random', '--games', '1', '--platform', 'botzone', '--save', out], { HOME: work, ...env });
+  expect(run.code).toBe(0);
   const [file] = readdirSync(out);
   const record = JSON.parse(readFileSync(join(out, file), 'utf8')) as { end: { reason: string }; turns: { side: number; kind: string; debug?: string }[] };
   const pids = record.turns.filter((turn) => turn.side === 0 && turn.kind === 'move').map((turn) => Number(/^pid (\d+)$/.exec(turn.debug ?? '')?.[1]));
   return { pids, reason: record.end.reason, stderr: run.stderr };
 }
 
-(hasBwrap ? test : test.skip)('no C compiler and no tools built ahead: a whole sandbox a turn, and the bot plays its game; with the compiler, the spawner', () => {
+(hasBwrap ? test : test.skip)('no C compiler and no tools built ahead: a whole sandbox a turn, and the bot plays its game; with the compiler, the spawner', async () => {
   // A PATH with bubblewrap and python3 and no C compiler of any name; a cache with nothing built in it.
   const bin = join(work, 'bin');
   mkdirSync(bin);
@@ -57,7 +55,7 @@ function play(name: string, env: Record<string, string>): { pids: number[]; reas
     const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
     symlinkSync(found, join(bin, tool));
   }
-  const bare = play('no-cc', { PATH: bin, REFEREE_CXX: '/nonexistent/g++', REFEREE_CACHE_DIR: join(work, 'empty-cache') });
+  const bare = await play('no-cc', { PATH: bin, REFEREE_CXX: '/nonexistent/g++', REFEREE_CACHE_DIR: join(work, 'empty-cache') });
   expect(bare.reason).toBe('score');
   expect(bare.pids.length).toBeGreaterThan(10);
   expect(bare.pids.every((pid) => Number.isInteger(pid))).toBe(true);
@@ -65,7 +63,7 @@ function play(name: string, env: Record<string, string>): { pids: number[]; reas
   expect(new Set(bare.pids).size).toBe(1);
 
   // The control: the compiler on PATH (a cache of its own), so the spawner is built and forks each turn's bot.
-  const spawned = play('with-cc', { PATH: process.env.PATH ?? '/usr/bin:/bin', REFEREE_CACHE_DIR: join(work, 'cc-cache') });
+  const spawned = await play('with-cc', { PATH: process.env.PATH ?? '/usr/bin:/bin', REFEREE_CACHE_DIR: join(work, 'cc-cache') });
   expect(spawned.reason).toBe('score');
   expect(new Set(spawned.pids).size).toBe(spawned.pids.length);
 }, 300_000);

@@ -7,7 +7,6 @@
  *     and `referee gradescope` writes a results.json that says the autograder failed, with no score; the batch's
  *     grades.csv leaves the row's points blank and every `referee export` format says "not graded", never a 0.
  */
-import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { makeClass, tempDir, writeConfig } from '../batch/helpers.js';
@@ -29,14 +28,9 @@ function stub(kind: 'broken' | 'flaky'): string {
 
 const environment = (env: Record<string, string>, stubDir?: string): NodeJS.ProcessEnv => ({ ...process.env, REFEREE_CACHE_DIR: tempDir('cache'), ...(stubDir ? { PATH: `${stubDir}:${process.env.PATH}` } : {}), ...env });
 
-/** A quick command (export): synchronous. */
-function referee(args: string[], env: Record<string, string> = {}, stubDir?: string) {
-  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: environment(env, stubDir), timeout: 120_000 });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
 
 /**
- * A grade, check or batch from an empty cache (its tools built first): run to its end however long a loaded machine
+ * Any command (a grade, check or batch from an empty cache builds its tools first): run to its end however long a loaded machine
  * takes. A 120 s spawnSync timeout killed two working grades at load 40 (exit null) and blocked jest's own timeout.
  */
 function graded(args: string[], env: Record<string, string> = {}, stubDir?: string): Promise<ChildRun> {
@@ -133,20 +127,20 @@ test('batch: the class index says "not graded: grader error" and the run exits 3
 
   // `referee export` of that grade in every format: nothing charged to the student.
   const gradeJson = join(out, 'students', 'alice', 'grade.json');
-  const exported = (format: string): string => {
-    const result = referee(['export', gradeJson, '--format', format]);
+  const exported = async (format: string): Promise<string> => {
+    const result = await graded(['export', gradeJson, '--format', format]);
     expect({ format, code: result.code, stderr: result.stderr }).toEqual({ format, code: 0, stderr: '' });
     return result.stdout;
   };
-  expect(exported('csv').trim().split('\n')[1]).toMatch(/^alice,alice,,,TypeScript,,60,,,,not graded,"?not graded: grader error/);
-  const junit = exported('junit');
+  expect((await exported('csv')).trim().split('\n')[1]).toMatch(/^alice,alice,,,TypeScript,,60,,,,not graded,"?not graded: grader error/);
+  const junit = await exported('junit');
   expect(junit).toMatch(/<testsuite name="alice" tests="1" failures="0" errors="1" skipped="0"/);
   expect(junit).toMatch(/<error message="not graded: grader error: .*sandbox did not start/);
   expect(junit).not.toContain('<failure');
-  expect(exported('markdown')).toMatch(/^## .*: not graded \(grader error\)/);
+  expect(await exported('markdown')).toMatch(/^## .*: not graded \(grader error\)/);
   // Gradescope and Classroom would record any output as points: refused, exit 3, nothing on stdout (the CI step fails).
   for (const format of ['gradescope', 'classroom']) {
-    const refused = referee(['export', gradeJson, '--format', format]);
+    const refused = await graded(['export', gradeJson, '--format', format]);
     expect({ code: refused.code, stdout: refused.stdout }).toEqual({ code: 3, stdout: '' });
     expect(refused.stderr).toMatch(/^referee: not graded \(grader error: .*sandbox did not start/);
   }

@@ -44,7 +44,7 @@ test('watching the course test AI (.so) play the Strategy.cpp, at top speed, to 
   const page = await open('game=connect4-nogo&black=sub:1&white=sub:0');
   await page.waitForSelector('#ai-controls:not([hidden])');
   await page.selectOption('#speed', '0');
-  await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => document.body.dataset.over === '1');
   expect(await page.textContent('#side-0 .name')).toMatch(/50\.so/);
   expect(await page.textContent('#banner')).toMatch(/wins|draw/i);
   await page.close();

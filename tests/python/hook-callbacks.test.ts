@@ -5,16 +5,14 @@
  * after, and tries to disarm the audit hook from inside it: the check passes only if the hook never called it and
  * the outside file was never opened.
  */
-import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { PYTHON_HOSTILE } from './support.js';
 import { scratch } from '../sandbox/support.js';
+import { runToEnd } from '../setup/children.js';
 import { seedCache } from '../setup/suite-cache.js';
 import { canRun, graderCommand, modeEnv, sandboxModes, type SandboxMode } from '../setup/sandbox-modes.js';
 
-const run = promisify(execFile);
 const CLI = resolve('dist/cli/index.js');
 
 interface CheckJson {
@@ -25,14 +23,10 @@ interface CheckJson {
 async function checkAs(mode: SandboxMode, submission: string, cache: string): Promise<CheckJson> {
   const env = modeEnv(mode, { ...process.env, REFEREE_CACHE_DIR: cache, NODE_OPTIONS: '' });
   const [command, ...args] = graderCommand(mode, [CLI, 'check', submission, '--json']);
-  try {
-    const { stdout } = await run(command, args, { env, cwd: cache, timeout: 120_000 });
-    return JSON.parse(stdout) as CheckJson;
-  } catch (error) {
-    const stdout = (error as { stdout?: string }).stdout ?? '';
-    if (stdout.trim().startsWith('{')) return JSON.parse(stdout) as CheckJson;
-    throw error;
-  }
+  // To its own end however loaded the machine (a failed or timed-out test stops it); a failed check still prints JSON.
+  const check = await runToEnd(command, args, env, cache);
+  if (!check.stdout.trim().startsWith('{')) throw new Error(`referee check printed no JSON (exit ${check.code ?? check.signal}): ${check.stderr.slice(-2000)}`);
+  return JSON.parse(check.stdout) as CheckJson;
 }
 
 const FIXTURES = [

@@ -87,7 +87,8 @@ export class RedisServer {
     );
     this.process = child;
     stopAfterwards(child, 'file');
-    for (let waited = 0; waited < 10_000; waited += 100) {
+    // Until it answers or exits, however long a loaded machine takes to start it (a hang is the test's timeout).
+    for (;;) {
       if (child.exitCode !== null || child.signalCode !== null) return false;
       const probe = new Redis(this.adminUrl, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, ...(this.tls ? { tls: { ca: readFileSync(this.tls.cert) } } : {}) });
       probe.on('error', () => undefined);
@@ -101,7 +102,6 @@ export class RedisServer {
         probe.disconnect();
       }
     }
-    throw new Error(`redis-server on port ${this.port} did not start`);
   }
 
   /** SIGTERM (Redis syncs its append-only file and exits) and wait for the exit. */
@@ -149,13 +149,16 @@ export class Cli {
     return this.process.pid!;
   }
 
-  async waitFor(pattern: RegExp, timeoutMs = 120_000): Promise<RegExpMatchArray> {
-    for (let waited = 0; waited < timeoutMs; waited += 25) {
+  /** The first match of `pattern` in stdout, however long a loaded machine takes; fails at once if the CLI exits without it. */
+  async waitFor(pattern: RegExp): Promise<RegExpMatchArray> {
+    for (;;) {
+      // Its stdout closed (not just its exit: output can still be in the pipe then), read before the last look.
+      const ended = this.process.stdout!.closed;
       const match = this.stdout.match(pattern);
       if (match) return match;
+      if (ended) throw new Error(`no ${pattern} before the CLI exited (${this.process.exitCode ?? this.process.signalCode}): ${this.stdout}${this.stderr}`);
       await sleep(25);
     }
-    throw new Error(`no ${pattern} in ${this.stdout}`);
   }
 
   async stop(): Promise<void> {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { PAGE_WAIT_MS } from '../web/serve-helpers.js';
 import { getGame } from '../../harness/games/registry.js';
 import { writeGradeResult, type GradeResult } from '../../grading/grade-result.js';
 import { writeReport } from '../../reports/render.js';
@@ -62,6 +63,7 @@ browserDescribe('report.html in Chromium', () => {
       headless: true,
       args: ARGS,
     });
+    context.setDefaultTimeout(PAGE_WAIT_MS);
     context.on('request', (request) => requests.push(request.url()));
   });
 

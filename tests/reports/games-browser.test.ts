@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { PAGE_WAIT_MS } from '../web/serve-helpers.js';
 import type { AnyGame } from '../../harness/games/game.js';
 import { gameIds, getGame } from '../../harness/games/registry.js';
 import { resolveAssignment } from '../../grading/assignment.js';
@@ -43,6 +44,7 @@ browserDescribe('the replay viewer draws every game', () => {
       headless: true,
       args: ARGS,
     });
+    context.setDefaultTimeout(PAGE_WAIT_MS);
   });
 
   afterAll(async () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { PAGE_WAIT_MS } from '../web/serve-helpers.js';
 import { resolveAssignment } from '../../grading/assignment.js';
 import { submissionContestant } from '../../grading/contestant.js';
 import { grade } from '../../grading/grade.js';
@@ -55,6 +56,7 @@ browserDescribe('the report that teaches, in Chromium', () => {
     writeReport(join(dir, 'throws.html'), throwsLate);
     writeReport(join(dir, 'slow.html'), slowLate);
     context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'referee-chromium-')), { executablePath: CHROMIUM, headless: true, args: ARGS });
+    context.setDefaultTimeout(PAGE_WAIT_MS);
   }); // the suite's 5-minute hang catcher: two grades (each type-checks) and Chromium took over 120 s at load 43
 
   afterAll(async () => {

@@ -9,12 +9,12 @@
  * be blocked; the test also checks from outside that nothing arrived, appeared or died. A Botzone bot (#34) runs the
  * Python attacks as a whole program, with nothing above the OS layers, in the same modes.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { runToEnd } from '../setup/children.js';
 import { seedCache } from '../setup/suite-cache.js';
 import { canRun, graderCommand, modeEnv, ownedBy, SANDBOX_MODES, sandboxModes, type SandboxMode } from '../setup/sandbox-modes.js';
 
@@ -109,7 +109,7 @@ function workFor(mode: SandboxMode): { work: string; cache: string; neighbour: s
 
 let runs = 0;
 
-function runGrader(mode: SandboxMode, runtime: 'node' | 'python' | 'botzone', bare: boolean, extraEnv: Record<string, string> = {}): Outcome {
+async function runGrader(mode: SandboxMode, runtime: 'node' | 'python' | 'botzone', bare: boolean, extraEnv: Record<string, string> = {}): Promise<Outcome> {
   const { work, cache, neighbour, uid } = workFor(mode);
   const runTag = `${tag}-${mode.id}-${(runs += 1)}`;
   const spec = {
@@ -125,9 +125,10 @@ function runGrader(mode: SandboxMode, runtime: 'node' | 'python' | 'botzone', ba
   };
   const env = modeEnv(mode, { HOME: work, REFEREE_CACHE_DIR: cache, ...extraEnv });
   const command = graderCommand(mode, [DRIVER, JSON.stringify(spec)]);
-  const run = spawnSync(command[0], command.slice(1), { cwd: work, env, encoding: 'utf8', timeout: 120_000 });
+  // Waits for the grader's own end however loaded the machine (a failed or timed-out test stops it).
+  const run = await runToEnd(command[0], command.slice(1), env, work);
   const line = run.stdout.trim().split('\n').pop() ?? '';
-  if (run.status !== 0 || !line.startsWith('{')) throw new Error(`the grader failed (${run.status}): ${run.stderr.slice(-2000)}`);
+  if (run.code !== 0 || !line.startsWith('{')) throw new Error(`the grader failed (${run.code ?? run.signal}): ${run.stderr.slice(-2000)}`);
   const outcome = JSON.parse(line) as Outcome;
   expect(outcome.uid).toBe(uid);
   // What appeared where the attacks wrote (removed again, so no run sees another's).
@@ -161,8 +162,8 @@ describe.each(MODES)('$label', (mode) => {
   ] as const;
   // A broken bubblewrap falls back to the no-bubblewrap layers (the row above it runs every case through them):
   // one case with nothing above the OS layers shows the fallback holds.
-  (skip ? test.skip : test).each(mode.id === 'broken-bwrap' ? cases.filter(([, runtime, bare]) => runtime === 'node' && bare) : cases)('%s: every attack of the issue is contained, and the record says what held', (_, runtime, bare) => {
-    const outcome = runGrader(mode, runtime, bare);
+  (skip ? test.skip : test).each(mode.id === 'broken-bwrap' ? cases.filter(([, runtime, bare]) => runtime === 'node' && bare) : cases)('%s: every attack of the issue is contained, and the record says what held', async (_, runtime, bare) => {
+    const outcome = await runGrader(mode, runtime, bare);
     if (runtime === 'botzone') {
       // Started by the spawner kept in its sandbox, which the bot cannot signal, read, write or hold a pipe of (its
       // own filter and the spawner's non-dumpable state hold with Landlock refused too).
@@ -204,8 +205,8 @@ describe.each(MODES)('$label', (mode) => {
 
 // The control for the spawner's row: with seccomp off the bot's own filter is gone, and the same bot does signal the
 // spawner that started it, so the rows above owe 'blocked' to the filter. Its memory stays shut (non-dumpable).
-(canRun(SANDBOX_MODES['no-bwrap-user']) ? test : test.skip)('control: a Botzone bot with seccomp off can signal its spawner', () => {
-  const outcome = runGrader(SANDBOX_MODES['no-bwrap-user'], 'botzone', true, { REFEREE_SANDBOX_NO_SECCOMP: '1' });
+(canRun(SANDBOX_MODES['no-bwrap-user']) ? test : test.skip)('control: a Botzone bot with seccomp off can signal its spawner', async () => {
+  const outcome = await runGrader(SANDBOX_MODES['no-bwrap-user'], 'botzone', true, { REFEREE_SANDBOX_NO_SECCOMP: '1' });
   expect(outcome.kind).toBe('move');
   expect(outcome.spawner?.spawned).toBe(true);
   expect(outcome.spawner?.seen['signal the spawner']).toMatch(/^ALLOWED/);

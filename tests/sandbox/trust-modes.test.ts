@@ -16,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { runToEnd } from '../setup/children.js';
 import { seedCache } from '../setup/suite-cache.js';
 import { canRun, GRADER_UID, graderCommand, isRoot, modeEnv, ownedBy, sandboxModes, SANDBOX_MODES, type SandboxMode } from '../setup/sandbox-modes.js';
 
@@ -113,17 +114,18 @@ function targetState(): { mode: string; mtime: number; xattrs: string } {
   return { mode: (stat.mode & 0o7777).toString(8), mtime: Math.round(stat.mtimeMs / 1000), xattrs };
 }
 
-function runAs(mode: SandboxMode, env: Record<string, string>, cwd: string, args: string[]): string {
+/** Runs the grader to its own end however loaded the machine (a failed or timed-out test stops it). */
+async function runAs(mode: SandboxMode, env: Record<string, string>, cwd: string, args: string[]): Promise<string> {
   const command = graderCommand(mode, args);
-  const run = spawnSync(command[0], command.slice(1), { cwd, env: modeEnv(mode, { HOME: cwd, ...env }), encoding: 'utf8', timeout: 240_000 });
+  const run = await runToEnd(command[0], command.slice(1), modeEnv(mode, { HOME: cwd, ...env }), cwd);
   const line = run.stdout.trim().split('\n').pop() ?? '';
-  if (run.status !== 0 || !line.startsWith('{')) throw new Error(`the grader failed (${run.status}): ${run.stderr.slice(-2000)}`);
+  if (run.code !== 0 || !line.startsWith('{')) throw new Error(`the grader failed (${run.code ?? run.signal}): ${run.stderr.slice(-2000)}`);
   return line;
 }
 
 const bundles = new Map<number, string>();
 
-function runMode(mode: Mode): Outcome & { work: string } {
+async function runMode(mode: Mode): Promise<Outcome & { work: string }> {
   const work = owned(mkdtempSync(join(tmpdir(), 'referee-trust4-work-')), mode.uid);
   dirs.push(work);
   // A classmate's file beside the grader's folder, readable by the grader's user (the compiler runs as it).
@@ -135,7 +137,7 @@ function runMode(mode: Mode): Outcome & { work: string } {
   // Without a compiler the artefact compiled in an earlier mode of this user is graded as the prebuilt .so it is.
   const runtime = mode.compile || !bundles.has(mode.uid) ? RUNTIME : bundles.get(mode.uid)!;
   const spec = { dist: DIST, work, secret, secretText, missing: join(work, 'no-such-file.txt'), runtime, compile: mode.compile };
-  const outcome = JSON.parse(runAs(mode.base, { ...mode.env, REFEREE_CACHE_DIR: cacheFor(mode.uid) }, work, [DRIVER, JSON.stringify(spec)])) as Outcome;
+  const outcome = JSON.parse(await runAs(mode.base, { ...mode.env, REFEREE_CACHE_DIR: cacheFor(mode.uid) }, work, [DRIVER, JSON.stringify(spec)])) as Outcome;
   expect(outcome.uid).toBe(mode.uid);
   if (outcome.runtimeBundle?.endsWith('.so') && runtime === RUNTIME) bundles.set(mode.uid, outcome.runtimeBundle);
   return { ...outcome, work };
@@ -146,8 +148,8 @@ const NOT_FOUND = /classmate\.txt: No such file or directory|file not found: .*c
 
 describe.each(MODES)('$name', (mode) => {
   const skip = !canRun(mode.base);
-  (skip ? test.skip : test)('the compile and the player are confined as the row says; the record says what held', () => {
-    const outcome = runMode(mode);
+  (skip ? test.skip : test)('the compile and the player are confined as the row says; the record says what held', async () => {
+    const outcome = await runMode(mode);
     const after = targetState();
 
     if (mode.compile) {
@@ -203,35 +205,35 @@ describe('no C compiler at run time: the grader guard', () => {
     bare: true,
     fill: { __NEIGHBOUR__: join(work, 'nope'), __TAG__: `trust4-${process.pid}`, __PORT__: '9', __UDP_PORT__: '9', __UNIX__: join(work, 'no.sock'), __ABSTRACT__: `trust4-${process.pid}` },
   });
-  const run = (cache: string) => {
+  const run = async (cache: string) => {
     const work = owned(mkdtempSync(join(tmpdir(), 'referee-trust4-js-')), USER);
     dirs.push(work);
     // A PATH with the victim's `sleep` and no C compiler of any name.
     const bin = join(work, 'bin');
     mkdirSync(bin);
     symlinkSync('/bin/sleep', join(bin, 'sleep'));
-    return JSON.parse(runAs(SANDBOX_MODES['no-bwrap-user'], { PATH: bin, REFEREE_CACHE_DIR: cache }, work, [JS_DRIVER, JSON.stringify(spec(work))])) as {
+    return JSON.parse(await runAs(SANDBOX_MODES['no-bwrap-user'], { PATH: bin, REFEREE_CACHE_DIR: cache }, work, [JS_DRIVER, JSON.stringify(spec(work))])) as {
       seen: Record<string, string>;
       isolation: { hardened: boolean; problem?: string };
     };
   };
 
-  (root ? test : test.skip)('built ahead by `referee doctor --build`, it holds; without it (the control) the record says the grader is open', () => {
+  (root ? test : test.skip)('built ahead by `referee doctor --build`, it holds; without it (the control) the record says the grader is open', async () => {
     const prebuilt = owned(mkdtempSync(join(tmpdir(), 'referee-trust4-prebuilt-')), USER);
     const fresh = owned(mkdtempSync(join(tmpdir(), 'referee-trust4-fresh-')), USER);
     dirs.push(prebuilt, fresh);
-    const build = spawnSync('/usr/bin/setpriv', [`--reuid=${USER}`, `--regid=${USER}`, '--clear-groups', process.execPath, join(DIST, 'cli/index.js'), 'doctor', '--build', '--json'], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: prebuilt, REFEREE_CACHE_DIR: prebuilt, REFEREE_SANDBOX_NO_BWRAP: '1' },
-      encoding: 'utf8',
-      cwd: prebuilt,
-      timeout: 240_000,
-    });
+    const build = await runToEnd(
+      '/usr/bin/setpriv',
+      [`--reuid=${USER}`, `--regid=${USER}`, '--clear-groups', process.execPath, join(DIST, 'cli/index.js'), 'doctor', '--build', '--json'],
+      { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: prebuilt, REFEREE_CACHE_DIR: prebuilt, REFEREE_SANDBOX_NO_BWRAP: '1' },
+      prebuilt,
+    );
     expect(build.stderr).toMatch(/built: .*landlock-launch/);
-    const held = run(prebuilt);
+    const held = await run(prebuilt);
     expect(held.seen["open the grader's memory"]).toBe('blocked');
     expect(held.seen["read the grader's environment"]).toBe('blocked');
     expect(held.isolation.hardened).toBe(true);
-    const open = run(fresh);
+    const open = await run(fresh);
     expect(open.seen["read the grader's environment"]).toMatch(/^ALLOWED/);
     expect(open.isolation.hardened).toBe(false);
     expect(open.isolation.problem).toMatch(/grader guard: missing: no C compiler .*referee doctor --build/);

@@ -51,8 +51,11 @@ beforeAll(() => {
   // A process of the grader's own user, which a submission tries to kill.
   victim = spawn('sleep', ['600'], { stdio: 'ignore' });
 });
-afterAll(() => {
+afterAll(async () => {
+  // Its exit awaited: a child still listed when the file ends is a handle the next file's worker inherits.
+  const gone = new Promise((resolve) => (victim.exitCode === null && victim.signalCode === null ? victim.once('exit', resolve) : resolve(null)));
   victim.kill('SIGKILL');
+  await gone;
   delete process.env.REFEREE_TEST_SECRET;
 });
 

@@ -71,8 +71,8 @@ export interface ChildRun {
  * Spawns a command and waits for its end, however long a loaded machine takes (no spawnSync timeout, which killed
  * working runs at load and blocked jest's own timeout meanwhile); a test that fails or times out stops it.
  */
-export function runToEnd(command: string, args: string[], env?: NodeJS.ProcessEnv): Promise<ChildRun> {
-  const child = stopAfterwards(spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+export function runToEnd(command: string, args: string[], env?: NodeJS.ProcessEnv, cwd?: string): Promise<ChildRun> {
+  const child = stopAfterwards(spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] }));
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { parse } from 'yaml';
 import { packageRoot } from '../../grading/package-root.js';
+import { runToEnd } from '../setup/children.js';
 import { LONG } from '../setup/long.js';
 
 const CLI = join(packageRoot(), 'dist', 'cli', 'index.js');
@@ -73,7 +74,7 @@ interface StepRun {
 }
 
 /** Run the job's `run:` steps in `dir` as GitHub would (bash -e, the step and workflow env, GITHUB_* files). */
-function runSteps(dir: string, workflow: Workflow, vars: Record<string, string>, only?: (step: Step) => boolean): { runs: StepRun[]; summary: string; outputs: Record<string, Record<string, string>> } {
+async function runSteps(dir: string, workflow: Workflow, vars: Record<string, string>, only?: (step: Step) => boolean): Promise<{ runs: StepRun[]; summary: string; outputs: Record<string, Record<string, string>> }> {
   const [job] = Object.values(workflow.jobs);
   const scratch = mkdtempSync(join(tmpdir(), 'referee-gh-'));
   const summaryPath = join(scratch, 'summary.md');
@@ -81,21 +82,22 @@ function runSteps(dir: string, workflow: Workflow, vars: Record<string, string>,
   const context = { vars, outputs: {} as Record<string, Record<string, string>> };
   const runs: StepRun[] = [];
   let failed = false;
-  job.steps.forEach((step, index) => {
-    if (step.run === undefined || (only && !only(step))) return;
+  for (const [index, step] of job.steps.entries()) {
+    if (step.run === undefined || (only && !only(step))) continue;
     const always = step.if === 'always()';
-    if (failed && !always) return;
+    if (failed && !always) continue;
     if (step.if && !always) throw new Error(`the test does not know the condition ${step.if}`);
-    if (!hasBwrap && /bubblewrap/.test(step.name ?? '')) return;
+    if (!hasBwrap && /bubblewrap/.test(step.name ?? '')) continue;
     const outputPath = join(scratch, `output-${index}`);
     const env: NodeJS.ProcessEnv = { ...process.env, GITHUB_OUTPUT: outputPath, GITHUB_STEP_SUMMARY: summaryPath, CI: 'true' };
     delete env.NODE_OPTIONS;
     for (const [key, value] of Object.entries({ ...workflow.env, ...step.env })) env[key] = evaluate(String(value), context);
-    const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', evaluate(step.run, context)], { cwd: dir, env, encoding: 'utf8', timeout: 240_000 });
-    runs.push({ name: step.name ?? step.run.split('\n')[0], status: result.status, stdout: result.stdout, stderr: result.stderr });
+    // To the step's own end however loaded the machine (a failed or timed-out test stops it).
+    const result = await runToEnd('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', evaluate(step.run, context)], env, dir);
+    runs.push({ name: step.name ?? step.run.split('\n')[0], status: result.code, stdout: result.stdout, stderr: result.stderr });
     if (step.id) context.outputs[step.id] = outputsOf(outputPath);
-    if (result.status !== 0) failed = true;
-  });
+    if (result.code !== 0) failed = true;
+  }
   return { runs, summary: readFileSync(summaryPath, 'utf8'), outputs: context.outputs };
 }
 
@@ -125,7 +127,7 @@ const reporterTotals = (runners: Runner[]): { points: number; table: number; max
 });
 
 describe('the starter installs and its workflows run', () => {
-  test.each(STARTERS)('$label: init → npm ci → npm run check → the workflow grades, summarises and gates', ({ args, entry, game, lockfile }) => {
+  test.each(STARTERS)('$label: init → npm ci → npm run check → the workflow grades, summarises and gates', async ({ args, entry, game, lockfile }) => {
     const dir = join(mkdtempSync(join(tmpdir(), 'referee-starter-')), 'my-ai');
     const created = execFileSync(process.execPath, [CLI, 'init', dir, ...args], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
     expect(created).toMatch(/board-referee file:vendor\/board-referee-[\d.]+\.tgz/);
@@ -163,7 +165,7 @@ describe('the starter installs and its workflows run', () => {
     }
     expect(Object.values(grade.jobs)[0].steps.some((step) => step.run?.includes('kernel.apparmor_restrict_unprivileged_userns=0'))).toBe(true);
 
-    const { runs, summary, outputs } = runSteps(dir, grade, { MIN_SCORE: '0' });
+    const { runs, summary, outputs } = await runSteps(dir, grade, { MIN_SCORE: '0' });
     for (const run of runs) expect({ step: run.name, status: run.status, stderr: run.status === 0 ? '' : run.stderr.slice(-2000) }).toEqual({ step: run.name, status: 0, stderr: '' });
     expect(runs.map((run) => run.name)).toEqual(expect.arrayContaining(['Install Referee', 'Grade', 'Summary', 'Minimum score']));
     expect(outputs.grade).toEqual({ exit_code: '0' });
@@ -174,19 +176,19 @@ describe('the starter installs and its workflows run', () => {
     expect(summary).toMatch(/\| Interface check \| passed \| \d+ \/ \d+ \|/);
     expect(summary).toMatch(new RegExp(`\\| \\*\\*total\\*\\* \\| \\| \\*\\*[\\d.]+ / ${MAX} ?\\*\\* \\|`));
 
-    const check = spawnSync('npm', ['run', '--silent', 'check'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
-    expect({ status: check.status, stderr: check.stderr }).toMatchObject({ status: 0 });
+    const check = await runToEnd('npm', ['run', '--silent', 'check'], { ...process.env, NODE_OPTIONS: '' }, dir);
+    expect({ status: check.code, stderr: check.stderr }).toMatchObject({ status: 0 });
     expect(check.stdout).toMatch(/limits: 500 ms a move, .* \(assignment\.json\)/);
     expect(check.stdout).toMatch(/PASS/);
 
     // MIN_SCORE above the score fails the gate step (and only it).
-    const gate = runSteps(dir, grade, { MIN_SCORE: String(MAX + 1) }, (step) => step.name === 'Minimum score' || step.id === 'grade');
+    const gate = await runSteps(dir, grade, { MIN_SCORE: String(MAX + 1) }, (step) => step.name === 'Minimum score' || step.id === 'grade');
     expect(gate.runs.map((run) => [run.name, run.status])).toEqual([['Grade', 0], ['Minimum score', 1]]);
     expect(gate.runs[1].stdout).toMatch(new RegExp(`below MIN_SCORE=${MAX + 1}`));
 
     // classroom.yml's own step: Referee's Classroom export as two runners, base64 for the grading reporter, whose
     // two totals (Classroom's points, the log table) both say the grade.
-    const referee = runSteps(dir, classroom, {}, (step) => step.id === 'referee');
+    const referee = await runSteps(dir, classroom, {}, (step) => step.id === 'referee');
     expect(referee.runs.map((run) => run.status)).toEqual([0]);
     const runners = ['referee', 'refereemissed'].map((name) => JSON.parse(Buffer.from(referee.outputs.referee[name], 'base64').toString('utf8')) as Runner & { version: number });
     for (const runner of runners) expect(runner.version).toBe(1);

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { PAGE_WAIT_MS } from '../web/serve-helpers.js';
 import { packageFile } from '../../grading/package-root.js';
 import { validateTournamentResult, type TournamentResult } from '../../grading/tournament/result.js';
 import { tempDir } from '../batch/helpers.js';
@@ -192,6 +193,7 @@ describe('referee tournament (CLI)', () => {
     let context: BrowserContext;
     beforeAll(async () => {
       context = await chromium.launchPersistentContext(tempDir('tournament-chromium'), { executablePath: CHROMIUM, headless: true, args: ARGS });
+      context.setDefaultTimeout(PAGE_WAIT_MS);
     });
     afterAll(async () => {
       await context?.close();

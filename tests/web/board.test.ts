@@ -167,7 +167,7 @@ describe('results that explain', () => {
     expect(await page.textContent('#banner')).toBe('White (O) — random wins: Black (human) resigned.');
     const record = JSON.parse(readFileSync(await save(page, 'resigned.json'), 'utf8')) as { end: { reason: string; resignedBy: number; winner: number } };
     expect(record.end).toMatchObject({ reason: 'resign', resignedBy: 0, winner: 1 });
-    const replay = referee('replay', join(dir, 'resigned.json'));
+    const replay = await referee('replay', join(dir, 'resigned.json'));
     expect(replay.stderr).toBe('');
     expect(replay.code).toBe(0);
     await page.keyboard.press('u');
@@ -187,7 +187,7 @@ describe('results that explain', () => {
     expect(await page.isDisabled('#step')).toBe(false);
     await page.selectOption('#speed', '0');
     await page.click('#pause');
-    await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.body.dataset.over === '1');
     expect(await page.textContent('#banner')).toMatch(banner);
     expect(await page.isDisabled('#pause')).toBe(true);
     expect(await page.isDisabled('#step')).toBe(true);

@@ -52,7 +52,7 @@ async function save(page: Page, name: string, finished = true): Promise<{ player
   const file = join(dir, name);
   await (await download).saveAs(file);
   if (finished) {
-    const replay = referee('replay', file);
+    const replay = await referee('replay', file);
     expect(replay.stderr).toBe('');
     expect(replay.code).toBe(0);
   }
@@ -153,8 +153,8 @@ describe('watching and losing', () => {
     const watcher = await browser.newPage();
     await watcher.goto(page.url());
     await watcher.waitForSelector('#board svg');
-    await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 120_000 });
-    await watcher.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.body.dataset.over === '1');
+    await watcher.waitForFunction(() => document.body.dataset.over === '1');
     expect(await watcher.textContent('#status')).toMatch(/Watching/);
     expect(await watcher.textContent('#banner')).toMatch(/wins|Draw/);
     const plies = await plyOf(watcher);
@@ -203,7 +203,7 @@ describe('watching and losing', () => {
     await newGame(page, '0.5');
     await settle(page);
     await clickMove(page);
-    await page.waitForFunction(() => Number(document.body.dataset.ply) >= 3, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => Number(document.body.dataset.ply) >= 3);
     const record = (await save(page, 'policies.json', false)) as unknown as { config: { timeBankMs?: number; strikeLimit?: number }; turns: TurnRecord[] };
     expect(record.config).toMatchObject({ moveTimeoutMs: 500, timeBankMs: 200, strikeLimit: 2 });
     expect(record.turns[2]).toMatchObject({ side: 0, kind: 'move', strikes: 1, bankLeftMs: 0, debug: 'turn 2' });
@@ -217,7 +217,7 @@ describe('the grade report', () => {
     writeFileSync(config, JSON.stringify({ title: 'Reversi, a bank and strikes', game: 'reversi', moveTimeoutMs: 2000, timeBankMs: 500, strikeLimit: 2, opponents: [{ name: 'random', games: 2, points: 100 }] }));
     const out = join(dir, 'graded');
     // As Black the bot thinks 3.5 s on its second turn, over the 2 s limit: the 500 ms bank pays first, then strike 1 of 2.
-    const graded = referee('grade', join(BOTS, 'midgame/slow.py'), '--config', config, '--out', out);
+    const graded = await referee('grade', join(BOTS, 'midgame/slow.py'), '--config', config, '--out', out);
     expect(graded.code).toBe(0);
     const grade = JSON.parse(readFileSync(join(out, 'grade.json'), 'utf8')) as { games: { studentSide: 0 | 1; record: { turns: TurnRecord[]; end: { reason: string } } }[] };
     expect(grade.games.map((game) => game.record.end.reason)).toEqual(['score', 'score']);

@@ -102,7 +102,7 @@ describe('referee serve --watch', () => {
         JSON.stringify({ type: 'watch', key: "x' OR '1'='1" }),
         JSON.stringify({ type: 'watch', key: 'k'.repeat(201) }),
         JSON.stringify({ type: 'watch', key: 7 }),
-      ]);
+      ], [/message refused/, /message refused/, /neither in play nor in the journal/]);
       expect(replies.filter((reply) => /message refused/.test(reply))).toHaveLength(2);
       expect(replies.filter((reply) => /neither in play nor in the journal/.test(reply))).toHaveLength(1);
       expect(replies.every((reply) => !reply.includes('\n'))).toBe(true);
@@ -131,7 +131,7 @@ describe('referee play with a human side', () => {
     expect(play.output()).toMatch(/Score of human vs random/);
     const file = join(saveDir, 'game-1.json');
     expect((JSON.parse(readFileSync(file, 'utf8')) as { players: string[] }).players).toEqual(['human', 'random']);
-    expect(referee('replay', file).code).toBe(0);
+    expect((await referee('replay', file)).code).toBe(0);
     await page.close();
   });
 });
@@ -183,8 +183,8 @@ describe('safety', () => {
     [['serve', '--host', '0.0.0.0', '--token', 'short'], /--token must be/],
     [['serve', '--game', 'chess'], /unknown game 'chess'/],
     [['play', '--black', 'humans', '--white', 'random'], /unknown player 'humans'.*human/],
-  ])('referee %j is a one-line usage error', (args, message) => {
-    const run = referee(...(args as string[]));
+  ])('referee %j is a one-line usage error', async (args, message) => {
+    const run = await referee(...(args as string[]));
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(message);

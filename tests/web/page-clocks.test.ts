@@ -96,7 +96,7 @@ test('killed and restarted mid-game: the restored game carries its strikes and t
     const button = document.querySelector<HTMLButtonElement>('#reconnect');
     if (button && !button.hidden) button.click();
   });
-  await page.waitForFunction((old) => document.body.dataset.connected === '1' && location.hash !== old && document.querySelector('#board [data-move]') !== null, `#game=${id}`, { timeout: 60_000 });
+  await page.waitForFunction((old) => document.body.dataset.connected === '1' && location.hash !== old && document.querySelector('#board [data-move]') !== null, `#game=${id}`);
   expect(await page.textContent('#message')).toMatch(/^the server restarted: this game was restored at ply 4/);
 
   const ply = await plyOf(page);

@@ -191,7 +191,6 @@ describe('a server restart and a second tab', () => {
     await page.waitForFunction(
       ([p, old]) => document.body.dataset.connected === '1' && Number(document.body.dataset.ply) === p && location.hash !== old && document.querySelector('#board [data-move]') !== null,
       [ply, firstId] as const,
-      { timeout: 30_000 },
     );
     expect(await page.textContent('#message')).toBe(`the server restarted: this game was restored at ply ${ply}, every move refereed again`);
     expect(await page.$$eval('#move-list tbody button', (buttons) => buttons.map((b) => b.textContent))).toEqual(moves);
@@ -200,7 +199,7 @@ describe('a server restart and a second tab', () => {
 
     // The watching tab had no key: it says its game is lost, and keeps the last position it saw.
     await watcher.evaluate(reconnectIfDisconnected);
-    await watcher.waitForFunction(() => document.querySelector('#status')!.getAttribute('data-state') === 'lost', undefined, { timeout: 30_000 });
+    await watcher.waitForFunction(() => document.querySelector('#status')!.getAttribute('data-state') === 'lost');
     expect(await watcher.textContent('#status')).toMatch(/^Game lost on the server: the game you were watching is no longer on the server \(it restarted\)/);
     expect(await plyOf(watcher)).toBe(ply);
     await close(watcher);
@@ -238,9 +237,9 @@ describe('controls', () => {
 describe('load', () => {
   let saved: Record<string, unknown> & { turns: Record<string, unknown>[]; end: Record<string, unknown> };
 
-  beforeAll(() => {
+  beforeAll(async () => {
     const out = join(dir, 'series');
-    const play = referee('play', '--game', 'connect4', '--black', 'heuristic', '--white', 'random', '--games', '1', '--seed', '4', '--save', out);
+    const play = await referee('play', '--game', 'connect4', '--black', 'heuristic', '--white', 'random', '--games', '1', '--seed', '4', '--save', out);
     expect(play.code).toBe(0);
     saved = JSON.parse(readFileSync(join(out, 'game-1.json'), 'utf8'));
   });

@@ -104,7 +104,7 @@ describe.each(gameIds())('%s against random', (gameId) => {
     expect(record.format).toBe('referee.game/1');
     expect(record.game).toBe(gameId);
     expect(record.players).toEqual(['human', 'random']);
-    const replay = referee('replay', file);
+    const replay = await referee('replay', file);
     expect(replay.stderr).toBe('');
     expect(replay.code).toBe(0);
     expect(replay.stdout).toMatch(/valid: \d+ turns/);
@@ -176,7 +176,7 @@ describe('other modes', () => {
 
   test('load a games.jsonl line and take over White from ply 3 against an AI', async () => {
     const saved = join(dir, 'series');
-    const play = referee('play', '--black', 'greedy', '--white', 'random', '--games', '1', '--seed', '4', '--save', saved);
+    const play = await referee('play', '--black', 'greedy', '--white', 'random', '--games', '1', '--seed', '4', '--save', saved);
     expect(play.code).toBe(0);
     const record = JSON.parse(readFileSync(join(saved, 'game-1.json'), 'utf8')) as { turns: { side: number }[] };
     const line = join(dir, 'games.jsonl');
@@ -221,7 +221,7 @@ describe('other modes', () => {
     await page.waitForFunction((p) => Number(document.body.dataset.ply) > p && document.body.dataset.holding === '1', paused); // one move (and a forced pass, if any)
     await page.selectOption('#speed', '0');
     await page.click('#pause');
-    await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.body.dataset.over === '1');
     expect(await page.textContent('#banner')).toMatch(/wins|Draw/);
     await page.close();
   });
@@ -230,7 +230,7 @@ describe('other modes', () => {
     const page = await open('game=nogo&black=sub:0&white=ref:random');
     await page.waitForSelector('#ai-controls:not([hidden])');
     await page.selectOption('#speed', '0');
-    await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.body.dataset.over === '1');
     expect(await page.textContent('#banner')).toMatch(/wins/);
     expect(await page.textContent('#side-0 .name')).toMatch(/AIPlayer/);
     await page.close();
@@ -334,12 +334,12 @@ describe('other modes', () => {
     // The new game (a new id in the URL), not the one the page opened with.
     await page.waitForFunction((old) => location.hash !== old && document.body.dataset.ply === '0' && document.querySelector('#board [data-move]'), first);
     await page.locator('#board [data-move]').first().click();
-    await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.body.dataset.over === '1');
     const banner = await page.textContent('#banner');
     expect(banner).toMatch(/lost by timeout/);
     expect(banner).toMatch(/no answer within 1000 ms/);
     const file = await save(page, 'timeout.json');
-    const replay = referee('replay', file);
+    const replay = await referee('replay', file);
     expect(replay.code).toBe(0);
     expect(replay.stdout).toMatch(/by timeout/);
     await page.close();
@@ -358,7 +358,7 @@ describe('other modes', () => {
         JSON.stringify({ type: 'new', game: 'reversi', black: { kind: 'reference', name: 'nope' }, white: { kind: 'human' } }),
         ...Array.from({ length: 100 }, () => JSON.stringify({ type: 'pause' })),
       ],
-      1000,
+      [/not JSON/, /message refused/, /message refused/, /unknown game 'chess'/, /unknown reference AI 'nope'/, /too many messages/],
     );
     // Over the size cap the server closes the socket (message too big) without reading it.
     replies.push(

@@ -33,7 +33,7 @@ test('serve --entry bot_v2.py: the folder plays that file against random to the 
   await page.goto(`${server.url}?game=reversi&black=sub:0&white=ref:random`);
   await page.waitForSelector('#ai-controls:not([hidden])');
   await page.selectOption('#speed', '0');
-  await page.waitForFunction(() => document.body.dataset.over === '1', undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => document.body.dataset.over === '1');
   const banner = await page.textContent('#banner');
   expect(banner).toMatch(/wins|Draw/);
   expect(banner).not.toMatch(/lost by|error|bot_v1/i);

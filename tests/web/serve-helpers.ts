@@ -1,10 +1,10 @@
 /** Shared by the web tests: a real `referee serve` (or `referee play`) subprocess and a real Chromium. */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { stopAfterwards, stopChild } from '../setup/children.js';
+import { runToEnd, stopAfterwards, stopChild } from '../setup/children.js';
 
 export const CLI = resolve('dist/cli/index.js');
 export const CHROMIUM = '/usr/bin/chromium';
@@ -14,8 +14,23 @@ export function requireBuild(): void {
   if (!existsSync(CLI)) throw new Error('dist/cli/index.js is missing: run `npm run build` (npm test does it first)');
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+/**
+ * How long one wait on a page may take before it fails naming what it waited for. Playwright's own default, 30 s,
+ * cut working waits on a loaded machine (a page that drew at load 30 a minute late); a wait ends on its event, this
+ * only turns a hang into a message before jest's 5-minute test timeout would.
+ */
+export const PAGE_WAIT_MS = 240_000;
+
+/** Chromium whose every context (and so every page, `newPage` makes one) waits up to PAGE_WAIT_MS. */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(PAGE_WAIT_MS);
+    return context;
+  };
+  return browser;
 }
 
 /** A new page on the served board (`query` without its `?`), with page errors failing the test, once drawn. */
@@ -59,9 +74,10 @@ export async function stop(started: Started | undefined): Promise<void> {
   if (started) await stopChild(started.child);
 }
 
-export function referee(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000 });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+/** Runs the CLI to its own end however loaded the machine (a failed or timed-out test stops it). */
+export async function referee(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await runToEnd(process.execPath, [CLI, ...args], process.env);
+  return { code, stdout, stderr };
 }
 
 export const tempDir = (prefix: string): string => mkdtempSync(join(tmpdir(), prefix));
@@ -76,7 +92,6 @@ export async function settle(page: Page, afterPly = -1): Promise<void> {
       Number(document.body.dataset.ply ?? -1) > after &&
       (document.body.dataset.over === '1' || document.querySelector('#board [data-move]') !== null),
     afterPly,
-    { timeout: 30_000 },
   );
 }
 
@@ -108,22 +123,33 @@ export async function playToEnd(page: Page, limit = 400): Promise<number> {
   return clicks;
 }
 
-/** Open a second websocket from the page, send these frames as they are, and return the error messages it got. */
-export function socketErrors(page: Page, frames: string[], waitMs = 500): Promise<string[]> {
+/**
+ * Open a second websocket from the page, send these frames as they are, and return the error messages it got once
+ * every pattern of `expected` has matched as many replies as it is listed (or the server closed the socket): an
+ * event, not a pause (a fixed wait let a loaded machine's late refusals go unseen).
+ */
+export function socketErrors(page: Page, frames: string[], expected: RegExp[]): Promise<string[]> {
   return page.evaluate(
-    async ([sent, wait]) => {
+    async ([sent, sources]) => {
+      const patterns = sources.map((source) => new RegExp(source));
       const socket = new WebSocket(`ws://${location.host}/ws${location.search}`);
       const got: string[] = [];
-      socket.onmessage = (event) => {
-        const message = JSON.parse(String(event.data)) as { type: string; message?: string };
-        if (message.type === 'error') got.push(message.message!);
-      };
+      const complete = (): boolean =>
+        patterns.every((pattern) => got.filter((reply) => pattern.test(reply)).length >= patterns.filter((other) => other.source === pattern.source).length);
+      const done = new Promise<void>((resolve) => {
+        socket.onclose = () => resolve();
+        socket.onmessage = (event) => {
+          const message = JSON.parse(String(event.data)) as { type: string; message?: string };
+          if (message.type === 'error') got.push(message.message!);
+          if (complete()) resolve();
+        };
+      });
       await new Promise((r) => (socket.onopen = r));
       for (const frame of sent) socket.send(frame);
-      await new Promise((r) => setTimeout(r, wait));
+      await done;
       socket.close();
       return got;
     },
-    [frames, waitMs] as const,
+    [frames, expected.map((pattern) => pattern.source)] as const,
   );
 }

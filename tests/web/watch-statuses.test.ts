@@ -4,10 +4,10 @@
  * with the reason (not 'graded'), and a student whose games were reused from an identical submission counts them.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { makeClass, writeConfig } from '../batch/helpers.js';
+import { runToEnd } from '../setup/children.js';
 import { CLI, launchBrowser, requireBuild, startCli, stop, tempDir, type Started } from './serve-helpers.js';
 
 let browser: Browser;
@@ -35,19 +35,14 @@ test('a folder that does not exist yet is awaited; then compile failure and reus
 
   // ann and bob hand in the same file: bob's games are ann's, reused from the journal.
   const classDir = makeClass({ ann: 'weak', bob: 'weak', cy: 'broken' });
-  const batch = spawnSync(process.execPath, [CLI, 'batch', classDir, '--config', writeConfig(tempDir('referee-watch-statuses-config-')), '--out', out, '--jobs', '1'], {
-    encoding: 'utf8',
-    timeout: 300_000,
-  });
-  expect(batch.status).toBe(0);
+  const batch = await runToEnd(process.execPath, [CLI, 'batch', classDir, '--config', writeConfig(tempDir('referee-watch-statuses-config-')), '--out', out, '--jobs', '1'], process.env);
+  expect(batch.code).toBe(0);
   // The summary can say 'finished' one refresh before the rows do (seen once at load): wait for both.
   await page.waitForFunction(
     () =>
       document.querySelectorAll('#watch-students tbody tr').length === 3 &&
       /finished/.test(document.querySelector('#watch-summary')!.textContent ?? '') &&
       ![...document.querySelectorAll('#watch-students tbody tr')].some((tr) => /^(grading|waiting)/.test(tr.querySelectorAll('td')[1]?.textContent ?? '')),
-    undefined,
-    { timeout: 30_000 },
   );
   const rows = await page.$$eval('#watch-students tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
   const byId = Object.fromEntries(rows.map((row) => [row[0], row.slice(1)]));
