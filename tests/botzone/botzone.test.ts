@@ -133,11 +133,12 @@ describe('play', () => {
 
   test('hostile bots: an endless loop is ruled a timeout at its limit, a flood is stopped, 600 MB is a memory loss, fork/socket/file fail inside and the bot plays on', async () => {
     const out = join(work, 'hostile');
-    // The memory case gets 10 s a turn: at load 30 a bot given a few % of a CPU may not touch 256 MB within Botzone's
-    // 2 s first turn, and its loss would then be (rightly) a timeout; the case is about the memory verdict.
+    // The memory and flood cases get 10 s a turn: at load 30 a bot given a few % of a CPU may not touch 256 MB within
+    // Botzone's 2 s first turn, and at load 60 the grader may not read 1 MB of a flood through the spawner in 2 s (the
+    // bot blocks on the full pipe); its loss would then be (rightly) a timeout; the cases are about their verdicts.
     const cases: { bot: string; verdict: string; message: RegExp; flags?: string[] }[] = [
       { bot: 'loop.cpp', verdict: 'timeout', message: /no answer within 1000 ms/ },
-      { bot: 'flood.cpp', verdict: 'protocol', message: /printed over 1024 KB in one turn/ },
+      { bot: 'flood.cpp', verdict: 'protocol', message: /printed over 1024 KB in one turn/, flags: ['--move-timeout', '10000'] },
       { bot: 'memory.cpp', verdict: 'memory', message: /256 MB/, flags: ['--move-timeout', '10000'] },
     ];
     for (const { bot, verdict, message, flags = [] } of cases) {
