@@ -8,6 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { harnessVersion } from '../grading/package-root.js';
 import { UsageError } from './args.js';
 import { FEATURE_NEEDS, missingMessage, missingOptional } from '../grading/optional-dependency.js';
+import { sourceMappedStack } from './stack-trace.js';
 
 /** Each subcommand's module, loaded only when it is the one asked for (start-up is most of a quick command). */
 const COMMANDS: Record<string, () => Promise<{ register(program: Command): void }>> = {
@@ -82,7 +83,7 @@ try {
     console.error(`referee: grader error, nothing was graded: ${err.message}`);
     process.exitCode = 3;
   } else {
-    console.error(`referee: internal error: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    console.error(`referee: internal error: ${err instanceof Error ? (err.stack ? sourceMappedStack(err.stack) : err.message) : String(err)}`);
     process.exitCode = 3;
   }
 }

@@ -64,9 +64,14 @@ function logEvent(event: LadderEvent): void {
   } else if (event.type === 'grader-error') {
     console.error(`${at} grader error: ${event.message}`);
   } else if (event.type === 'damaged') {
-    const { table, id, student, why } = event.row;
-    const what = table === 'games' ? `game ${id}` : `version ${id} (of ${student})`;
-    const after = table === 'games' ? 'matchmaking plays another game in its place' : 'the student can submit it again';
+    const { table, id, student, version, why } = event.row;
+    const of = version === undefined ? '' : ` (of version ${version})`;
+    const what = table === 'games' ? `game ${id}` : table === 'versions' ? `version ${id} (of ${student})` : table === 'history' ? `rating-history point ${id}${of}` : `practice request ${id}${of}`;
+    const after =
+      table === 'games' ? 'matchmaking plays another game in its place'
+      : table === 'versions' ? 'the student can submit it again'
+      : table === 'history' ? "the version's next rating adds a new point"
+      : 'the student can ask for the practice game again';
     console.error(`warning: ${LADDER_JOURNAL_FILE} ${what} is damaged (${why}): set aside in its quarantine table and not counted, everything else kept; ${after}, or restore ${LADDER_JOURNAL_FILE} from a backup to keep it`);
   } else if (event.type === 'final') {
     console.log(`${at} final done: ${event.result.reason}; ${count(event.result.finalGames, 'final game')}`);

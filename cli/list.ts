@@ -13,6 +13,7 @@ export const SUBMISSION_LANGUAGES = [
   { language: 'JavaScript', files: '.js .mjs .cjs', note: '' },
   { language: 'Python', files: '.py (or a folder with AIPlayer.py)', note: "the platform's board, game and func_timeout modules; numpy when the grader's python3 has it" },
   { language: 'C++', files: '.cpp .cc (Connect Four course SDK)', note: 'compiled with g++' },
+  { language: 'Java', files: '.java (a Botzone bot: class Main)', note: 'compiled with javac when a JDK is installed (apt-get install default-jdk-headless)' },
 ];
 
 export function listing(): { games: { id: string; title: string; referenceAIs: { level: number; name: string; description: string }[] }[]; languages: typeof SUBMISSION_LANGUAGES } {

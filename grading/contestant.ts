@@ -48,7 +48,7 @@ export function referenceContestant(game: string, name: string): Contestant {
   };
 }
 
-const LANGUAGES: Record<string, string> = { '.ts': 'TypeScript', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript', '.py': 'Python', '.cpp': 'C++', '.cc': 'C++', '.so': 'C++' };
+const LANGUAGES: Record<string, string> = { '.ts': 'TypeScript', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript', '.py': 'Python', '.cpp': 'C++', '.cc': 'C++', '.so': 'C++', '.java': 'Java' };
 
 /** The submission module's checklist in the grade's own terms. */
 export function checkItems(check: CheckResult): InterfaceCheckResult {

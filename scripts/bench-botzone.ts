@@ -8,13 +8,14 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getGame } from '../harness/games/registry.js';
 import { playGame } from '../harness/referee/match.js';
 import type { Player } from '../harness/referee/player.js';
 import { InProcessPlayer } from '../harness/referee/in-process.js';
-import { BotzonePlayer } from '../harness/sandbox/botzone-player.js';
+import { BotzonePlayer, botzoneLanguage } from '../harness/sandbox/botzone-player.js';
+import { findJava, javaMemoryFlags } from '../harness/sandbox/java-runtime.js';
 import { realtimePrefix } from '../harness/sandbox/botzone-spawner.js';
 import { cacheDir } from '../harness/sandbox/cache-dir.js';
 import { findCompiler } from '../harness/sandbox/cpp-runtime.js';
@@ -46,6 +47,31 @@ int main() {
   while (std::getline(std::cin, line)) {  // "requests" on the first line, one request a line after
     std::printf("{\\"response\\":{\\"x\\":3,\\"y\\":2}}\\n>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\\n");
     std::fflush(stdout);
+  }
+}
+`;
+
+/** Java, restarted each turn (a JVM start a move): reads the one line, answers at once. */
+const JAVA_RESTART = `import java.util.Scanner;
+public class Main {
+  public static void main(String[] args) {
+    String line = new Scanner(System.in).nextLine();
+    System.out.println("{\\"response\\":{\\"x\\":3,\\"y\\":2},\\"debug\\":\\"" + line.indexOf("\\"requests\\"") + "\\"}");
+  }
+}
+`;
+
+/** Java, kept running: one line a turn, answered at once, then the marker. */
+const JAVA_KEEP = `import java.io.BufferedReader;
+import java.io.InputStreamReader;
+public class Main {
+  public static void main(String[] args) throws Exception {
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+    while (in.readLine() != null) {  // "requests" on the first line, one request a line after
+      System.out.println("{\\"response\\":{\\"x\\":3,\\"y\\":2}}");
+      System.out.println(">>>BOTZONE_REQUEST_KEEP_RUNNING<<<");
+      System.out.flush();
+    }
   }
 }
 `;
@@ -127,7 +153,7 @@ async function bot(name: string, file: string, source: string): Promise<BotzoneP
   const submission = resolveSubmission(write(name, file, source));
   const compiled = await compileSubmission(submission);
   if (!submission.botzone) throw new Error(`${name} was not taken for a Botzone bot`);
-  const language = submission.language === 'Python' ? 'Python' : 'C++';
+  const language = botzoneLanguage(submission.language);
   return new BotzonePlayer({ name, bundlePath: compiled.bundlePath, submissionRoot: submission.root, files: compiled.files, language, interaction: submission.botzone.interaction, keepRunning: submission.botzone.keepRunning, game: 'reversi' });
 }
 
@@ -165,7 +191,11 @@ async function timings(player: Player, moves: number, warmup: number, grows: boo
 async function bareStarts(name: string, file: string, source: string, runs: number): Promise<number[]> {
   const submission = resolveSubmission(write(name, file, source));
   const compiled = await compileSubmission(submission);
-  const argv = submission.language === 'Python' ? ['python3', compiled.bundlePath] : [compiled.bundlePath];
+  const java = findJava();
+  const argv =
+    submission.language === 'Python' ? ['python3', compiled.bundlePath]
+    : submission.language === 'Java' && java ? [java.java, ...javaMemoryFlags(256), '-cp', dirname(compiled.bundlePath), 'Main']
+    : [compiled.bundlePath];
   const input = `${JSON.stringify({ requests: [{ x: -1, y: -1 }], responses: [], data: '', globaldata: '', time_limit: 1, memory_limit: 256 })}\n`;
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -224,6 +254,28 @@ async function benchBotzoneTurns(): Promise<void> {
   const hosted = await timings(host, 2000, 50, false);
   const over = (percentile(keep, 50) - percentile(hosted, 50)) / 1000;
   console.log(`keep-running round trip: ${show(keep)}; the C++ host's: ${show(hosted)}; difference of medians ${over.toFixed(3)} ms (goal <= 0.2 ms)`);
+  await benchBotzoneJava(sideBySide);
+}
+
+/** Java rows (Botzone's multiplier 3): javac cold in its sandbox, a restarted bot's move (a JVM start), a kept bot's round trip. */
+async function benchBotzoneJava(sideBySide: (name: string, file: string, source: string, moves: number, warmup: number, label: string) => Promise<void>): Promise<void> {
+  if (!findJava()) {
+    console.log('java: no JDK (apt-get install default-jdk-headless): Java rows skipped');
+    return;
+  }
+  // A cold compile: the Reversi fixture with a comment no cache has seen.
+  const fixture = readFileSync(join(packageRoot(), 'tests', 'fixtures', 'botzone', 'reversi-java', 'Main.java'), 'utf8');
+  const compiles: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const submission = resolveSubmission(write(`bz-javac-${i}`, 'Main.java', `${fixture}// bench ${process.pid} ${Date.now()} ${i}\n`));
+    const started = performance.now();
+    await compileSubmission(submission);
+    compiles.push((performance.now() - started) * 1000);
+  }
+  console.log(`javac, cold, the ${fixture.split('\n').length}-line Reversi fixture in the compiler's sandbox: ${show(compiles.sort((a, b) => a - b))} (load ${loadavg()[0].toFixed(1)})`);
+  await sideBySide('bz-restart-java', 'Main.java', JAVA_RESTART, 10, 1, 'Java (a JVM start + answer, sandboxed)');
+  const keep = await timings(await bot('bz-keep-java', 'Main.java', JAVA_KEEP), 600, 30, true);
+  console.log(`keep-running round trip, Java: ${show(keep)} (load ${loadavg()[0].toFixed(1)})`);
 }
 
 /** How far past its limit an endless bot's loss is recorded, restarted each turn and kept running. */
@@ -238,6 +290,8 @@ async function benchRuling(label: string, name: string, source: string): Promise
   //    in the spawner (at real-time priority where granted) stops the bot at the deadline inside its sandbox and the
   //    ruling takes the spawner's time; the bot's own last sign of life says whether it really stopped there;
   //  - kept by the grader (the same bot with keepsTime hidden): the referee's own timer, then a kill;
+  //  - no spawner (REFEREE_BOTZONE_SPAWNER=0, as with no C compiler): the player's own timer in the grader, ruled at
+  //    its kill after that loop turn's I/O (a restarted bot's turn there includes its whole sandbox's start);
   //  - a bare timer of the same length in the grader, nothing spinning: the grader's own wake-up under this load.
   // For the kept bot also its first turn's wall time (an instant answer: the bot was started, stopped, in load()).
   const limitMs = 300;
@@ -245,11 +299,14 @@ async function benchRuling(label: string, name: string, source: string): Promise
   const spawnerKept: number[] = [];
   const lastSign: number[] = [];
   const graderKept: number[] = [];
+  /** No spawner (no C compiler to build it): the player keeps the turn's time in the grader. */
+  const noSpawner: number[] = [];
   const firstTurn: number[] = [];
   const bare: number[] = [];
   /** Rulings more than 5 ms past the limit, said one by one. */
   const outliers: string[] = [];
-  const ruled = async (seed: number, hideKeepsTime: boolean): Promise<{ pastMs: number; aliveMs: number | null } | null> => {
+  const ruled = async (seed: number, hideKeepsTime: boolean, withoutSpawner = false): Promise<{ pastMs: number; aliveMs: number | null } | null> => {
+    if (withoutSpawner) process.env.REFEREE_BOTZONE_SPAWNER = '0';
     const loop = await bot(name, 'main.cpp', source);
     const player: Player = hideKeepsTime ? graderTimed(loop) : loop;
     const opponent = new InProcessPlayer('random', randomAgent, getGame);
@@ -261,11 +318,13 @@ async function benchRuling(label: string, name: string, source: string): Promise
       // Only a move's ruling (a construction or load ruling is another clock).
       if (loser?.verdict !== 'timeout' || loser.phase !== 'move') return null;
       const alive = [...(loser.output?.text ?? '').matchAll(/^alive ([\d.]+)$/gm)].pop();
-      if (loser.wallMs - limitMs > 5) outliers.push(`${hideKeepsTime ? 'grader' : 'spawner'}: ${loser.wallMs} ms, ${loser.message}`);
+      const answered = record.turns.filter((turn) => turn.side === 0 && turn.kind === 'move').length;
+      if (loser.wallMs - limitMs > 5) outliers.push(`${withoutSpawner ? 'no spawner' : hideKeepsTime ? 'grader' : 'spawner'}: ${loser.wallMs} ms after ${answered} answered turns, ${loser.message}`);
       return { pastMs: loser.wallMs - limitMs, aliveMs: alive ? Number(alive[1]) : null };
     } finally {
       await player.close();
       await opponent.close();
+      delete process.env.REFEREE_BOTZONE_SPAWNER;
     }
   };
   for (let i = 0; i < games; i++) {
@@ -274,11 +333,13 @@ async function benchRuling(label: string, name: string, source: string): Promise
     if (kept?.aliveMs !== null && kept?.aliveMs !== undefined) lastSign.push((kept.aliveMs - limitMs) * 1000);
     const timedHere = await ruled(i + 1, true);
     if (timedHere) graderKept.push(timedHere.pastMs * 1000);
+    const ownTimer = await ruled(i + 1, false, true);
+    if (ownTimer) noSpawner.push(ownTimer.pastMs * 1000);
     const started = performance.now();
     await new Promise((resolve) => setTimeout(resolve, limitMs));
     bare.push((performance.now() - started - limitMs) * 1000);
   }
-  for (const times of [spawnerKept, lastSign, graderKept, bare, firstTurn]) times.sort((a, b) => a - b);
+  for (const times of [spawnerKept, lastSign, graderKept, noSpawner, bare, firstTurn]) times.sort((a, b) => a - b);
   const max = (times: number[]): string => (times.length ? `max ${(times[times.length - 1] / 1000).toFixed(2)} ms` : 'none');
   const priority = realtimePrefix().length ? 'the spawner at real-time priority' : 'the spawner at normal priority';
   console.log(
@@ -286,6 +347,7 @@ async function benchRuling(label: string, name: string, source: string): Promise
       `deadline kept by the spawner ruled ${show(spawnerKept)}, ${max(spawnerKept)} past the limit (${spawnerKept.length} games; ` +
       `the bot's own last sign of life ${show(lastSign)}, ${max(lastSign)} from its start past the limit); ` +
       `kept by the grader's timer ruled ${show(graderKept)}, ${max(graderKept)} past (${graderKept.length} games); ` +
+      `no spawner (no C compiler: the player's own timer in the grader) ruled ${show(noSpawner)}, ${max(noSpawner)} past (${noSpawner.length} games); ` +
       `a bare ${limitMs} ms timer in the grader: ${show(bare)}, ${max(bare)} late` +
       (label.startsWith('kept') ? `; its first turn (an instant answer, the bot started in load()) ${show(firstTurn)}, ${max(firstTurn)}` : ''),
   );

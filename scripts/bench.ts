@@ -12,6 +12,7 @@ import { randomAgent } from '../reference-ai/generic/random.js';
 import { benchBotzone } from './bench-botzone.js';
 import { benchCpp } from './bench-cpp.js';
 import { benchCredit } from './bench-credit.js';
+import { benchThreadCredit } from './bench-thread-credit.js';
 import { benchPython } from './bench-python.js';
 import { benchFreeze, benchSandbox } from './bench-sandbox.js';
 import { benchLandlock } from './bench-landlock.js';
@@ -22,7 +23,7 @@ import { benchTable } from './bench-table.js';
 import { benchRatings, benchSprt } from './bench-sprt.js';
 import { benchInstall } from './bench-install.js';
 import { benchSimilarity } from './bench-similarity.js';
-import { benchStartup } from './bench-startup.js';
+import { benchStartup, benchStartupQuiet } from './bench-startup.js';
 import { platformGamesPerSecond } from './bench-support.js';
 
 function fmt(n: number): string {
@@ -104,11 +105,23 @@ export async function benchRefereeGames(seconds: number, rulesRate: number): Pro
 }
 
 async function main(): Promise<void> {
-  const only = process.argv.slice(2).filter((arg, i, all) => arg !== '--edax' && all[i - 1] !== '--edax');
+  // `startup --quiet-check [--quiet-load N] [--quiet-wait MIN]`: the start-up goals judged in a quiet window.
+  const flagValue = (flag: string): number | undefined => {
+    const at = process.argv.indexOf(flag);
+    return at > 0 && Number.isFinite(Number(process.argv[at + 1])) ? Number(process.argv[at + 1]) : undefined;
+  };
+  const valued = new Set(['--edax', '--quiet-load', '--quiet-wait']);
+  const only = process.argv.slice(2).filter((arg, i, all) => !valued.has(arg) && !valued.has(all[i - 1]) && arg !== '--quiet-check');
   const want = (name: string) => only.length === 0 || only.includes(name);
   // `npm run bench -- perft games` runs only the named sections: the names are the want('…') calls below.
   console.log(`Referee bench — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
     `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (a shared machine swings every figure: read the ratios)`);
+  if (process.argv.includes('--quiet-check')) {
+    // Only the start-up goals, judged in a quiet window (nothing else runs beside them).
+    console.log('');
+    await benchStartupQuiet(flagValue('--quiet-load'), flagValue('--quiet-wait'));
+    return;
+  }
   // Minutes of sandboxed probes: only when named (`npm run bench -- similarity`).
   if (only.includes('similarity')) {
     await benchSimilarity();
@@ -117,6 +130,11 @@ async function main(): Promise<void> {
   // Games beside CPU hogs, before and after moves were credited (a minute or more): only when named (`-- credit`).
   if (only.includes('credit')) {
     await benchCredit();
+    console.log('');
+  }
+  // The credit of a player working in short-lived threads, beside CPU hogs: only when named (`-- thread-credit`).
+  if (only.includes('thread-credit')) {
+    await benchThreadCredit();
     console.log('');
   }
   if (want('table')) {

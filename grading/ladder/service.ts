@@ -137,7 +137,7 @@ export class LadderService {
 
   /** Re-read the journal and start intake and matchmaking. */
   start(options: { heartbeat?: boolean } = {}): void {
-    for (const row of this.store.setAsideDamaged()) this.onEvent({ type: 'damaged', row });
+    for (const row of this.store.setAsideDamaged(this.settings.references)) this.onEvent({ type: 'damaged', row });
     for (const game of this.store.games()) {
       if (COUNTED_KINDS.includes(game.kind)) this.skill.update(game.black, game.white, game.blackScore);
     }

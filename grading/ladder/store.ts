@@ -232,11 +232,45 @@ function damagedVersion(row: Record<string, unknown>, students: ReadonlySet<stri
   return null;
 }
 
+/** What damagedHistory reads of a history row (SQLite keeps any type in any column: typeof says what is there). */
+const HISTORY_CHECK_COLUMNS = `rowid AS id, version, typeof(version) AS version_type, games, typeof(games) AS games_type,
+  elo, typeof(elo) AS elo_type, low, typeof(low) AS low_type, high, typeof(high) AS high_type, at, typeof(at) AS at_type`;
+
+const NUMERIC = new Set(['integer', 'real']);
+/** An ISO time as the store writes it (new Date().toISOString()). */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+/** Far past any Elo a ladder publishes: a point beyond it was written by hand or by a broken disk. */
+const ELO_BOUND = 1e5;
+
+/** Why a history (rating over time) row cannot be trusted, or null. */
+function damagedHistory(row: Record<string, unknown>): string | null {
+  if (row.version_type !== 'integer' || (row.version as number) < 1) return 'its version is not a version id';
+  if (row.games_type !== 'integer' || (row.games as number) < 0) return `its game count ${JSON.stringify(String(row.games)).slice(0, 20)} is not a whole number`;
+  for (const field of ['elo', 'low', 'high'] as const) {
+    if (!NUMERIC.has(row[`${field}_type`] as string) || Math.abs(row[field] as number) > ELO_BOUND) return `its ${field} ${JSON.stringify(String(row[field])).slice(0, 20)} is not a rating`;
+  }
+  if (!((row.low as number) <= (row.elo as number) && (row.elo as number) <= (row.high as number))) return 'its rating lies outside its own interval';
+  if (row.at_type !== 'text' || !ISO_TIME.test(row.at as string) || Number.isNaN(Date.parse(row.at as string))) return 'its time is not a time';
+  return null;
+}
+
+/** Why a practice request row cannot be trusted, or null (`references`: the ladder's reference AIs). */
+function damagedPractice(row: Record<string, unknown>, versions: ReadonlySet<number>, references: readonly string[] | null): string | null {
+  if (typeof row.version !== 'number' || !versions.has(row.version)) return `its version ${JSON.stringify(String(row.version)).slice(0, 20)} is not one of this ladder's`;
+  if (references && !references.includes(row.opponent as string)) return `its opponent ${JSON.stringify(String(row.opponent)).slice(0, 40)} is not one of this ladder's reference AIs`;
+  if (typeof row.requested_at !== 'string' || !ISO_TIME.test(row.requested_at)) return 'its time is not a time';
+  if (row.game !== null && (typeof row.game !== 'number' || !Number.isInteger(row.game) || row.game < 1)) return 'its game is not a game id';
+  return null;
+}
+
 /** A row set aside at start: which, and why (for the one line the server says about it). */
 export interface DamagedRow {
-  table: 'games' | 'versions';
+  table: 'games' | 'versions' | 'history' | 'practice';
+  /** The row's id (history rows: their rowid). */
   id: number;
   student?: string;
+  /** The version a history or practice row belongs to, when that could be read. */
+  version?: number;
   why: string;
 }
 
@@ -275,7 +309,7 @@ export class LadderStore {
    * Rows no reader can trust are moved, whole, into the quarantine table (one transaction), so the service neither
    * counts them nor fails on them, and nothing is deleted: the instructor can restore a row by hand.
    */
-  setAsideDamaged(): DamagedRow[] {
+  setAsideDamaged(references: readonly string[] | null = null): DamagedRow[] {
     const students = new Set(this.students().map((s) => s.id));
     const found: (DamagedRow & { row: Record<string, unknown> })[] = [];
     for (const row of this.db.prepare('SELECT * FROM versions ORDER BY id').iterate() as Iterable<Record<string, unknown>>) {
@@ -287,13 +321,26 @@ export class LadderStore {
       const why = damagedGame(row);
       if (why) found.push({ table: 'games', id: Number(row.id), why, row: whole.get(row.id) as Record<string, unknown> });
     }
+    // After versions: a practice request of a version just set aside goes with it.
+    const versions = new Set<number>();
+    for (const { id } of this.db.prepare('SELECT id FROM versions').iterate() as Iterable<{ id: number }>) versions.add(id);
+    for (const each of found) if (each.table === 'versions') versions.delete(each.id);
+    for (const row of this.db.prepare('SELECT * FROM practice ORDER BY id').iterate() as Iterable<Record<string, unknown>>) {
+      const why = damagedPractice(row, versions, references);
+      if (why) found.push({ table: 'practice', id: Number(row.id), ...(typeof row.version === 'number' ? { version: row.version } : {}), why, row });
+    }
+    const wholeHistory = this.db.prepare('SELECT rowid AS rowid, * FROM history WHERE rowid = ?');
+    for (const row of this.db.prepare(`SELECT ${HISTORY_CHECK_COLUMNS} FROM history ORDER BY rowid`).iterate() as Iterable<Record<string, unknown>>) {
+      const why = damagedHistory(row);
+      if (why) found.push({ table: 'history', id: Number(row.id), ...(row.version_type === 'integer' ? { version: row.version as number } : {}), why, row: wholeHistory.get(row.id) as Record<string, unknown> });
+    }
     if (found.length === 0) return [];
     const keep = this.db.prepare('INSERT INTO quarantine (tbl, row_id, row, why, at) VALUES (?, ?, ?, ?, ?)');
     const at = new Date().toISOString();
     this.db.transaction(() => {
       for (const each of found) {
         keep.run(each.table, each.id, JSON.stringify(each.row), each.why, at);
-        this.db.prepare(`DELETE FROM ${each.table} WHERE id = ?`).run(each.id);
+        this.db.prepare(`DELETE FROM ${each.table} WHERE ${each.table === 'history' ? 'rowid' : 'id'} = ?`).run(each.id);
       }
     })();
     return found.map(({ row: _row, ...rest }) => rest);

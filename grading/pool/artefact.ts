@@ -97,6 +97,11 @@ export async function buildArtefact(path: string, entryName?: string, protocol?:
     if (submission.language === 'C++') {
       entry = BOTZONE_EXECUTABLE;
       files = [{ path: BOTZONE_EXECUTABLE, bytes: readFileSync(compiled.bundlePath) }];
+    } else if (submission.language === 'Java') {
+      // The class folder: Main.class and the bot's inner classes.
+      const classes = dirname(compiled.bundlePath);
+      entry = relative(classes, compiled.bundlePath);
+      files = (compiled.files ?? [compiled.bundlePath]).map((file) => ({ path: relative(classes, file).split(sep).join('/'), bytes: readFileSync(file) }));
     } else {
       entry = relative(submission.root, submission.entry).split(sep).join('/');
       files = submission.language === 'Python' ? pythonFiles(submission.root) : [{ path: entry, bytes: readFileSync(submission.entry) }];

@@ -43,9 +43,9 @@ function botzoneArtefactPlayer(name: string, dir: string, entry: string, game: s
   } catch (error) {
     throw new PoolWorkerError(`the Botzone artefact in ${dir} has no readable ${BOTZONE_TRAITS_FILE}: ${(error as Error).message}`);
   }
-  const language = traits.language === 'Python' || traits.language === 'JavaScript' ? traits.language : 'C++';
+  const language = traits.language === 'Python' || traits.language === 'JavaScript' || traits.language === 'Java' ? traits.language : 'C++';
   const interaction = traits.interaction === 'simple' ? 'simple' : 'json';
-  const files = language === 'Python' ? artefactFiles(dir) : undefined;
+  const files = language === 'Python' || language === 'Java' ? artefactFiles(dir) : undefined;
   return new BotzonePlayer({ name, bundlePath: join(dir, entry), submissionRoot: dir, ...(files ? { files } : {}), language, interaction, keepRunning: traits.keepRunning === true, game });
 }
 

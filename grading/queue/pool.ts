@@ -37,7 +37,7 @@ import { checkReachable, KEY_PREFIX, queueName, redactUrl, RedisWatch, redisConn
 import { recordMismatch } from './record-check.js';
 import { encodeArtefact, validateJob, type QueuedJob } from './schema.js';
 import { jobDigest, jobSignature, signLease, unsignedJobsAllowed, verifyFailure, verifyResult } from './signing.js';
-import { lastBeat, readWorkers } from './workers.js';
+import { HEARTBEAT_EVERY_MS, lastBeat, readWorkers } from './workers.js';
 import { count } from '../words.js';
 
 /**
@@ -57,6 +57,8 @@ const WORKER_CHECK_MS = 5000;
 /** The coordinator's lease: refreshed every LEASE_REFRESH_MS, gone LEASE_SECONDS after the coordinator stopped. */
 export const LEASE_SECONDS = 30;
 const LEASE_REFRESH_MS = 5000;
+/** How long close() waits for a stalled worker's next heartbeat before it says the worker stopped answering. */
+const FINAL_STALL_LOOK_MS = 3 * HEARTBEAT_EVERY_MS;
 /** How long close() lets enqueues in flight finish before it counts what it took off the queue. */
 const ENQUEUE_SETTLE_MS = 5000;
 /** Different workers that may fail a game (a bad record, or an error) before it is a grader error. */
@@ -577,10 +579,32 @@ export class QueuePool implements GamePool {
       const now = await lastBeat(this.redis, this.options.key, stall.worker).catch(() => null);
       const alive = now !== null && stall.beatAt !== undefined && stall.beatAt !== null && now > stall.beatAt;
       if (alive) continue;
-      if (now === null || stall.beatAt === null || final) this.options.onWarning?.(stoppedAnswering(stall.worker, stall.label));
+      if (now === null || stall.beatAt === null) this.options.onWarning?.(stoppedAnswering(stall.worker, stall.label));
       else waiting.push(stall);
     }
-    this.stalls.push(...waiting);
+    if (final) await this.lastLookAtStalls(waiting);
+    else this.stalls.push(...waiting);
+  }
+
+  /**
+   * At close, a stalled worker whose heartbeat is still there gets a few beats' time to beat again before it is said
+   * to have stopped: the stall may have been seen (and its beat read) only after the worker was running again — a
+   * machine that held both up (SIGSTOP, swap, load 60) — and the run may end before that worker's next beat.
+   */
+  private async lastLookAtStalls(stalls: Stall[]): Promise<void> {
+    const until = Date.now() + FINAL_STALL_LOOK_MS;
+    let left = stalls;
+    while (left.length > 0 && Date.now() < until) {
+      await delay(HEARTBEAT_EVERY_MS / 8);
+      const still: Stall[] = [];
+      for (const stall of left) {
+        const now = await lastBeat(this.redis, this.options.key, stall.worker).catch(() => null);
+        if (now === null) this.options.onWarning?.(stoppedAnswering(stall.worker, stall.label));
+        else if (stall.beatAt === undefined || stall.beatAt === null || now <= stall.beatAt) still.push(stall);
+      }
+      left = still;
+    }
+    for (const stall of left) this.options.onWarning?.(stoppedAnswering(stall.worker, stall.label));
   }
 
   private async poll(): Promise<void> {

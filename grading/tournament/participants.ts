@@ -38,7 +38,7 @@ export function referenceParticipant(game: string, name: string): Participant {
   };
 }
 
-const LANGUAGES: Record<string, string> = { '.ts': 'TypeScript', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript', '.py': 'Python', '.cpp': 'C++', '.cc': 'C++', '.so': 'C++' };
+const LANGUAGES: Record<string, string> = { '.ts': 'TypeScript', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript', '.py': 'Python', '.cpp': 'C++', '.cc': 'C++', '.so': 'C++', '.java': 'Java' };
 
 /** A submission ready to play, or one that cannot (problem: one line naming the fix). */
 export interface SubmissionOutcome {

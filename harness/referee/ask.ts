@@ -140,7 +140,7 @@ const graderBuffer = Buffer.alloc(128);
  * busy grader is late to send a request, wake the player and read its answer, and that lateness is in the wall time
  * of an ask just as the player's own waits are.
  */
-function graderWaitedMs(): number {
+export function graderWaitedMs(): number {
   if (graderSchedstat === undefined) {
     try {
       graderSchedstat = openSync(`/proc/self/task/${process.pid}/schedstat`, 'r');

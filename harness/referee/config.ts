@@ -264,8 +264,9 @@ export function timeFactor(config: RefereeConfig, language: string | undefined, 
  * Botzone rulings come from gameRules (NoGo allows a first move on the centre).
  */
 export const BOTZONE_PRESET: Readonly<Partial<RefereeConfig>> = Object.freeze({
+  // One limit a turn (no retries on Botzone): turnTimeoutMs is left to follow moveTimeoutMs, so a moveTimeoutMs set
+  // beside the preset moves both (a fixed 1000 here capped a bot given 10 s a move at 2 s on its first turn).
   moveTimeoutMs: 1000,
-  turnTimeoutMs: 1000,
   constructTimeoutMs: 10_000,
   illegalMoveLimit: 1,
   // Botzone's 256 MB for every bot.

@@ -1,5 +1,6 @@
 /**
- * A Botzone bot as a Player: the bot is a whole program (C++ executable, Python or JavaScript script) that speaks
+ * A Botzone bot as a Player: the bot is a whole program (C++ executable, Python or JavaScript script, Java classes
+ * run as `java Main` with the JVM's memory ceilings from java-runtime.ts) that speaks
  * Botzone's protocol on stdin/stdout, run behind the same OS layers as every player (bubblewrap with the no-fork
  * seccomp filter; else the Landlock launcher with the same filter; the cgroup; the unprivileged uid).
  *
@@ -20,11 +21,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import type { Writable } from 'node:stream';
 import { basename, dirname } from 'node:path';
 import { botzoneHistory, type BotzoneCodec } from '../games/common/botzone.js';
 import type { Side } from '../games/game.js';
 import { botzoneGameIds, getGame } from '../games/registry.js';
+import { graderWaitedMs } from '../referee/ask.js';
 import { GraderError } from '../referee/grader-error.js';
 import type { GameStart, MoveRequest, Player, PlayerAnswer } from '../referee/player.js';
 import { PlayerCgroup } from './cgroup.js';
@@ -35,6 +38,7 @@ import { nativeTools, protectGrader } from './native-tools.js';
 import { seccompProgram } from './seccomp.js';
 import { OutputCapture } from './output.js';
 import { processGroup, processTree, signalGroups, signalPids } from './process-tree.js';
+import { findJava, JAVA_MAIN_CLASS, JAVA_OUT_OF_MEMORY, JAVA_UTF8_FLAGS, javaMemoryFlags, noJava } from './java-runtime.js';
 import { findPython, noPython } from './python-runtime.js';
 import { stageProgram, stageShared, type StagedProgram } from './staging.js';
 
@@ -48,16 +52,24 @@ const BOTZONE_MEMORY_MB = 256;
 /** What a bot's pass ({"x": -1, "y": -1}) answers when it is asked for a move: not a move, so illegal there. */
 const PASS_VALUE = 'pass (-1, -1)';
 
+/** The languages a Botzone bot may be in (each with its runtime in programFor). */
+export type BotzoneLanguage = 'C++' | 'Python' | 'JavaScript' | 'Java';
+
+/** A submission's language as a Botzone bot's (TypeScript and anything else run on node). */
+export function botzoneLanguage(language: string | undefined): BotzoneLanguage {
+  return language === 'Python' || language === 'C++' || language === 'Java' ? language : 'JavaScript';
+}
+
 export interface BotzoneOptions {
   /** Shown in records and reports. */
   name: string;
-  /** The compiled bot: the executable (C++), or the entry .py / .js file. */
+  /** The compiled bot: the executable (C++), the entry .py / .js file, or Main.class in its class folder (Java). */
   bundlePath: string;
   /** The submission's folder (Python and JavaScript bots are staged from it). */
   submissionRoot: string;
-  /** Python: the bot's own files to stage (absolute, under submissionRoot); default the entry alone. */
+  /** Python: the bot's own files to stage (absolute, under submissionRoot); Java: its class files; default the entry alone. */
   files?: string[];
-  language: 'C++' | 'Python' | 'JavaScript';
+  language: BotzoneLanguage;
   interaction: 'json' | 'simple';
   /** The bot prints the keep-running marker: keep its stdin open (see the header). */
   keepRunning: boolean;
@@ -87,6 +99,9 @@ interface Bot {
   exited: Promise<void>;
   /** The turn waiting for this process's output. */
   waiting: ((outcome: TurnOutcome) => void) | null;
+  /** The running turn's clock (see turn()): when its input went, the grader's own waits when the bot was last seen
+   * without its answer, and its deadline's timer. */
+  clock: { started: number; waitMark: number; deadline: ReturnType<typeof setTimeout> | null } | null;
 }
 
 type TurnOutcome =
@@ -143,6 +158,11 @@ export class BotzonePlayer implements Player {
   private caughtUp = false;
   /** The spawner's memory group's limit hits when the running turn began (see memoryAtDeadline). */
   private hitsBefore = 0;
+  /**
+   * No spawner here (no C compiler to build it, or switched off): the player keeps each turn's time itself in the
+   * grader (turn()), so that an answer the grader noticed late, busy, is not ruled late.
+   */
+  private withoutSpawner = false;
 
   constructor(private readonly options: BotzoneOptions) {
     this.name = options.name;
@@ -158,11 +178,11 @@ export class BotzonePlayer implements Player {
 
   /**
    * Through the spawner the bot's deadline is kept inside its sandbox and each turn timed there: a restarted bot by
-   * the kernel's timer armed before exec, a kept one by the spawner's timerfd and the marker's arrival. A whole
-   * sandbox a turn (no spawner) is timed by the referee.
+   * the kernel's timer armed before exec, a kept one by the spawner's timerfd and the marker's arrival. Without the
+   * spawner the player times each turn in the grader (turn()) by the same rule, its own timer at the deadline.
    */
   get keepsTime(): boolean {
-    return this.sandbox !== null && this.sandbox.session.alive;
+    return this.sandbox !== null ? this.sandbox.session.alive : this.withoutSpawner;
   }
 
   /** A bot has no in-process layer: the OS layers and the seccomp filter are all there is (as for the C++ host). */
@@ -267,7 +287,7 @@ export class BotzonePlayer implements Player {
       // asking it; Botzone's judge asks, and a kept bot must answer that turn itself: it is fed those requests
       // first, and each answer must be the pass.
       for (let i = this.fed; i < requests.length - 1; i++) {
-        const between = await this.turn(live, line(requests[i]));
+        const between = await this.turn(live, line(requests[i]), request.deadlineMs);
         if (between.kind === 'failure') return between.answer;
         const answer = this.answerOf(codec, between);
         if (answer.kind !== 'move') return answer;
@@ -276,11 +296,15 @@ export class BotzonePlayer implements Player {
         }
         this.fed = i + 1;
       }
-      outcome = await this.turn(live, line(requests[requests.length - 1]));
+      outcome = await this.turn(live, line(requests[requests.length - 1]), request.deadlineMs);
     } else {
       this.kill();
       const input = this.wholeInput(codec, requests, responses, limitSeconds);
-      outcome = sandbox ? await this.spawnedTurn(sandbox.session, input, request.deadlineMs ?? null, false) : await this.turn(this.spawnBot(), input);
+      // Without the spawner the turn's clock starts before the bot's whole sandbox is launched (as the referee's own
+      // timer did): that launch's synchronous part can take hundreds of ms at load, and a clock started after it would
+      // let the referee's backstop, counted from the ask, rule first.
+      const asked = performance.now();
+      outcome = sandbox ? await this.spawnedTurn(sandbox.session, input, request.deadlineMs ?? null, false) : await this.turn(this.spawnBot(), input, request.deadlineMs, asked);
     }
     this.fed = requests.length;
     if (outcome.kind === 'failure') return outcome.answer;
@@ -340,7 +364,8 @@ export class BotzonePlayer implements Player {
   }
 
   async abort(): Promise<void> {
-    this.settle({ kind: 'failure', answer: (this.run ? this.memoryAtDeadline(null) : null) ?? { kind: 'timeout', output: this.output.take() } });
+    const memory = this.run ? this.memoryAtDeadline(null) : this.bot ? this.memoryAtDeadline(null, this.bot.cgroup) : null;
+    this.settle({ kind: 'failure', answer: memory ?? { kind: 'timeout', output: this.output.take() } });
     this.kill();
   }
 
@@ -349,19 +374,20 @@ export class BotzonePlayer implements Player {
    * or about to kill it (at load that can outlast the turn), so the cause is the memory limit, named as such; null
    * when the limit was not reached.
    */
-  private memoryAtDeadline(timedMs: number | null): PlayerAnswer | null {
-    const cgroup = this.sandbox?.cgroup;
+  private memoryAtDeadline(timedMs: number | null, group?: PlayerCgroup | null): PlayerAnswer | null {
+    const cgroup = group === undefined ? this.sandbox?.cgroup : group;
     if (!cgroup || cgroup.limitHits() <= this.hitsBefore) return null;
     const peakMb = cgroup.peakMb();
     const peak = peakMb === null ? '' : ` (peak ${Math.round(peakMb)} MB)`;
     // The group's counters go on from here: the next turn starts in a fresh sandbox.
-    this.dropSandbox();
+    if (group === undefined) this.dropSandbox();
     return { kind: 'memory', message: `reached its ${this.memoryMb} MB memory limit${peak} and was still running at its deadline: a memory blow-up, not a slow search`, ...(timedMs !== null ? { timedMs } : {}), output: this.output.take() };
   }
 
   async endGame(): Promise<void> {
-    // Botzone ends a bot with its game (the next game's load() starts the next one).
-    this.kill();
+    // Botzone ends a bot with its game (the next game's load() starts the next one): gone before this resolves, so
+    // the next bot never shares the memory group with this one's dying.
+    await this.kill();
   }
 
   async close(): Promise<void> {
@@ -417,7 +443,7 @@ export class BotzonePlayer implements Player {
   private exitFailure(outcome: Extract<TurnOutcome, { kind: 'output' }>, output: PlayerAnswer['output']): PlayerAnswer {
     if (outcome.oom) return { kind: 'memory', message: `exceeded the ${this.memoryMb} MB memory limit`, output };
     // Without a cgroup the address-space limit stops it: the allocation failure is its own words.
-    if (/std::bad_alloc|^MemoryError|heap out of memory|Cannot allocate memory/m.test(this.output.stderrTail())) {
+    if (/std::bad_alloc|^MemoryError|heap out of memory|Cannot allocate memory/m.test(this.output.stderrTail()) || JAVA_OUT_OF_MEMORY.test(this.output.stderrTail())) {
       return { kind: 'memory', message: `ran out of its ${this.memoryMb} MB memory limit`, output };
     }
     const tail = this.output.stderrTail().trim().split('\n').pop() ?? '';
@@ -461,12 +487,36 @@ export class BotzonePlayer implements Player {
     };
   }
 
-  /** Write a turn's input and wait for its output (the keep-running marker, or the process's exit). */
-  private turn(bot: Bot, input: string): Promise<TurnOutcome> {
+  /**
+   * Write a turn's input and wait for its output (the keep-running marker, or the process's exit). Without the
+   * spawner the grader keeps the turn's time: from the input's write to the answer, less the time the grader's own
+   * event loop waited, runnable, for a CPU since it last saw the bot without its answer (an answer sits in its pipe
+   * while a busy grader waits to read it: that lateness is the grader's, as the spawner's is in the sandbox); at
+   * `deadlineMs` a timer here kills the bot, ruled at the kill (or for memory, as through the spawner).
+   */
+  private turn(bot: Bot, input: string, deadlineMs?: number, startedAt = performance.now()): Promise<TurnOutcome> {
     return new Promise<TurnOutcome>((resolve) => {
       bot.waiting = resolve;
       bot.stdout = [];
       bot.stdoutBytes = 0;
+      bot.cgroup?.resetPeak();
+      this.hitsBefore = bot.cgroup?.limitHits() ?? 0;
+      const clock: NonNullable<Bot['clock']> = { started: startedAt, waitMark: graderWaitedMs(), deadline: null };
+      bot.clock = clock;
+      if (deadlineMs !== undefined) {
+        // Ruled after this loop turn's I/O (setImmediate): a timer that fires late, beside an answer already in the
+        // pipe, must not beat it (node runs timers before it reads).
+        clock.deadline = setTimeout(() => {
+          setImmediate(() => {
+            if (bot.clock !== clock || !bot.waiting) return;
+            // Never under the limit: node's timers run on the loop's cached clock, a fraction of a ms behind.
+            const timedMs = Math.max(deadlineMs, performance.now() - clock.started);
+            const answer = this.memoryAtDeadline(timedMs, bot.cgroup) ?? { kind: 'timeout', timedMs, output: this.output.take() };
+            this.settle({ kind: 'failure', answer });
+            this.kill();
+          });
+        }, Math.max(0, deadlineMs - (performance.now() - startedAt)));
+      }
       bot.stdin.write(input);
       if (!this.options.keepRunning && !bot.closedInput) {
         bot.closedInput = true;
@@ -481,6 +531,18 @@ export class BotzonePlayer implements Player {
     const waiting = holder?.waiting;
     if (!holder || !waiting) return;
     holder.waiting = null;
+    if (holder === this.bot && this.bot.clock) {
+      const clock = this.bot.clock;
+      this.bot.clock = null;
+      if (clock.deadline) clearTimeout(clock.deadline);
+      // The answer's time on the grader's clock, less what the grader itself waited for a CPU since it last saw the bot
+      // still thinking (see turn()).
+      if (outcome.kind === 'output' && outcome.wallMs === undefined) {
+        const noticed = performance.now() - clock.started;
+        const late = graderWaitedMs() - clock.waitMark;
+        outcome = { ...outcome, wallMs: Math.round((late > 0 && late < noticed ? noticed - late : noticed) * 1000) / 1000 };
+      }
+    }
     // stderr written just before the answer may sit in its pipe's callback of this same loop turn.
     setImmediate(() => waiting(outcome));
   }
@@ -501,7 +563,11 @@ export class BotzonePlayer implements Player {
     if (!bot.waiting) return;
     const text = Buffer.concat(bot.stdout).toString('utf8');
     const marker = text.indexOf(KEEP_RUNNING_MARKER);
-    if (marker < 0) return;
+    if (marker < 0) {
+      // Read, and no answer in it: the answer comes after this look.
+      if (bot.clock && this.options.keepRunning) bot.clock.waitMark = graderWaitedMs();
+      return;
+    }
     const before = text.slice(0, marker);
     if (bot.closedInput) {
       // It asked to keep running but its source did not say so (the marker was built at run time): its stdin is
@@ -578,6 +644,7 @@ export class BotzonePlayer implements Player {
       stdoutBytes: 0,
       exited: Promise.resolve(),
       waiting: null,
+      clock: null,
     };
     this.bot = bot;
     this.cpuBaseline = 0;
@@ -616,9 +683,10 @@ export class BotzonePlayer implements Player {
   private async openSandbox(): Promise<{ session: SpawnerSession } | null> {
     if (this.sandbox?.session.alive) return this.sandbox;
     this.sandbox = null;
-    if (process.env.REFEREE_BOTZONE_SPAWNER === '0' || !this.layers.process.rlimits) return null;
+    this.withoutSpawner = false;
+    if (process.env.REFEREE_BOTZONE_SPAWNER === '0' || !this.layers.process.rlimits) return this.noSpawner();
     const built = nativeTools().spawner;
-    if (!built) return null;
+    if (!built) return this.noSpawner();
     if (realtimePrefix().length === 0) return this.startSandbox(built, false);
     try {
       return await this.startSandbox(built, true);
@@ -629,6 +697,11 @@ export class BotzonePlayer implements Player {
       refuseRealtime();
       return this.startSandbox(built, false);
     }
+  }
+
+  private noSpawner(): null {
+    this.withoutSpawner = true;
+    return null;
   }
 
   private async startSandbox(built: string, realtime: boolean): Promise<{ session: SpawnerSession }> {
@@ -746,6 +819,9 @@ export class BotzonePlayer implements Player {
     if (this.options.language === 'C++') {
       this.staged = stageProgram(dirname(entry), [entry], entry, 'bz');
       chmodSync(this.staged.entry, 0o755);
+    } else if (this.options.language === 'Java') {
+      // The class folder (Main.class and its inner classes) is the class path.
+      this.staged = stageProgram(dirname(entry), this.options.files ?? [entry], entry, 'bz');
     } else {
       this.staged = stageProgram(this.options.submissionRoot, this.options.files ?? [entry], entry, 'bz');
     }
@@ -759,6 +835,12 @@ export class BotzonePlayer implements Player {
       if (!python) throw new GraderError(noPython());
       // -E -s: no environment or user site (-I would also drop the script's folder from sys.path: its modules).
       return { argv: [python.path, '-E', '-s', '-B', staged.entry], binds: [python.path, ...python.binds] };
+    }
+    if (this.options.language === 'Java') {
+      const java = findJava();
+      if (!java) throw new GraderError(noJava());
+      // Botzone's `java Main`, with the JVM's own ceilings from the memory limit (the bound where no cgroup is).
+      return { argv: [java.java, ...javaMemoryFlags(this.memoryMb), ...JAVA_UTF8_FLAGS, '-cp', staged.dir, JAVA_MAIN_CLASS], binds: [java.home, ...java.binds] };
     }
     const node = process.execPath;
     const permission = this.layers.permissionFlag ? [this.layers.permissionFlag, `--allow-fs-read=${staged.dir}`] : [];
@@ -793,9 +875,10 @@ export class BotzonePlayer implements Player {
     bot.frozen = false;
   }
 
-  private kill(): void {
+  /** Ends the bot; resolves once it is gone (a kept bot reaped by the spawner, or the bot's sandbox ended). */
+  private kill(): Promise<void> {
     const run = this.run;
-    if (this.kept === 'live' && !run) this.sandbox?.session.kill();
+    const dropped = this.kept === 'live' && !run ? this.sandbox?.session.dropKept() : undefined;
     if (this.kept === 'live' || run) this.kept = null;
     if (run) {
       this.run = null;
@@ -805,9 +888,11 @@ export class BotzonePlayer implements Player {
       if (waiting) setImmediate(() => waiting({ kind: 'failure', answer: { kind: 'timeout', output: this.output.take() } }));
     }
     const bot = this.bot;
-    if (!bot) return;
+    if (!bot) return dropped ?? Promise.resolve();
     this.bot = null;
     bot.killed = true;
+    if (bot.clock?.deadline) clearTimeout(bot.clock.deadline);
+    bot.clock = null;
     const pids = bot.cgroup?.pids() ?? [];
     signalGroups(bot.groups, 'SIGKILL');
     signalPids(pids, 'SIGKILL');
@@ -817,6 +902,7 @@ export class BotzonePlayer implements Player {
     const waiting = bot.waiting;
     bot.waiting = null;
     if (waiting) setImmediate(() => waiting({ kind: 'failure', answer: { kind: 'timeout', output: this.output.take() } }));
+    return Promise.all([dropped, bot.exited]).then(() => undefined);
   }
 
   private cpuSinceLast(): number | undefined {

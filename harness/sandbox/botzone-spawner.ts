@@ -44,6 +44,8 @@ export class SpawnerSession {
   private isReady = false;
   private ended = false;
   private readyWaiters: { resolve: () => void; reject: (error: Error) => void } | null = null;
+  /** dropKept() callers, answered in order by the spawner's "D" events. */
+  private dropped: (() => void)[] = [];
 
   constructor(readonly process: ChildProcess) {
     this.stdin = process.stdin as Writable;
@@ -115,6 +117,15 @@ export class SpawnerSession {
     if (!this.ended) this.stdin.write('K\n');
   }
 
+  /** Between turns: SIGKILL a kept bot; resolves once the spawner has reaped it (or the sandbox has ended). */
+  dropKept(): Promise<void> {
+    if (this.ended) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.dropped.push(resolve);
+      this.stdin.write('D\n');
+    });
+  }
+
   /** Ask the spawner to end (it kills a running bot and exits when its input closes). */
   close(): void {
     this.stdin.end();
@@ -129,6 +140,11 @@ export class SpawnerSession {
         return;
       }
       const header = this.buffer.subarray(0, newline).toString('latin1');
+      if (header === 'D') {
+        this.buffer = this.buffer.subarray(newline + 1);
+        this.dropped.shift()?.();
+        continue;
+      }
       if (header === 'ready') {
         this.buffer = this.buffer.subarray(newline + 1);
         this.isReady = true;
@@ -184,6 +200,7 @@ export class SpawnerSession {
     if (this.ended) return;
     this.ended = true;
     if (!this.isReady) this.readyWaiters?.reject(new Error('the sandbox ended before the spawner was ready'));
+    for (const resolve of this.dropped.splice(0)) resolve();
     this.run?.done({ kind: 'sandbox-ended' });
   }
 }

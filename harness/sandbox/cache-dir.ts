@@ -15,13 +15,19 @@ const DEFAULT_MAX_MB = 200;
 // cache at 681 MB against its 200 MB cap.
 // Botzone bots (botzone-<hash>, the cpp-botzone-<hash> header shim) and probe answers too.
 const CONTENT_HASHED =
-  /^(submission|host)-[0-9a-f]+\.cjs$|^(python|native)-[0-9a-f]+$|^cpp-(host-|botzone-)?[0-9a-f]+(\.so)?$|^botzone-[0-9a-f]+$|^typecheck-[0-9a-f]+\.blob$|^typecheck-snapshot-[0-9a-f]+\.cjs$|^[a-z+]+-probe-[0-9a-f]+\.json$/;
+  /^(submission|host)-[0-9a-f]+\.cjs$|^(python|native)-[0-9a-f]+$|^cpp-(host-|botzone-)?[0-9a-f]+(\.so)?$|^botzone-[0-9a-f]+$|^typecheck-[0-9a-f]+\.blob$|^typecheck-snapshot-[0-9a-f]+\.cjs$|^[a-z+]+-probe-[0-9a-f]+\.json$|^python-syntax-[0-9a-f]+\.json$/;
 /**
  * Working files a process makes and removes itself (a type check's folder, a half-written entry): what a killed
  * process left behind is removed once it is a day old (no check or build takes that long).
  */
 const WORKING = /\.tmp$/;
 const WORKING_FOLDERS = ['typecheck'];
+/**
+ * A working folder's entries (a type check's tsconfig and referee.d.ts) are removed by their process when it ends;
+ * a process killed meanwhile (Ctrl-C, SIGKILL, a test's timeout) leaves its entry behind (711 once sat in one
+ * cache). Past this age no process can still use one: the type check's wall backstop is 10 minutes.
+ */
+export const WORKING_ENTRY_STALE_MS = 30 * 60 * 1000;
 /** The folder of the game pool's artefacts (grading/pool/artefact.ts), each one a content-hashed entry. */
 export const ARTEFACTS_FOLDER = 'artefacts';
 const ARTEFACT_ENTRY = /^[0-9a-f]{64}$/;
@@ -82,11 +88,27 @@ function artefactEntries(dir: string): CacheEntry[] {
 function sweepWorking(dir: string, top: CacheEntry[], artefacts: CacheEntry[], now: number): number {
   const left = [
     ...[...top, ...artefacts].filter((entry) => WORKING.test(basename(entry.path))),
-    ...WORKING_FOLDERS.flatMap((folder) => (existsSync(join(dir, folder)) ? cacheEntries(join(dir, folder)) : [])),
   ];
   let freed = 0;
   for (const entry of left) {
     if (now - entry.usedAt < STALE_MS) continue;
+    rmSync(entry.path, { recursive: true, force: true });
+    freed += entry.bytes;
+  }
+  return freed + WORKING_FOLDERS.reduce((sum, folder) => sum + sweepWorkingFolder(folder, dir, now), 0);
+}
+
+/**
+ * Remove the entries of the working folder `folder` (e.g. 'typecheck') older than WORKING_ENTRY_STALE_MS: what
+ * killed processes left. A process that makes entries there calls it once (so the folder stays bounded by what the
+ * last half hour's checks made, whether or not anything new enters the cache); returns the bytes freed.
+ */
+export function sweepWorkingFolder(folder: string, dir = cacheDir(), now = Date.now()): number {
+  const path = join(dir, folder);
+  if (!existsSync(path)) return 0;
+  let freed = 0;
+  for (const entry of cacheEntries(path)) {
+    if (now - entry.usedAt < WORKING_ENTRY_STALE_MS) continue;
     rmSync(entry.path, { recursive: true, force: true });
     freed += entry.bytes;
   }
@@ -140,6 +162,16 @@ export function cacheFile(name: string, text: string | Uint8Array): string {
     touchCacheEntry(path);
     return path;
   }
+  return replaceCacheFile(name, text);
+}
+
+/**
+ * Write (or replace) the entry `name`, for entries named by what they describe rather than by their contents (a
+ * kept report that is valid only while what it read is unchanged): written under a temporary name and renamed, so
+ * a reader sees the old entry or the new one, never half of one.
+ */
+export function replaceCacheFile(name: string, text: string | Uint8Array): string {
+  const path = join(cacheDir(), name);
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, text, { mode: 0o644 });
   renameSync(temporary, path);

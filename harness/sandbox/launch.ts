@@ -48,6 +48,12 @@ export interface LaunchInput {
   /** Run the C++ host (cpp/host.cpp, compiled): `hostPath` is the host binary and `config.bundle` the player's .so. */
   cpp?: CppProgram;
   /**
+   * One stream for the player's stdout and stderr (fd 2 made a copy of fd 1 before the sandbox starts): the kernel
+   * then keeps what the player wrote in the order it wrote it, which two pipes read by the grader cannot. For hosts
+   * that speak on fds 3/4 only; never for a Botzone bot, whose stdout is its answers.
+   */
+  mergeOutput?: boolean;
+  /**
    * Run a whole program that speaks on stdin/stdout (a Botzone bot): its argv and the paths it reads. The no-fork
    * seccomp filter is installed before it (bubblewrap's --seccomp, else the Landlock launcher), and bubblewrap reads
    * the filter from fd 3, not stdin, which is the program's.
@@ -92,6 +98,8 @@ export const SHELL = [
   `ulimit -c 0 2>/dev/null; ulimit -v "$1" 2>/dev/null; ulimit -f ${PRIVATE_TMP_MB * 2048} 2>/dev/null; ulimit -n ${OPEN_FILES_LIMIT} 2>/dev/null; shift`,
   'exec "$@"',
 ].join('; ');
+/** SHELL with the program's stderr sent into its stdout pipe (LaunchInput.mergeOutput). */
+const SHELL_MERGED = `${SHELL} 2>&1`;
 
 /** `--disable-warning` (Node 20.11, 21.3), asked of the running Node like the permission flag (layers.ts). */
 function supportsDisableWarning(): boolean {
@@ -220,7 +228,7 @@ export function launchPlan(input: LaunchInput): LaunchPlan {
   if (!layers.process.rlimits) return { command: target[0], args: target.slice(1), stdin: null };
   return {
     command: '/bin/sh',
-    args: ['-c', SHELL, 'sh', ...input.joinFiles, '--', addressSpace, ...target],
+    args: ['-c', input.mergeOutput && !input.program ? SHELL_MERGED : SHELL, 'sh', ...input.joinFiles, '--', addressSpace, ...target],
     stdin: layers.bwrap && layers.seccomp ? seccompProgram(input.program?.seccomp ?? 'no-fork') : null,
   };
 }

@@ -5,7 +5,8 @@
  *     (confinement.ts says what it is given): node and C++ players, and the C++ compiler;
  *   - grader-guard.so: loaded into the grader itself to make it non-dumpable;
  *   - compile-shim.so: preloaded into the Landlock-confined compiler so a refused file reads as a missing one;
- *   - botzone-spawner: kept inside a Botzone bot's sandbox to start the bot afresh each turn (botzone-sandbox.ts).
+ *   - botzone-spawner: kept inside a Botzone bot's sandbox to start the bot afresh each turn (botzone-sandbox.ts);
+ *   - taskstats.so: loaded into the grader to read a player's CPU waits summed over ended threads too (taskstats.ts).
  * Without a compiler (cc, gcc, clang, or g++ compiling C; $CC first) they are missing: the layers are recorded as
  * such, never fatal. They are built only when asked for (bubblewrap needs none of them but the guard), and
  * `referee doctor --build` builds them ahead, so a machine whose graders run without a compiler still has them.
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { cacheDir, touchCacheEntry } from './cache-dir.js';
 import { PROBE_BOUND, runToolSync, spawnToolSync, toolCpuMs } from './tool-bound.js';
 
-const SOURCES = { launcher: 'landlock-launch.c', guard: 'grader-guard.c', shim: 'compile-shim.c', spawner: 'botzone-spawner.c', seccompInstall: 'seccomp-install.h' } as const;
+const SOURCES = { launcher: 'landlock-launch.c', guard: 'grader-guard.c', shim: 'compile-shim.c', spawner: 'botzone-spawner.c', taskstats: 'taskstats.c', seccompInstall: 'seccomp-install.h' } as const;
 
 export interface NativeTools {
   /** The Landlock launcher, or null. */
@@ -28,6 +29,8 @@ export interface NativeTools {
   compileShim: string | null;
   /** The Botzone spawner, or null (bots then start a whole sandbox each turn). */
   spawner: string | null;
+  /** The taskstats reader (a Node-API module), or null. */
+  taskstats: string | null;
   /** Why they are missing (no compiler, a failed build), or null. */
   problem: string | null;
 }
@@ -61,13 +64,13 @@ export function nativeTools(): NativeTools {
     built = build();
   } catch (error) {
     // An unwritable cache, a vanished source: the layers are missing, the grader goes on.
-    built = { launcher: null, guard: null, compileShim: null, spawner: null, problem: `the Landlock launcher could not be prepared: ${(error as Error).message.slice(0, 200)}` };
+    built = { launcher: null, guard: null, compileShim: null, spawner: null, taskstats: null, problem: `the Landlock launcher could not be prepared: ${(error as Error).message.slice(0, 200)}` };
   }
   return built;
 }
 
 function build(): NativeTools {
-  const none = (problem: string): NativeTools => ({ launcher: null, guard: null, compileShim: null, spawner: null, problem });
+  const none = (problem: string): NativeTools => ({ launcher: null, guard: null, compileShim: null, spawner: null, taskstats: null, problem });
   if (process.platform !== 'linux') return none(`not available on ${process.platform}`);
   const source = sourceDir();
   if (!source) return none('harness/sandbox/native is missing from this installation');
@@ -78,7 +81,8 @@ function build(): NativeTools {
   const guard = join(dir, 'grader-guard.so');
   const compileShim = join(dir, 'compile-shim.so');
   const spawner = join(dir, 'botzone-spawner');
-  if (!existsSync(launcher) || !existsSync(guard) || !existsSync(compileShim) || !existsSync(spawner)) {
+  const taskstats = join(dir, 'taskstats.so');
+  if (!existsSync(launcher) || !existsSync(guard) || !existsSync(compileShim) || !existsSync(spawner) || !existsSync(taskstats)) {
     const found = findCompiler();
     if (!found) return none('no C compiler (cc, gcc or clang) to build the Landlock launcher and grader guard: apt-get install gcc, or run `referee doctor --build` once where one is');
     const [compiler, ...language] = found;
@@ -92,10 +96,12 @@ function build(): NativeTools {
       cc(['-O2', '-shared', '-fPIC', '-o', join(temporary, 'grader-guard.so'), join(source, SOURCES.guard)]);
       cc(['-O2', '-shared', '-fPIC', '-o', join(temporary, 'compile-shim.so'), join(source, SOURCES.shim), '-ldl']);
       cc(['-O2', '-o', join(temporary, 'botzone-spawner'), join(source, SOURCES.spawner)]);
+      cc(['-O2', '-shared', '-fPIC', '-o', join(temporary, 'taskstats.so'), join(source, SOURCES.taskstats)]);
       chmodSync(join(temporary, 'landlock-launch'), 0o755);
       chmodSync(join(temporary, 'botzone-spawner'), 0o755);
       chmodSync(join(temporary, 'grader-guard.so'), 0o644);
       chmodSync(join(temporary, 'compile-shim.so'), 0o644);
+      chmodSync(join(temporary, 'taskstats.so'), 0o644);
       renameSync(temporary, dir);
     } catch (error) {
       rmSync(temporary, { recursive: true, force: true });
@@ -107,7 +113,7 @@ function build(): NativeTools {
     }
   }
   touchCacheEntry(dir);
-  return { launcher, guard, compileShim, spawner, problem: null };
+  return { launcher, guard, compileShim, spawner, taskstats, problem: null };
 }
 
 let guarded: string | null = null;

@@ -1,7 +1,9 @@
 /**
  * The player's stdout and stderr, captured per call and capped: the first `cap` bytes are kept, the rest only
- * counted, so a flood costs the parent CPU but never memory. A small rolling tail of stderr is kept apart for
- * explaining crashes (V8's "heap out of memory" arrives there).
+ * counted, so a flood costs the parent CPU but never memory. A small rolling tail of what can carry stderr is kept
+ * apart for explaining crashes (V8's "heap out of memory" arrives there). Sandboxed hosts write both to one pipe
+ * (launch.ts mergeOutput: the order written is kept), so the tail is of that one stream; a Botzone bot's only
+ * captured stream is its stderr (its stdout is its answers).
  */
 import type { CapturedOutput } from '../referee/player.js';
 

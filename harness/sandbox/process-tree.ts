@@ -115,10 +115,14 @@ function closeQuietly(fd: number | null): void {
  * What the scheduler says of a process's threads: time run and time waited runnable for a CPU (ms, summed over
  * threads), and whether any thread is held by the machine now (runnable, or stopped by the grader's freeze). The
  * kernel adds a wait to schedstat only when the thread gets the CPU, so a thread starved right now shows as
- * runnable while its run time stands still. Time run also counts threads that have ended (the process's own CPU
- * time): game.py's func_timeout runs each call in a thread of its own, and a sum over the living threads alone
- * missed nearly all of a demo game played at import. An ended thread's waits are lost (Linux keeps them per thread
- * only): less credit, the safe side.
+ * runnable while its run time stands still. Both figures count threads that have ended: game.py's func_timeout runs
+ * each call in a thread of its own, and a sum over the living threads alone missed nearly all of a demo game played
+ * at import (time run), and charged a func_timeout player beside busy neighbours for the waits of its ended threads.
+ * Where taskstats answers (taskstats.ts: a root grader outside a container) both come from the kernel's sums over
+ * every thread the process had; elsewhere time run is the larger of the living threads' sum and the process's own
+ * utime+stime, and waits are the living threads' plus, for each thread seen that has since ended, its waits when last
+ * seen (what it waited after that look is lost: less credit, the safe side). The source is chosen at the first read
+ * and kept: a reader never compares one source's figure with the other's.
  *
  * Read on every move, so it keeps its /proc files open and reads each again with one pread (a fresh open, read and
  * close of every file cost ~4x as much): the thread list is read again only when the process's thread count
@@ -126,11 +130,19 @@ function closeQuietly(fd: number | null): void {
  */
 export class SchedulingReader {
   private stat: number | null = null;
-  private readonly tasks = new Map<string, { schedstat: number; stat: number | null }>();
+  private readonly tasks = new Map<string, { schedstat: number; stat: number | null; waitedNs: number }>();
   private threads = -1;
   private readonly buffer = Buffer.alloc(1024);
+  /** Waits (ns) of threads seen and since ended, as last read (the fallback without taskstats). */
+  private endedWaitNs = 0;
+  /** Whether this reader's figures come from taskstats (decided at its first read). */
+  private group: boolean | null = null;
 
-  constructor(readonly pid: number) {}
+  /** `groupCpu`: the kernel's sums over every thread the process had (taskstats.ts `threadGroupCpu`), if any. */
+  constructor(
+    readonly pid: number,
+    private readonly groupCpu?: (pid: number) => { waitedMs: number; ranMs: number } | null,
+  ) {}
 
   /** `withState`: also whether a thread is held now (a thread's stat file each); without it, `runnable` is false. */
   read(withState = true): { ranMs: number; waitedMs: number; runnable: boolean } | null {
@@ -151,6 +163,8 @@ export class SchedulingReader {
     }
     this.tasks.clear();
     this.threads = -1;
+    this.endedWaitNs = 0;
+    this.group = null;
   }
 
   /** null when a thread went while reading (the list is read afresh for the second try). */
@@ -160,6 +174,10 @@ export class SchedulingReader {
     const fields = statFieldsOf(processStat);
     const cpuMs = (Number(fields[11]) + Number(fields[12])) * 10;
     const threads = Number(fields[17]);
+    const group = this.group === false || !this.groupCpu ? null : this.groupCpu(this.pid);
+    if (this.group === null) this.group = group !== null;
+    else if (this.group && !group) throw new Error('taskstats no longer answers for this process'); // gone: no figure
+    if (group && !withState) return { ranMs: Math.max(group.ranMs, cpuMs), waitedMs: group.waitedMs, runnable: false };
     if (threads !== this.threads) this.rescan(threads);
     let ranNs = 0;
     let waitedNs = 0;
@@ -179,17 +197,20 @@ export class SchedulingReader {
         this.threads = -1; // a thread ended (and maybe another began): read the list again
         return null;
       }
+      task.waitedNs = Number(schedstat[1]) || 0;
       ranNs += Number(schedstat[0]) || 0;
-      waitedNs += Number(schedstat[1]) || 0;
+      waitedNs += task.waitedNs;
       if (state === 'R' || state === 'T') runnable = true;
     }
-    return { ranMs: Math.max(ranNs / 1e6, cpuMs), waitedMs: waitedNs / 1e6, runnable };
+    if (group) return { ranMs: Math.max(group.ranMs, ranNs / 1e6, cpuMs), waitedMs: Math.max(group.waitedMs, waitedNs / 1e6), runnable };
+    return { ranMs: Math.max(ranNs / 1e6, cpuMs), waitedMs: (waitedNs + this.endedWaitNs) / 1e6, runnable };
   }
 
   private rescan(threads: number): void {
     const living = new Set(readdirSync(`/proc/${this.pid}/task`));
     for (const [tid, task] of this.tasks) {
       if (living.has(tid)) continue;
+      this.endedWaitNs += task.waitedNs;
       closeQuietly(task.schedstat);
       closeQuietly(task.stat);
       this.tasks.delete(tid);
@@ -197,7 +218,7 @@ export class SchedulingReader {
     for (const tid of living) {
       if (this.tasks.has(tid)) continue;
       try {
-        this.tasks.set(tid, { schedstat: openSync(`/proc/${this.pid}/task/${tid}/schedstat`, 'r'), stat: null });
+        this.tasks.set(tid, { schedstat: openSync(`/proc/${this.pid}/task/${tid}/schedstat`, 'r'), stat: null, waitedNs: 0 });
       } catch {
         // the thread ended while we looked
       }
@@ -207,8 +228,8 @@ export class SchedulingReader {
 }
 
 /** One look at a process (SchedulingReader, opened and closed): null where the kernel does not say. */
-export function scheduling(pid: number): { ranMs: number; waitedMs: number; runnable: boolean } | null {
-  const reader = new SchedulingReader(pid);
+export function scheduling(pid: number, groupCpu?: (pid: number) => { waitedMs: number; ranMs: number } | null): { ranMs: number; waitedMs: number; runnable: boolean } | null {
+  const reader = new SchedulingReader(pid, groupCpu);
   try {
     return reader.read();
   } finally {

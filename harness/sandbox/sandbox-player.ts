@@ -29,6 +29,7 @@ import { memoryWall, ResidentSampler, residentMb, WATCHDOG_INTERVAL_MS } from '.
 import { protectGrader } from './native-tools.js';
 import { OutputCapture } from './output.js';
 import { endPortableTree, processCpuMs, processGroup, processTree, SchedulingReader, signalGroups, signalPids } from './process-tree.js';
+import { threadGroupCpu } from './taskstats.js';
 import type { Answer, Request, ValueStandIn } from './protocol.js';
 import { MAX_ANSWER_BYTES } from './protocol.js';
 import { findPython, noPython, pythonRuntimeDir } from './python-runtime.js';
@@ -131,7 +132,7 @@ function schedulingOf(child: Child, withState: boolean): PlayerScheduling | null
   if (child.killed) return null;
   if (child.sched?.pid !== child.node) {
     child.sched?.close();
-    child.sched = new SchedulingReader(child.node);
+    child.sched = new SchedulingReader(child.node, threadGroupCpu);
   }
   return child.sched.read(withState);
 }
@@ -410,6 +411,7 @@ export class SandboxPlayer implements Player {
       node,
       python,
       cpp,
+      mergeOutput: true,
     });
     const proc = spawn(plan.command, plan.args, {
       stdio: [plan.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
@@ -439,7 +441,10 @@ export class SandboxPlayer implements Player {
     };
     this.child = child;
     this.cpuBaseline = 0;
-    proc.stdout?.on('data', (chunk: Buffer) => this.output.add(chunk, false));
+    // stdout carries stderr too, in the order written (launch.ts mergeOutput), so the tail that explains a crash comes
+    // from it; the stderr pipe still has whatever came before the merge (the shell's own) and, on the portable path
+    // (no shell), the player's stderr.
+    proc.stdout?.on('data', (chunk: Buffer) => this.output.add(chunk, true));
     proc.stderr?.on('data', (chunk: Buffer) => this.output.add(chunk, true));
     child.requests.on('error', () => {
       // EPIPE when the child is gone; its exit is reported by the close handler.

@@ -11,7 +11,7 @@ import { configForGame, presetConfig } from '../referee/config.js';
 import { playGame } from '../referee/match.js';
 import type { Player, PlayerAnswer } from '../referee/player.js';
 import type { GameRecord } from '../referee/record.js';
-import { BotzonePlayer } from '../sandbox/botzone-player.js';
+import { BotzonePlayer, botzoneLanguage } from '../sandbox/botzone-player.js';
 import type { Layers } from '../sandbox/layers.js';
 import type { CheckStep } from './check.js';
 import type { ResolvedSubmission } from './resolve.js';
@@ -44,7 +44,7 @@ const BOTZONE_FIX: Record<string, string> = {
   timeout: "Botzone's limit is wall time from the start of the process: stop the search at about 0.9 of the limit (clock() counts CPU time only; the first turn has double), and print before you clean up",
   illegal: 'an invalid action loses at once on Botzone: replay every request and response onto your board (x is the column, y the row; {"x": -1, "y": -1} is "you move first", the opponent\'s pass, and your own pass only when you have no move)',
   crash: 'a runtime error loses on Botzone: check array indices, and return 0 from main after printing the answer',
-  memory: "Botzone's limit is 256 MB for the whole process: shrink the static tables",
+  memory: "Botzone's limit is 256 MB for the whole process (a Java bot's heap gets 192 MB of it): shrink the static tables",
   protocol: 'print exactly one answer a turn: one JSON line {"response": {...}} (simple interaction: the response line), then exit, or print >>>BOTZONE_REQUEST_KEEP_RUNNING<<< and wait for the next request',
   error: 'the bot cannot play this game on Botzone',
 };
@@ -76,7 +76,7 @@ export async function checkBotzoneBot(input: BotzoneCheckInput): Promise<CheckSt
   steps.push({ id: 'export', title: "speaks Botzone's protocol", status: 'pass', detail: how });
   steps.push({ id: 'construct', title: 'starts as a whole program (no constructor)', status: 'pass', detail: traits.keepRunning ? 'a kept-running bot is started before the game and stopped until its first request, which it gets with a doubled limit' : 'a restarted bot starts on each request; its start counts in the turn (the first turn doubled)' });
   const config = configForGame(game, presetConfig('botzone', game.id));
-  const language = submission.language === 'Python' ? 'Python' : submission.language === 'C++' ? 'C++' : 'JavaScript';
+  const language = botzoneLanguage(submission.language);
   const opening: string[] = [];
   let gate: CheckStep | null = null;
   let later: CheckStep | null = null;
@@ -86,7 +86,7 @@ export async function checkBotzoneBot(input: BotzoneCheckInput): Promise<CheckSt
       name: 'check',
       bundlePath: input.bundlePath,
       submissionRoot: submission.root,
-      ...(input.files && language === 'Python' ? { files: input.files } : {}),
+      ...(input.files && (language === 'Python' || language === 'Java') ? { files: input.files } : {}),
       language,
       interaction: traits.interaction,
       keepRunning: traits.keepRunning,

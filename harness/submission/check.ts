@@ -7,7 +7,6 @@ import { performance } from 'node:perf_hooks';
 import type { AnyGame } from '../games/game.js';
 import { getGame } from '../games/registry.js';
 import { BOTZONE_PRESET, configForGame, DEFAULT_REFEREE_CONFIG } from '../referee/config.js';
-import { checkBotzoneBot } from './check-botzone.js';
 import type { MoveInfo, PlayerAnswer } from '../referee/player.js';
 import { detectLayers, isHardened, isolationRecord, type Layers } from '../sandbox/layers.js';
 import { GraderError } from '../referee/grader-error.js';
@@ -360,6 +359,10 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
             ? 'make the compile-time computation end (or compute the table when the program runs); REFEREE_TOOL_CPU_S raises the bound'
           : error.problems.some((p) => p.text.startsWith('Windows-only code'))
             ? 'make the code portable as the line above says: Referee builds with g++ on Linux'
+            : submission?.language === 'Java'
+              ? error.problems.some((p) => p.text.includes('unmappable character'))
+                ? 'Botzone compiles with javac -encoding utf-8: save the file as UTF-8 (GBK comments fail there too)'
+                : "Botzone compiles the one file as Main.java (javac -encoding utf-8) and runs java Main: the same errors fail it there; fix them at the places listed"
             : submission?.language === 'C++'
               ? 'fix the compile errors at the places listed'
               : 'fix the syntax at the places listed',
@@ -372,11 +375,15 @@ export async function checkSubmission(path: string, options: CheckOptions = {}):
 
   if (submission.botzone) {
     // A Botzone bot is checked by the judge's protocol and limits (check-botzone.ts), not the AIPlayer contract.
-    limits.moveTimeoutMs = BOTZONE_PRESET.moveTimeoutMs!;
-    limits.constructTimeoutMs = BOTZONE_PRESET.moveTimeoutMs! * BOTZONE_PRESET.firstMoveFactor!;
+    // This bot's own limit: Botzone's 1 s times its language's multiplier (Java 3 s, Python 6 s), the first turn doubled.
+    const multiplier = BOTZONE_PRESET.timeMultipliers?.[submission.language] ?? 1;
+    limits.moveTimeoutMs = BOTZONE_PRESET.moveTimeoutMs! * multiplier;
+    limits.constructTimeoutMs = BOTZONE_PRESET.moveTimeoutMs! * multiplier * BOTZONE_PRESET.firstMoveFactor!;
     limits.illegalLimit = 1;
     limits.memoryMb = options.memoryMb ?? 256;
-    limits.source = "Botzone's judge (1 s a turn x language: C++ 1, JavaScript 2, Python 6; first turn x2; one invalid action loses)";
+    limits.source = "Botzone's judge (1 s a turn x language: C++ 1, JavaScript 2, Java 3, Python 6; first turn x2; one invalid action loses)";
+    // Loaded only for a Botzone bot: its player and the match runner are most of a course check's unused code.
+    const { checkBotzoneBot } = await import('./check-botzone.js');
     steps.push(...(await checkBotzoneBot({ game, submission, bundlePath, files, layers, seed: options.seed ?? 1, ...(options.memoryMb !== undefined ? { memoryMb: options.memoryMb } : {}) })));
     return result();
   }

@@ -4,7 +4,9 @@
  * sandbox (cpp-build.ts, the same confined g++ as every C++ submission) and cached by content hash. "jsoncpp/json.h"
  * (Botzone's layout) and "json/json.h" (Debian's) both resolve. The standard is C++17 unless a source or a
  * compile_flags.txt asks for another with -std=c++NN. Python and JavaScript bots run as they are (Python's syntax
- * is checked first, as for every Python submission).
+ * is checked first, as for every Python submission). A Java bot is compiled as Botzone compiles it (one source,
+ * saved as Main.java: `javac -encoding utf-8`) by javac in the same sandbox, and its classes cached by content
+ * (compile-java.ts).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { cppSourceDir, findCompiler, NO_COMPILER } from '../sandbox/cpp-runtime.
 import type { Layers } from '../sandbox/layers.js';
 import { CompileError, type CompiledSubmission } from './compile.js';
 import { cachedSandboxBuild, sourceFiles } from './compile-cpp.js';
+import { compileJavaBot } from './compile-java.js';
 import { compilePythonSubmission } from './compile-python.js';
 import type { ResolvedSubmission } from './resolve.js';
 
@@ -56,6 +59,7 @@ export async function compileBotzoneSubmission(submission: ResolvedSubmission, o
     const compiled = await compilePythonSubmission(submission);
     return { ...compiled, hash: createHash('sha256').update(`botzone\0${compiled.hash}`).digest('hex').slice(0, 20) };
   }
+  if (submission.language === 'Java') return compileJavaBot(submission, options);
   if (submission.language !== 'C++') {
     const hash = createHash('sha256').update('botzone-js\0').update(readFileSync(submission.entry)).digest('hex').slice(0, 20);
     return { bundlePath: submission.entry, hash, warnings: [], files: [submission.entry] };

@@ -6,7 +6,7 @@ import { basename, dirname } from 'node:path';
 import type { Player } from '../referee/player.js';
 import { SandboxPlayer, type SandboxOptions } from '../sandbox/sandbox-player.js';
 import { compileSubmission } from './compile.js';
-import { BotzonePlayer } from '../sandbox/botzone-player.js';
+import { BotzonePlayer, botzoneLanguage } from '../sandbox/botzone-player.js';
 import { resolveSubmission, runtimeOf, SubmissionError, type ResolvedSubmission, type SubmissionLimits, type SubmissionProtocol } from './resolve.js';
 import { botzoneGameIds, getGame } from '../games/registry.js';
 
@@ -54,8 +54,8 @@ export async function createSubmissionPlayer(path: string, options: SubmissionPl
       name: options.name ?? submissionName(submission),
       bundlePath: compiled.bundlePath,
       submissionRoot: submission.root,
-      ...(compiled.files && submission.language === 'Python' ? { files: compiled.files } : {}),
-      language: submission.language === 'Python' ? 'Python' : submission.language === 'C++' ? 'C++' : 'JavaScript',
+      ...(compiled.files && (submission.language === 'Python' || submission.language === 'Java') ? { files: compiled.files } : {}),
+      language: botzoneLanguage(submission.language),
       interaction: submission.botzone.interaction,
       keepRunning: submission.botzone.keepRunning,
       game: options.game ?? 'reversi',

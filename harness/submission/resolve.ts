@@ -11,7 +11,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 
-export const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs', '.py', '.cpp', '.cc', '.so'] as const;
+export const SOURCE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs', '.py', '.cpp', '.cc', '.so', '.java'] as const;
 /** Directory entries tried in order after package.json `main`. */
 export const ENTRY_CANDIDATES = [
   'src/AIPlayer.ts',
@@ -47,7 +47,8 @@ function providesAIPlayer(file: string): boolean {
   }
 }
 
-export type SubmissionLanguage = 'TypeScript' | 'JavaScript' | 'Python' | 'C++';
+/** Java runs only as a Botzone bot (a program with `class Main`): the courses' contracts have no Java side. */
+export type SubmissionLanguage = 'TypeScript' | 'JavaScript' | 'Python' | 'C++' | 'Java';
 
 const LANGUAGE_OF: Record<string, SubmissionLanguage> = {
   '.ts': 'TypeScript',
@@ -59,6 +60,7 @@ const LANGUAGE_OF: Record<string, SubmissionLanguage> = {
   '.cc': 'C++',
   // A compiled C++ player: the Connect Four course's test AIs (TestCases/*.so).
   '.so': 'C++',
+  '.java': 'Java',
 };
 
 /** The language of an entry file, by its extension. */
@@ -66,9 +68,9 @@ export function languageOf(entry: string): SubmissionLanguage {
   return LANGUAGE_OF[extname(entry)] ?? 'JavaScript';
 }
 
-/** The sandbox host that runs a submission of this language. */
+/** The sandbox host that runs a submission of this language (a Java bot, like a C++ one, has no in-process layer). */
 export function runtimeOf(language: SubmissionLanguage | string | undefined): 'node' | 'python' | 'cpp' {
-  return language === 'Python' ? 'python' : language === 'C++' ? 'cpp' : 'node';
+  return language === 'Python' ? 'python' : language === 'C++' || language === 'Java' ? 'cpp' : 'node';
 }
 
 /** How big a submission may be; checked before anything is compiled (the assignment's maxSubmissionMb, maxFiles). */
@@ -160,7 +162,8 @@ export const KEEP_RUNNING_MARKER = '>>>BOTZONE_REQUEST_KEEP_RUNNING<<<';
 const BOTZONE_SIGNS: { pattern: RegExp; what: string }[] = [
   { pattern: />>>BOTZONE_REQUEST_KEEP_RUNNING<<</, what: 'prints the keep-running marker' },
   { pattern: /_BOTZONE_ONLINE/, what: 'tests _BOTZONE_ONLINE' },
-  { pattern: /\[\s*["']requests["']\s*\]|\.requests\b|["']requests["']\s*\)/, what: 'reads "requests" from its input' },
+  // The quotes may be escaped: a hand-written reader looks for the key with its quotes (indexOf("\"requests\"")).
+  { pattern: /\[\s*["']requests["']\s*\]|\.requests\b|["']requests(?:\\?["'])+\s*\)/, what: 'reads "requests" from its input' },
   { pattern: /\[\s*["']responses["']\s*\]|\.responses\b/, what: 'reads "responses" from its input' },
 ];
 
@@ -175,7 +178,7 @@ export function botzoneTraits(texts: string[], named: boolean): BotzoneTraits | 
   const signs = botzoneSigns(all);
   if (signs.length === 0 && !named) return null;
   // A bot that names neither Botzone's JSON fields nor a JSON reader reads the simple interaction (turn number first).
-  const json = /["'](requests|responses)["']|\.(requests|responses)\b|Json::(Reader|Value|CharReader)|json::parse|json\.loads?\(|JSON\.parse\(/.test(all);
+  const json = /["'](requests|responses)\\?["']|\.(requests|responses)\b|Json::(Reader|Value|CharReader)|json::parse|json\.loads?\(|JSON\.parse\(/.test(all);
   return {
     interaction: json ? 'json' : 'simple',
     keepRunning: all.includes(KEEP_RUNNING_MARKER),
@@ -187,6 +190,7 @@ export function botzoneTraits(texts: string[], named: boolean): BotzoneTraits | 
 function isWholeProgram(text: string, language: SubmissionLanguage): boolean {
   if (language === 'C++') return /\bint\s+main\s*\(/.test(text);
   if (language === 'Python') return !/^class[ \t]+AIPlayer\b/m.test(text);
+  if (language === 'Java') return true;
   return !/\bclass\s+AIPlayer\b/.test(text);
 }
 
@@ -325,8 +329,8 @@ function looseFindPython(root: string, files: string[]): { file: string; note: s
 }
 
 /** Languages a student may bring (Botzone serves them) that Referee does not run, by source extension. */
-const NOT_RUN: Record<string, string> = { '.java': 'Java', '.cs': 'C#', '.go': 'Go', '.rs': 'Rust', '.pas': 'Pascal', '.kt': 'Kotlin' };
-const NOT_RUN_HINT = 'Referee runs C++, Python, TypeScript and JavaScript (Botzone bots too): port the bot to one of them';
+const NOT_RUN: Record<string, string> = { '.cs': 'C#', '.go': 'Go', '.rs': 'Rust', '.pas': 'Pascal', '.kt': 'Kotlin' };
+const NOT_RUN_HINT = 'Referee runs C++, Python, TypeScript and JavaScript, and Java Botzone bots: port the bot to one of them';
 
 /** The language of `file` when it is one Referee does not run, else undefined. */
 function notRun(file: string): string | undefined {
@@ -437,11 +441,16 @@ export function resolveSubmission(
   }
   const language = languageOf(entry);
   const resolved: ResolvedSubmission = { input, root, entry, kind: isDirectory ? 'directory' : 'file', language, ...(notes.length > 0 ? { notes } : {}) };
+  if (language === 'Java' && protocol === 'course') {
+    throw new SubmissionError(`${basename(entry)} is Java, which Referee runs only as a Botzone bot (the course's contract has no Java side): drop --protocol course`);
+  }
   if (protocol !== 'course' && extname(entry) !== '.so') {
     const text = readSource(entry);
     if (protocol === 'botzone' || isWholeProgram(text, language)) {
       const texts = [text, ...(isDirectory && language === 'C++' ? siblingSources(root, entry) : [])];
-      const traits = botzoneTraits(texts, protocol === 'botzone');
+      // Java has no contract but Botzone's here: a Java program is a Botzone bot with or without its signs.
+      const traits = botzoneTraits(texts, protocol === 'botzone' || language === 'Java');
+      if (traits && language === 'Java' && protocol !== 'botzone' && botzoneSigns(texts.join('\n')).length === 0) traits.evidence = 'a Java program (Botzone runs its class Main)';
       if (traits) resolved.botzone = traits;
       // A C++ AIPlayer or Strategy that keeps its own test main() is the course's contract (the host never runs main).
       else if (!(language === 'C++' && /\b(class|struct)\s+AIPlayer\b|\bgetPoint\s*\(/.test(text))) resolved.wholeProgram = true;
@@ -468,7 +477,7 @@ function siblingSources(root: string, entry: string): string[] {
 }
 
 /** Names a Botzone bot's folder uses for its program (Botzone takes one source; these are the usual file names). */
-const BOTZONE_ENTRY_CANDIDATES = ['main.cpp', 'bot.cpp', 'Bot.cpp', 'main.py', 'bot.py', '__main__.py', 'main.js', 'bot.js'];
+const BOTZONE_ENTRY_CANDIDATES = ['main.cpp', 'bot.cpp', 'Bot.cpp', 'main.py', 'bot.py', '__main__.py', 'main.js', 'bot.js', 'Main.java'];
 
 /**
  * A Botzone bot's entry in a folder with no course entry: a conventional name, else the one top-level source that
@@ -478,9 +487,10 @@ function findBotzoneEntry(root: string, files: string[], named: boolean): string
   for (const name of BOTZONE_ENTRY_CANDIDATES) if (files.includes(name)) return join(root, name);
   const programs = files.filter((name) => {
     const ext = extname(name);
-    if (!['.cpp', '.cc', '.py', '.js'].includes(ext)) return false;
+    if (!['.cpp', '.cc', '.py', '.js', '.java'].includes(ext)) return false;
     const text = readSource(join(root, name));
-    return isWholeProgram(text, languageOf(name)) && (named || botzoneSigns(text).length > 0);
+    // A Java program is a Botzone bot by its language (Botzone runs its class Main; no course contract is in Java).
+    return isWholeProgram(text, languageOf(name)) && (named || ext === '.java' || botzoneSigns(text).length > 0);
   });
   return programs.length === 1 ? join(root, programs[0]) : null;
 }

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir, cacheFile, pruneCache, touchCacheEntry } from '../sandbox/cache-dir.js';
+import { cacheDir, cacheFile, pruneCache, sweepWorkingFolder, touchCacheEntry } from '../sandbox/cache-dir.js';
 import { gameIds, getGame } from '../games/registry.js';
 import type { SourceProblem } from './compile.js';
 import { isInside, type ResolvedSubmission } from './resolve.js';
@@ -82,12 +82,24 @@ function typeCheckEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return env;
 }
 
+/** Whether this process has swept the type checks' working folder (sweepWorkingFolder). */
+let swept = false;
+
 const LINE = /^(.+?)\((\d+),(\d+)\): error (TS\d+): (.*)$/;
 
 export function typeCheck(submission: ResolvedSubmission, game: string): Promise<TypeCheckResult> {
   const typescript = findPackage('typescript');
   if (!typescript) {
     return Promise.resolve({ ran: false, problems: [], note: 'TypeScript is not installed, so types were not checked' });
+  }
+  if (!swept) {
+    // What killed checks left (they remove their own folder when they end): once a process, so it stays bounded.
+    swept = true;
+    try {
+      sweepWorkingFolder('typecheck');
+    } catch {
+      // a folder another process is sweeping too, or a read-only cache: the next check sweeps
+    }
   }
   const folder = join(cacheDir(), 'typecheck', `${process.pid}-${Date.now().toString(36)}`);
   mkdirSync(folder, { recursive: true });

@@ -21,7 +21,7 @@ test('referee list: every game, its reference AIs weakest first, the languages; 
     expect(game.referenceAIs.map((ai) => ai.name)).toEqual(referenceNames(game.id));
     expect(text.stdout).toContain(`${game.id} — `);
   }
-  expect(json.languages.map((entry) => entry.language)).toEqual(['TypeScript', 'JavaScript', 'Python', 'C++']);
+  expect(json.languages.map((entry) => entry.language)).toEqual(['TypeScript', 'JavaScript', 'Python', 'C++', 'Java']);
   expect(text.stdout).toMatch(/^ {3}1\. random /m);
 });
 

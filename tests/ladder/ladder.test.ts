@@ -381,6 +381,15 @@ describe('referee ladder', () => {
     db.prepare("UPDATE games SET record = json_set(record, '$.format', 'referee.game/0') WHERE id = ?").run(foreign.id);
     const failed = (db.prepare("SELECT id FROM versions WHERE student = 'broken' ORDER BY id LIMIT 1").get() as { id: number }).id;
     db.prepare('UPDATE versions SET check_report = substr(check_report, 1, 20) WHERE id = ?').run(failed);
+    // Rating-over-time points and practice requests damaged the same ways: a torn write, a hand edit, a stray row.
+    const good = (db.prepare("SELECT MIN(id) AS id FROM versions WHERE status = 'valid'").get() as { id: number }).id;
+    const point = Number(db.prepare("INSERT INTO history (version, games, elo, low, high, at) VALUES (?, 4, '12O.5', 0, 200, '2026-11-27T10:00:00.000Z')").run(good).lastInsertRowid);
+    const upsideDown = Number(db.prepare("INSERT INTO history (version, games, elo, low, high, at) VALUES (?, 4, 300, 0, 200, '2026-11-27T10:00:00.000Z')").run(good).lastInsertRowid);
+    const stranger = Number(db.prepare("INSERT INTO practice (version, opponent, requested_at) VALUES (?, 'deep-blue', '2026-11-27T10:00:00.000Z')").run(good).lastInsertRowid);
+    const orphan = Number(db.prepare("INSERT INTO practice (version, opponent, requested_at) VALUES (99999, 'random', '2026-11-27T10:00:00.000Z')").run().lastInsertRowid);
+    // The server adds rating points as soon as it runs: the ones there now are counted by their time.
+    const { n: history, at: lastPoint } = db.prepare('SELECT COUNT(*) AS n, MAX(at) AS at FROM history').get() as { n: number; at: string };
+    const practice = (db.prepare('SELECT COUNT(*) AS n FROM practice').get() as { n: number }).n;
     const games = (db.prepare('SELECT COUNT(*) AS n FROM games').get() as { n: number }).n;
     const versions = (db.prepare('SELECT COUNT(*) AS n FROM versions').get() as { n: number }).n;
     db.close();
@@ -393,12 +402,19 @@ describe('referee ladder', () => {
       expect.stringMatching(new RegExp(`^warning: ladder\\.sqlite game ${edited.id} is damaged \\(its stored result [01] is not its record's \\([01]\\): edited by hand\\)`)),
       expect.stringMatching(new RegExp(`^warning: ladder\\.sqlite game ${foreign.id} is damaged \\(its record is of another Referee version \\(format "referee\\.game/0"`)),
       expect.stringMatching(new RegExp(`^warning: ladder\\.sqlite game ${last.id} is damaged \\(its record is cut short or not JSON\\)`)),
+      expect.stringMatching(new RegExp(`^warning: ladder\\.sqlite practice request ${stranger} \\(of version ${good}\\) is damaged \\(its opponent "deep-blue" is not one of this ladder's reference AIs\\): .*the student can ask for the practice game again`)),
+      expect.stringMatching(new RegExp(`^warning: ladder\\.sqlite practice request ${orphan} \\(of version 99999\\) is damaged \\(its version "99999" is not one of this ladder's\\)`)),
+      expect.stringMatching(new RegExp(`^warning: ladder\\.sqlite rating-history point ${point} \\(of version ${good}\\) is damaged \\(its elo "12O\\.5" is not a rating\\): .*the version's next rating adds a new point`)),
+      expect.stringMatching(new RegExp(`^warning: ladder\\.sqlite rating-history point ${upsideDown} \\(of version ${good}\\) is damaged \\(its rating lies outside its own interval\\)`)),
     ]);
     for (const line of warnings) expect(line).toMatch(fix);
     // Nothing else lost; the bad rows kept aside whole; the table counts none of them.
     expect(journal<{ n: number }>('SELECT COUNT(*) AS n FROM games').n).toBe(games - 3);
     expect(journal<{ n: number }>('SELECT COUNT(*) AS n FROM versions').n).toBe(versions - 1);
-    expect(journal<{ n: number }>("SELECT COUNT(*) AS n FROM quarantine WHERE row LIKE '{\"id\":%'").n).toBe(4);
+    expect(journal<{ n: number }>("SELECT COUNT(*) AS n FROM quarantine WHERE row LIKE '{\"id\":%'").n).toBe(6);
+    expect(journal<{ n: number }>("SELECT COUNT(*) AS n FROM quarantine WHERE tbl = 'history'").n).toBe(2);
+    expect(journal<{ n: number }>(`SELECT COUNT(*) AS n FROM history WHERE at <= '${lastPoint}'`).n).toBe(history - 2);
+    expect(journal<{ n: number }>('SELECT COUNT(*) AS n FROM practice').n).toBe(practice - 2);
     const players = new Set(published.rows.map((row) => row.player));
     const counted = [last, edited, foreign].filter((g) => ['validation', 'rated', 'final'].includes(g.kind) && g.black !== g.white && players.has(g.black) && players.has(g.white)).length;
     expect((await board()).games).toBe(published.games - counted);

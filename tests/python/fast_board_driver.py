@@ -67,9 +67,19 @@ def game(seed):
                     a = rng.choice(legal)
                     same(seed, step, lambda b: b._move(a, color), fast, plain)
                     assert kept_fast == kept_plain, 'seed %d step %d: a kept _board reference' % (seed, step)
-        elif roll < 0.063:  # _board deleted: board.py's AttributeError from then on
-            del fast._board
-            del plain._board
+        elif roll < 0.063:  # _board deleted (half the time while a generator is open): board.py's AttributeError
+            if rng.random() < 0.5:
+                def delete_while_open(b):
+                    seen = []
+                    for a in b.get_legal_actions(color):
+                        seen.append(a)
+                        if len(seen) == 1:
+                            del b._board
+                    return seen
+                same(seed, step, delete_while_open, fast, plain)
+            else:
+                del fast._board
+                del plain._board
             same(seed, step, lambda b: b.count('X'), fast, plain)
             same(seed, step, lambda b: b.get_legal_actions('O'), fast, plain)
             same(seed, step, lambda b: b._move('D3', 'X'), fast, plain)

@@ -1,7 +1,8 @@
 /**
- * Three races of the coordinator (grading/queue/pool.ts) forced against a real redis-server, with BullMQ's own worker
+ * Four races of the coordinator (grading/queue/pool.ts) forced against a real redis-server, with BullMQ's own worker
  * API standing in for `referee worker` so the test decides the instant a job is taken and finished:
  *   - a game still on its way to Redis when the pool closes: taken off (never queued), not "in play";
+ *   - a stall seen only after its worker ran again, with the run closing before the worker's next beat;
  *   - a job withdrawn (close) at the instant a worker takes and finishes it: its result must stay in Redis for
  *     --resume (BullMQ's remove deletes a completed job with its result);
  *   - a game whose result arrives at the instant a FLUSHALL made the coordinator enqueue it again: it must not be
@@ -20,6 +21,7 @@ import type { GameJob } from '../../grading/pool/job.js';
 import { queueEndpoint, queueName } from '../../grading/queue/connection.js';
 import { QueuePool } from '../../grading/queue/pool.js';
 import { jobDigest, readKeyFile, signResult } from '../../grading/queue/signing.js';
+import { beat, workerKey } from '../../grading/queue/workers.js';
 import { TournamentJournal } from '../../grading/tournament/journal.js';
 import { tempDir } from '../batch/helpers.js';
 import { freePort, KEY_FILE, RedisServer, sleep } from './helpers.js';
@@ -143,6 +145,59 @@ describe('queue races against a real redis-server', () => {
     expect(await admin.exists(`referee:${QUEUE}:${job.key}`)).toBe(0);
     expect(await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)).toBeNull();
     expect(await played).toBeInstanceOf(Error);
+  }, 120_000);
+
+  test('a stall seen only after its worker ran again, and the run closing before that worker beats again: no "stopped answering"', async () => {
+    await admin.flushall();
+    const warnings: string[] = [];
+    const pool = await QueuePool.open(queueEndpoint(redis.url, undefined, { REFEREE_REDIS_PASSWORD: redis.password }), { size: 1, key: readKeyFile(KEY_FILE), onWarning: (line) => warnings.push(line) });
+    const inside = pool as unknown as Inside & { outstanding: Map<string, { worker?: string; started: boolean }>; lost(key: string): void; stalls: { beatAt?: number | null }[] };
+    const job = jobOf('f'.repeat(40), 8);
+    const played = pool.play(job).catch((error: Error) => error);
+    await until('the job waiting in Redis', async () => (await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)) !== null);
+    const worker = { name: 'held-w', harness: harnessVersion(), concurrency: 1 };
+    const beats = new Redis(redis.adminUrl);
+    // The machine held the worker and the coordinator up together: BullMQ's stall is seen after the worker's first
+    // beat since (so that beat is the stall's reference), and the run closes before its next one.
+    await beat(beats, readKeyFile(KEY_FILE), worker);
+    Object.assign(inside.outstanding.get(job.key)!, { worker: worker.name, started: true });
+    inside.lost(job.key);
+    await until('the stall read its beat', () => inside.stalls[0]?.beatAt !== undefined);
+    // Beats carry milliseconds: the next one must be later than the reference.
+    await sleep(5);
+    // The worker's next beat lands just after the closing coordinator's first look at it.
+    const redisInside = inside.redis as unknown as { get(key: string): Promise<string | null> };
+    const get = redisInside.get.bind(redisInside);
+    let nextBeat: Promise<void> | null = null;
+    redisInside.get = async (key: string) => {
+      const value = await get(key);
+      if (inside.closed && key === workerKey(worker.name)) nextBeat ??= beat(beats, readKeyFile(KEY_FILE), worker);
+      return value;
+    };
+    await pool.close();
+    expect(nextBeat).not.toBeNull();
+    expect(warnings).toEqual([]);
+    expect(await played).toBeInstanceOf(Error);
+    beats.disconnect();
+  }, 120_000);
+
+  test('a stalled worker that never beats again is said to have stopped answering when the run closes (the control)', async () => {
+    await admin.flushall();
+    const warnings: string[] = [];
+    const pool = await QueuePool.open(queueEndpoint(redis.url, undefined, { REFEREE_REDIS_PASSWORD: redis.password }), { size: 1, key: readKeyFile(KEY_FILE), onWarning: (line) => warnings.push(line) });
+    const inside = pool as unknown as Inside & { outstanding: Map<string, { worker?: string; started: boolean }>; lost(key: string): void; stalls: { beatAt?: number | null }[] };
+    const job = jobOf('9'.repeat(40), 9);
+    const played = pool.play(job).catch((error: Error) => error);
+    await until('the job waiting in Redis', async () => (await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)) !== null);
+    const beats = new Redis(redis.adminUrl);
+    await beat(beats, readKeyFile(KEY_FILE), { name: 'gone-w', harness: harnessVersion(), concurrency: 1 });
+    Object.assign(inside.outstanding.get(job.key)!, { worker: 'gone-w', started: true });
+    inside.lost(job.key);
+    await until('the stall read its beat', () => inside.stalls[0]?.beatAt !== undefined);
+    await pool.close();
+    expect(warnings).toEqual([`gone-w stopped answering while playing ${job.label}: the game is played again from its start by another worker`]);
+    expect(await played).toBeInstanceOf(Error);
+    beats.disconnect();
   }, 120_000);
 
   test('a result arriving as a FLUSHALL makes the coordinator enqueue its game again: not queued again, journaled once', async () => {

@@ -48,14 +48,18 @@ describe('resolveSubmission', () => {
     expect(() => resolveSubmission(tree({ 'README.md': '' }))).toThrow(/no entry file .*add src\/AIPlayer.ts/);
     expect(() => resolveSubmission(tree({ 'package.json': '{"main":"gone.js"}' }))).toThrow(/"main" names gone.js/);
     // A Botzone bot in a language Referee does not run is named as such, with the languages it does run as the fix.
-    const java = tree({ 'Main.java': 'public class Main {}', 'README.md': '' });
-    expect(() => resolveSubmission(java)).toThrow(/^no entry file in .*: Main\.java is Java, which Referee does not run$/);
-    expect(() => resolveSubmission(join(java, 'Main.java'))).toThrow(/Main\.java is Java, which Referee does not run$/);
+    const csharp = tree({ 'Main.cs': 'public class Main {}', 'README.md': '' });
+    expect(() => resolveSubmission(csharp)).toThrow(/^no entry file in .*: Main\.cs is C#, which Referee does not run$/);
+    expect(() => resolveSubmission(join(csharp, 'Main.cs'))).toThrow(/Main\.cs is C#, which Referee does not run$/);
     try {
-      resolveSubmission(java);
+      resolveSubmission(csharp);
     } catch (error) {
-      expect((error as SubmissionError).hint).toMatch(/^Referee runs C\+\+, Python, TypeScript and JavaScript \(Botzone bots too\)/);
+      expect((error as SubmissionError).hint).toMatch(/^Referee runs C\+\+, Python, TypeScript and JavaScript, and Java Botzone bots/);
     }
+    // Java is run as a Botzone bot (Botzone's class Main), whatever its name, with or without Botzone's signs.
+    const java = tree({ 'Bot.java': 'public class Main { public static void main(String[] a) {} }', 'README.md': '' });
+    expect(resolveSubmission(java)).toMatchObject({ language: 'Java', botzone: { interaction: 'simple', keepRunning: false, evidence: 'a Java program (Botzone runs its class Main)' } });
+    expect(() => resolveSubmission(java, undefined, undefined, 'course')).toThrow(/Bot\.java is Java, which Referee runs only as a Botzone bot/);
     const notes = tree({ 'notes.txt': '' });
     expect(() => resolveSubmission(join(notes, 'notes.txt'))).toThrow(SubmissionError);
   });

@@ -129,7 +129,8 @@ class Board(object):
             above += 1
         self._top[col] = above
         self._last_cell = cell
-        if self._line_through(cell) >= WIN_LENGTH:
+        rays = _RAYS[self._rows][self._cols] or _build_rays(self._rows, self._cols)
+        if _four_through(self._cells, piece, rays[cell]):
             self._winner = 0 if piece == FIRST else 1
         return row
 
@@ -229,6 +230,48 @@ class Board(object):
             if length > longest:
                 longest = length
         return longest
+
+
+# Per board size (built on first use), per cell: for each direction the cells beyond it one way and the other,
+# at most WIN_LENGTH - 1 each, so a move's win check walks fixed index lists (was 4.0 of 11.6 s of a playout loop
+# walking rows and columns with bounds tests).
+_RAYS = [[None] * 33 for _ in range(33)]
+
+
+def _build_rays(rows, cols):
+    rays = []
+    for cell in range(rows * cols):
+        row, col = divmod(cell, cols)
+        own = []
+        for dr, dc in _DIRECTIONS:
+            for sense in (1, -1):
+                line = []
+                r, c = row + sense * dr, col + sense * dc
+                while 0 <= r < rows and 0 <= c < cols and len(line) < WIN_LENGTH - 1:
+                    line.append(r * cols + c)
+                    r, c = r + sense * dr, c + sense * dc
+                own.append(tuple(line))
+        rays.append(tuple(own))
+    _RAYS[rows][cols] = rays = tuple(rays)
+    return rays
+
+
+def _four_through(cells, piece, lines):
+    """Whether `piece`, just placed, has WIN_LENGTH in a row through its cell: lines holds the cells beyond it,
+    one way then the other, per direction."""
+    for i in (0, 2, 4, 6):
+        length = 1
+        for other in lines[i]:
+            if cells[other] != piece:
+                break
+            length += 1
+        for other in lines[i + 1]:
+            if cells[other] != piece:
+                break
+            length += 1
+        if length >= WIN_LENGTH:
+            return True
+    return False
 
 
 def _from_state(text, game_id):

@@ -1,7 +1,9 @@
 """
 Referee's compile step for Python submissions, run by the grader outside the sandbox: it only parses the
 student's files (ast.parse runs nothing). From the entry it follows imports of modules inside the submission
-folder, parses each, and prints JSON: {"files": [paths], "problems": [{"file", "line", "column", "text"}], "warnings": [...]}.
+folder, parses each, and prints JSON: {"files": [paths], "problems": [{"file", "line", "column", "text"}], "warnings": [...],
+"probed": {candidate path: its real path, or null where no file is}, "contents": {path: sha256 of the bytes parsed}} (the grader keeps the report while the files'
+contents and every probed path are as they were: harness/submission/compile-python.ts).
 A warning is code that runs here but fails on the platform: game.py calls `get_move(board=...)` by keyword, so a
 get_move whose board parameter has another name raises TypeError there.
 Imports of anything else (the standard library, board, func_timeout, packages) are left to the run itself.
@@ -9,6 +11,7 @@ Imports of anything else (the standard library, board, func_timeout, packages) a
 Usage: python3 -I -B -S syntax.py <root> <entry>
 """
 import ast
+import hashlib
 import json
 import os
 import sys
@@ -20,6 +23,9 @@ def inside(path, root):
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
+PROBED = {}
+
+
 def locate(dotted, bases, root):
     """Files inside `root` that importing `dotted` from one of `bases` may load (packages and their modules)."""
     parts = [part for part in dotted.split('.') if part]
@@ -29,8 +35,11 @@ def locate(dotted, bases, root):
             for candidate in (stem + '.py', os.path.join(stem, '__init__.py')):
                 if os.path.isfile(candidate):
                     real = os.path.realpath(candidate)
+                    PROBED[candidate] = real
                     if inside(real, root):
                         yield real
+                else:
+                    PROBED[candidate] = None
 
 
 def imported(tree, path, bases, root):
@@ -80,7 +89,7 @@ def main():
     entry = os.path.realpath(sys.argv[2])
     entry_dir = os.path.dirname(entry)
     bases = [entry_dir] if entry_dir == root else [entry_dir, root]
-    files, problems, warnings, queue = [], [], [], [entry]
+    files, problems, warnings, queue, contents = [], [], [], [entry], {}
     while queue and len(files) < MAX_FILES:
         path = queue.pop(0)
         if path in files:
@@ -89,7 +98,9 @@ def main():
         relative = os.path.relpath(path, root)
         try:
             with open(path, 'rb') as handle:
-                tree = ast.parse(handle.read(), filename=relative)
+                source = handle.read()
+            contents[path] = hashlib.sha256(source).hexdigest()
+            tree = ast.parse(source, filename=relative)
         except SyntaxError as error:
             text = '%s: %s' % (type(error).__name__, error.msg)
             problems.append({'file': relative, 'line': error.lineno or 0, 'column': error.offset or 0, 'text': text})
@@ -100,7 +111,7 @@ def main():
         if path == entry:
             warnings.extend(signature_warnings(tree, relative))
         queue.extend(imported(tree, path, bases, root))
-    print(json.dumps({'files': files, 'problems': problems, 'warnings': warnings}))
+    print(json.dumps({'files': files, 'problems': problems, 'warnings': warnings, 'probed': PROBED, 'contents': contents}))
 
 
 if __name__ == '__main__':
