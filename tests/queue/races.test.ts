@@ -73,6 +73,26 @@ const open = (): Promise<QueuePool> => QueuePool.open(queueEndpoint(redis.url, u
 /** The pool's private parts the races go through (the test forces their timing, never their outcome). */
 type Inside = { queue: { getJobState(id: string): Promise<string> }; redis: { eval(...args: unknown[]): Promise<unknown> }; renewLease(): Promise<void>; polling: boolean; closed: boolean };
 
+type StallInside = Inside & { outstanding: Map<string, { worker?: string; started: boolean }>; lost(key: string): void; stalls: { beatAt?: number | null }[] };
+
+/** A queued game its worker (one beat written) is taken to have stalled on, the stall's reference beat read. */
+async function stalledGame(keyDigit: string, seed: number, name: string) {
+  await admin.flushall();
+  const warnings: string[] = [];
+  const pool = await QueuePool.open(queueEndpoint(redis.url, undefined, { REFEREE_REDIS_PASSWORD: redis.password }), { size: 1, key: readKeyFile(KEY_FILE), onWarning: (line) => warnings.push(line) });
+  const inside = pool as unknown as StallInside;
+  const job = jobOf(keyDigit.repeat(40), seed);
+  const played = pool.play(job).catch((error: Error) => error);
+  await until('the job waiting in Redis', async () => (await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)) !== null);
+  const worker = { name, harness: harnessVersion(), concurrency: 1 };
+  const beats = new Redis(redis.adminUrl);
+  await beat(beats, readKeyFile(KEY_FILE), worker);
+  Object.assign(inside.outstanding.get(job.key)!, { worker: name, started: true });
+  inside.lost(job.key);
+  await until('the stall read its beat', () => inside.stalls[0]?.beatAt !== undefined);
+  return { pool, inside, job, played, warnings, beats, worker };
+}
+
 describe('queue races against a real redis-server', () => {
   test('a job withdrawn at the instant a worker takes and finishes it keeps its result in Redis', async () => {
     await admin.flushall();
@@ -148,21 +168,9 @@ describe('queue races against a real redis-server', () => {
   }, 120_000);
 
   test('a stall seen only after its worker ran again, and the run closing before that worker beats again: no "stopped answering"', async () => {
-    await admin.flushall();
-    const warnings: string[] = [];
-    const pool = await QueuePool.open(queueEndpoint(redis.url, undefined, { REFEREE_REDIS_PASSWORD: redis.password }), { size: 1, key: readKeyFile(KEY_FILE), onWarning: (line) => warnings.push(line) });
-    const inside = pool as unknown as Inside & { outstanding: Map<string, { worker?: string; started: boolean }>; lost(key: string): void; stalls: { beatAt?: number | null }[] };
-    const job = jobOf('f'.repeat(40), 8);
-    const played = pool.play(job).catch((error: Error) => error);
-    await until('the job waiting in Redis', async () => (await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)) !== null);
-    const worker = { name: 'held-w', harness: harnessVersion(), concurrency: 1 };
-    const beats = new Redis(redis.adminUrl);
     // The machine held the worker and the coordinator up together: BullMQ's stall is seen after the worker's first
     // beat since (so that beat is the stall's reference), and the run closes before its next one.
-    await beat(beats, readKeyFile(KEY_FILE), worker);
-    Object.assign(inside.outstanding.get(job.key)!, { worker: worker.name, started: true });
-    inside.lost(job.key);
-    await until('the stall read its beat', () => inside.stalls[0]?.beatAt !== undefined);
+    const { pool, inside, played, warnings, beats, worker } = await stalledGame('f', 8, 'held-w');
     // Beats carry milliseconds: the next one must be later than the reference.
     await sleep(5);
     // The worker's next beat lands just after the closing coordinator's first look at it.
@@ -182,18 +190,7 @@ describe('queue races against a real redis-server', () => {
   }, 120_000);
 
   test('a stalled worker that never beats again is said to have stopped answering when the run closes (the control)', async () => {
-    await admin.flushall();
-    const warnings: string[] = [];
-    const pool = await QueuePool.open(queueEndpoint(redis.url, undefined, { REFEREE_REDIS_PASSWORD: redis.password }), { size: 1, key: readKeyFile(KEY_FILE), onWarning: (line) => warnings.push(line) });
-    const inside = pool as unknown as Inside & { outstanding: Map<string, { worker?: string; started: boolean }>; lost(key: string): void; stalls: { beatAt?: number | null }[] };
-    const job = jobOf('9'.repeat(40), 9);
-    const played = pool.play(job).catch((error: Error) => error);
-    await until('the job waiting in Redis', async () => (await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)) !== null);
-    const beats = new Redis(redis.adminUrl);
-    await beat(beats, readKeyFile(KEY_FILE), { name: 'gone-w', harness: harnessVersion(), concurrency: 1 });
-    Object.assign(inside.outstanding.get(job.key)!, { worker: 'gone-w', started: true });
-    inside.lost(job.key);
-    await until('the stall read its beat', () => inside.stalls[0]?.beatAt !== undefined);
+    const { pool, job, played, warnings, beats } = await stalledGame('9', 9, 'gone-w');
     await pool.close();
     expect(warnings).toEqual([`gone-w stopped answering while playing ${job.label}: the game is played again from its start by another worker`]);
     expect(await played).toBeInstanceOf(Error);
