@@ -6,9 +6,10 @@
  *   - grader-guard.so: loaded into the grader itself to make it non-dumpable;
  *   - compile-shim.so: preloaded into the Landlock-confined compiler so a refused file reads as a missing one;
  *   - botzone-spawner: kept inside a Botzone bot's sandbox to start the bot afresh each turn (botzone-sandbox.ts);
- *   - taskstats.so: loaded into the grader to read a player's CPU waits summed over ended threads too (taskstats.ts).
+ *   - taskstats.so: loaded into the grader to read a player's CPU waits summed over ended threads too (taskstats.ts);
+ *     in a folder of its own, since every grader uses it.
  * Without a compiler (cc, gcc, clang, or g++ compiling C; $CC first) they are missing: the layers are recorded as
- * such, never fatal. They are built only when asked for (bubblewrap needs none of them but the guard), and
+ * such, never fatal. They are built only when asked for (under bubblewrap only the taskstats reader), and
  * `referee doctor --build` builds them ahead, so a machine whose graders run without a compiler still has them.
  */
 import { createHash } from 'node:crypto';
@@ -69,51 +70,79 @@ export function nativeTools(): NativeTools {
   return built;
 }
 
-function build(): NativeTools {
-  const none = (problem: string): NativeTools => ({ launcher: null, guard: null, compileShim: null, spawner: null, taskstats: null, problem });
-  if (process.platform !== 'linux') return none(`not available on ${process.platform}`);
+/** One file of a cached native folder: its name, the compiler's words for it (given the source folder), its mode. */
+interface NativeStep {
+  out: string;
+  args: (source: string) => string[];
+  mode: number;
+}
+
+/**
+ * The folder `<prefix>-<hash of its sources>` in the cache with every step's file, built with the C compiler if one
+ * is missing (under a temporary name, then renamed: a concurrent builder's folder is the same by its name).
+ */
+function buildFolder(prefix: string, sources: readonly string[], steps: NativeStep[], what: string): { dir: string } | { problem: string } {
+  if (process.platform !== 'linux') return { problem: `not available on ${process.platform}` };
   const source = sourceDir();
-  if (!source) return none('harness/sandbox/native is missing from this installation');
-  const texts = Object.values(SOURCES).map((name) => readFileSync(join(source, name), 'utf8'));
+  if (!source) return { problem: 'harness/sandbox/native is missing from this installation' };
+  const texts = sources.map((name) => readFileSync(join(source, name), 'utf8'));
   const hash = createHash('sha256').update(`${process.arch}\0${texts.join('\0')}`).digest('hex').slice(0, 16);
-  const dir = join(cacheDir(), `native-${hash}`);
-  const launcher = join(dir, 'landlock-launch');
-  const guard = join(dir, 'grader-guard.so');
-  const compileShim = join(dir, 'compile-shim.so');
-  const spawner = join(dir, 'botzone-spawner');
-  const taskstats = join(dir, 'taskstats.so');
-  if (!existsSync(launcher) || !existsSync(guard) || !existsSync(compileShim) || !existsSync(spawner) || !existsSync(taskstats)) {
+  const dir = join(cacheDir(), `${prefix}-${hash}`);
+  if (steps.some((step) => !existsSync(join(dir, step.out)))) {
     const found = findCompiler();
-    if (!found) return none('no C compiler (cc, gcc or clang) to build the Landlock launcher and grader guard: apt-get install gcc, or run `referee doctor --build` once where one is');
+    if (!found) return { problem: `no C compiler (cc, gcc or clang) to build ${what}: apt-get install gcc, or run \`referee doctor --build\` once where one is` };
     const [compiler, ...language] = found;
     const temporary = `${dir}.${process.pid}.tmp`;
     rmSync(temporary, { recursive: true, force: true });
     mkdirSync(temporary, { mode: 0o755 });
     try {
       // Bounded by CPU, not wall time (tool-bound.ts): each is a small C file, well under a second of CPU.
-      const cc = (args: string[]): void => runToolSync(compiler, [...language, ...args], { cpuMs: toolCpuMs(60_000) }, `${compiler} building the sandbox's native tools`);
-      cc(['-O2', '-o', join(temporary, 'landlock-launch'), join(source, SOURCES.launcher)]);
-      cc(['-O2', '-shared', '-fPIC', '-o', join(temporary, 'grader-guard.so'), join(source, SOURCES.guard)]);
-      cc(['-O2', '-shared', '-fPIC', '-o', join(temporary, 'compile-shim.so'), join(source, SOURCES.shim), '-ldl']);
-      cc(['-O2', '-o', join(temporary, 'botzone-spawner'), join(source, SOURCES.spawner)]);
-      cc(['-O2', '-shared', '-fPIC', '-o', join(temporary, 'taskstats.so'), join(source, SOURCES.taskstats)]);
-      chmodSync(join(temporary, 'landlock-launch'), 0o755);
-      chmodSync(join(temporary, 'botzone-spawner'), 0o755);
-      chmodSync(join(temporary, 'grader-guard.so'), 0o644);
-      chmodSync(join(temporary, 'compile-shim.so'), 0o644);
-      chmodSync(join(temporary, 'taskstats.so'), 0o644);
+      for (const step of steps) {
+        runToolSync(compiler, [...language, '-O2', '-o', join(temporary, step.out), ...step.args(source)], { cpuMs: toolCpuMs(60_000) }, `${compiler} building ${what}`);
+        chmodSync(join(temporary, step.out), step.mode);
+      }
       renameSync(temporary, dir);
     } catch (error) {
       rmSync(temporary, { recursive: true, force: true });
-      if (!existsSync(launcher)) {
+      if (steps.some((step) => !existsSync(join(dir, step.out)))) {
         const said = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim().split('\n')[0];
-        return none(`${compiler} could not build the Landlock launcher: ${said.slice(0, 200)}`);
+        return { problem: `${compiler} could not build ${what}: ${said.slice(0, 200)}` };
       }
       // Another process built the same folder first: same content by its name.
     }
   }
   touchCacheEntry(dir);
-  return { launcher, guard, compileShim, spawner, taskstats, problem: null };
+  return { dir };
+}
+
+function build(): NativeTools {
+  const none = (problem: string): NativeTools => ({ launcher: null, guard: null, compileShim: null, spawner: null, taskstats: null, problem });
+  const folder = buildFolder('native', [SOURCES.launcher, SOURCES.guard, SOURCES.shim, SOURCES.spawner, SOURCES.seccompInstall], [
+    { out: 'landlock-launch', args: (source) => [join(source, SOURCES.launcher)], mode: 0o755 },
+    { out: 'grader-guard.so', args: (source) => ['-shared', '-fPIC', join(source, SOURCES.guard)], mode: 0o644 },
+    { out: 'compile-shim.so', args: (source) => ['-shared', '-fPIC', join(source, SOURCES.shim), '-ldl'], mode: 0o644 },
+    { out: 'botzone-spawner', args: (source) => [join(source, SOURCES.spawner)], mode: 0o755 },
+  ], 'the Landlock launcher and grader guard');
+  if ('problem' in folder) return none(folder.problem);
+  const { path: taskstats } = taskstatsLibrary();
+  return { launcher: join(folder.dir, 'landlock-launch'), guard: join(folder.dir, 'grader-guard.so'), compileShim: join(folder.dir, 'compile-shim.so'), spawner: join(folder.dir, 'botzone-spawner'), taskstats, problem: null };
+}
+
+let taskstatsBuilt: { path: string | null; problem: string | null } | null = null;
+
+/**
+ * The taskstats reader alone, in a folder of its own: every grader loads it (the CPU-wait credit), where the other
+ * tools are built only for the layers that use them — so a check under bubblewrap compiles one small file, not five.
+ */
+export function taskstatsLibrary(): { path: string | null; problem: string | null } {
+  if (taskstatsBuilt && (!taskstatsBuilt.path || existsSync(taskstatsBuilt.path))) return taskstatsBuilt;
+  try {
+    const folder = buildFolder('taskstats', [SOURCES.taskstats], [{ out: 'taskstats.so', args: (source) => ['-shared', '-fPIC', join(source, SOURCES.taskstats)], mode: 0o644 }], 'the taskstats reader');
+    taskstatsBuilt = 'problem' in folder ? { path: null, problem: folder.problem } : { path: join(folder.dir, 'taskstats.so'), problem: null };
+  } catch (error) {
+    taskstatsBuilt = { path: null, problem: `the taskstats reader could not be prepared: ${(error as Error).message.slice(0, 200)}` };
+  }
+  return taskstatsBuilt;
 }
 
 let guarded: string | null = null;

@@ -6,7 +6,7 @@
  * elsewhere it is missing and the reader falls back to what /proc shows (SchedulingReader).
  */
 import { constants } from 'node:os';
-import { nativeTools } from './native-tools.js';
+import { taskstatsLibrary } from './native-tools.js';
 import { portable } from './portable.js';
 
 interface TaskstatsModule {
@@ -26,7 +26,7 @@ function load(): TaskstatsModule | null {
     return null;
   }
   if (process.platform !== 'linux' || portable()) return null;
-  const { taskstats, problem } = nativeTools();
+  const { path: taskstats, problem } = taskstatsLibrary();
   if (!taskstats) {
     missing = problem;
     return null;

@@ -19,7 +19,7 @@ export function suiteCache(): string | null {
  * Content-addressed entries (named by the hash of everything that built them, compiler version included): the
  * harness's runtime, the SDK headers, and compiled C++ fixtures. Never a JS/Python submission bundle.
  */
-const SHARED_ENTRY = /^(host-[0-9a-f]+\.cjs|native-[0-9a-f]+|python-[0-9a-f]+|cpp-host-[0-9a-f]+|cpp-[0-9a-f]{16}|cpp-[0-9a-f]{20}\.so|typecheck-[0-9a-f]+\.blob|typecheck-snapshot-[0-9a-f]+\.cjs)$/;
+const SHARED_ENTRY = /^(host-[0-9a-f]+\.cjs|native-[0-9a-f]+|taskstats-[0-9a-f]+|python-[0-9a-f]+|cpp-host-[0-9a-f]+|cpp-[0-9a-f]{16}|cpp-[0-9a-f]{20}\.so|typecheck-[0-9a-f]+\.blob|typecheck-snapshot-[0-9a-f]+\.cjs)$/;
 
 /** Link (files) or copy (folders) the suite's shared entries into `dir`. */
 export function seedCache(dir: string): string {
