@@ -73,6 +73,15 @@ const open = (): Promise<QueuePool> => QueuePool.open(queueEndpoint(redis.url, u
 /** The pool's private parts the races go through (the test forces their timing, never their outcome). */
 type Inside = { queue: { getJobState(id: string): Promise<string> }; redis: { eval(...args: unknown[]): Promise<unknown> }; renewLease(): Promise<void>; polling: boolean; closed: boolean };
 
+/** Closes the pool and checks the game was taken off the queue (counted so, gone from Redis, its caller told). */
+async function closedAndTakenOff(pool: QueuePool, job: GameJob, played: Promise<unknown>): Promise<void> {
+  await pool.close();
+  expect(pool.closeSummary).toEqual({ removed: 1, inPlay: 0 });
+  expect(await admin.exists(`referee:${QUEUE}:${job.key}`)).toBe(0);
+  expect(await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)).toBeNull();
+  expect(await played).toBeInstanceOf(Error);
+}
+
 type StallInside = Inside & { outstanding: Map<string, { worker?: string; started: boolean }>; lost(key: string): void; stalls: { beatAt?: number | null }[] };
 
 /** A queued game its worker (one beat written) is taken to have stalled on, the stall's reference beat read. */
@@ -140,11 +149,7 @@ describe('queue races against a real redis-server', () => {
     const job = jobOf('b'.repeat(40), 6);
     const played = pool.play(job).catch((error: Error) => error);
     await until('the job waiting in Redis', async () => (await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)) !== null);
-    await pool.close();
-    expect(pool.closeSummary).toEqual({ removed: 1, inPlay: 0 });
-    expect(await admin.exists(`referee:${QUEUE}:${job.key}`)).toBe(0);
-    expect(await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)).toBeNull();
-    expect(await played).toBeInstanceOf(Error);
+    await closedAndTakenOff(pool, job, played);
   }, 120_000);
 
   test('a game still being enqueued when the pool closes is counted as taken off the queue, not in play, and never queued', async () => {
@@ -160,11 +165,7 @@ describe('queue races against a real redis-server', () => {
       return renew();
     };
     const played = pool.play(job).catch((error: Error) => error);
-    await pool.close();
-    expect(pool.closeSummary).toEqual({ removed: 1, inPlay: 0 });
-    expect(await admin.exists(`referee:${QUEUE}:${job.key}`)).toBe(0);
-    expect(await admin.zscore(`referee:${QUEUE}:prioritized`, job.key)).toBeNull();
-    expect(await played).toBeInstanceOf(Error);
+    await closedAndTakenOff(pool, job, played);
   }, 120_000);
 
   test('a stall seen only after its worker ran again, and the run closing before that worker beats again: no "stopped answering"', async () => {
