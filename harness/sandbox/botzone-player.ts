@@ -442,11 +442,12 @@ export class BotzonePlayer implements Player {
 
   private exitFailure(outcome: Extract<TurnOutcome, { kind: 'output' }>, output: PlayerAnswer['output']): PlayerAnswer {
     if (outcome.oom) return { kind: 'memory', message: `exceeded the ${this.memoryMb} MB memory limit`, output };
+    const stderr = this.output.stderrTail();
     // Without a cgroup the address-space limit stops it: the allocation failure is its own words.
-    if (/std::bad_alloc|^MemoryError|heap out of memory|Cannot allocate memory/m.test(this.output.stderrTail()) || JAVA_OUT_OF_MEMORY.test(this.output.stderrTail())) {
+    if (/std::bad_alloc|^MemoryError|heap out of memory|Cannot allocate memory/m.test(stderr) || JAVA_OUT_OF_MEMORY.test(stderr)) {
       return { kind: 'memory', message: `ran out of its ${this.memoryMb} MB memory limit`, output };
     }
-    const tail = this.output.stderrTail().trim().split('\n').pop() ?? '';
+    const tail = stderr.trim().split('\n').pop() ?? '';
     const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.code}`;
     return { kind: 'crash', message: `the bot ${how} without an answer${tail ? `: ${tail.slice(0, 300)}` : ''}`, exitCode: outcome.code, signal: outcome.signal, output };
   }
