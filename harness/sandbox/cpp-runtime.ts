@@ -185,20 +185,20 @@ export function cppHostAhead(): Promise<void> {
  */
 export function cppHostPath(): string {
   if (host && existsSync(host)) return host;
-  const { path } = hostTarget();
-  if (!hostInCache(path)) buildHost(path);
+  const { path, source } = hostTarget();
+  if (!hostInCache(path)) buildHost(source, path);
   touchCacheEntry(path);
   host = path;
   return path;
 }
 
-/** Build the host as `path` with the system g++ (throws NO_COMPILER without one). */
-function buildHost(path: string): void {
+/** Build the host from `source` as `path` with the system g++ (throws NO_COMPILER without one). */
+function buildHost(source: string, path: string): void {
   const compiler = findCompiler();
   if (!compiler) throw new Error(NO_COMPILER);
   const temporary = `${path}.${process.pid}.tmp`;
   // Bounded by CPU, not wall time (tool-bound.ts): ~2 s of CPU, which took minutes of wall time at load 40.
-  runToolSync(compiler.path, hostBuildArgs(hostTarget().source, temporary), { cpuMs: toolCpuMs(HOST_BUILD_CPU_MS) }, 'g++ building the C++ host');
+  runToolSync(compiler.path, hostBuildArgs(source, temporary), { cpuMs: toolCpuMs(HOST_BUILD_CPU_MS) }, 'g++ building the C++ host');
   chmodSync(temporary, 0o755);
   renameSync(temporary, path);
 }
@@ -209,8 +209,8 @@ function buildHost(path: string): void {
  */
 export function buildCppHostInto(dir: string): { built: string | null; problem: string | null } {
   try {
-    const { path } = hostTarget(dir);
-    if (!existsSync(path)) buildHost(path);
+    const { path, source } = hostTarget(dir);
+    if (!existsSync(path)) buildHost(source, path);
     return { built: basename(path), problem: null };
   } catch (error) {
     return { built: null, problem: String((error as Error).message).split('\n')[0].slice(0, 200) };
