@@ -4,6 +4,7 @@
  * Exit codes: 0 ok, 1 a check/score failed (per command), 2 usage or input error, 3 internal error.
  */
 import { isGraderError } from '../harness/referee/grader-error.js';
+import { cacheDir, isCacheDirError } from '../harness/sandbox/cache-dir.js';
 import { Command, CommanderError } from 'commander';
 import { harnessVersion } from '../grading/package-root.js';
 import { UsageError } from './args.js';
@@ -65,6 +66,16 @@ for (const [name, load] of Object.entries(COMMANDS)) {
   }
 }
 
+/**
+ * The commands that compile or run players need the cache folder: an unusable one is said in one line before they
+ * start, rather than midway through a class (where it would be a grader error per student).
+ */
+const USES_CACHE = new Set(['grade', 'check', 'batch', 'play', 'serve', 'worker', 'tournament', 'similarity', 'gradescope', 'ladder start', 'ladder final']);
+program.hook('preAction', (_program, action) => {
+  const name = action.parent && action.parent !== program ? `${action.parent.name()} ${action.name()}` : action.name();
+  if (USES_CACHE.has(name)) cacheDir();
+});
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
@@ -78,6 +89,10 @@ try {
     // The output folder's disk filled up: what was finished is journaled, and the message says how to resume.
     console.error(`referee: ${err.message}`);
     process.exitCode = 1;
+  } else if (isCacheDirError(err)) {
+    // This machine's setting, found before anything ran: a usage error with its fix.
+    console.error(`referee: ${err.message}`);
+    process.exitCode = 2;
   } else if (isGraderError(err)) {
     // The grading machine failed before any student code ran: one line with the fix, never a verdict.
     console.error(`referee: grader error, nothing was graded: ${err.message}`);

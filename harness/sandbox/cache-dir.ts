@@ -6,9 +6,10 @@
  * are entries like the others: counted, pruned by the same rule, their half-written leftovers swept after a day.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { GraderError } from '../referee/grader-error.js';
 
 const DEFAULT_MAX_MB = 200;
 // The type-check snapshots (~40 MB each, one per Node/TypeScript version) count too: unpruned, they once held a
@@ -35,9 +36,66 @@ const STALE_MS = 24 * 3600 * 1000;
 /** Entries this process has handed out: a running grade's bundles are never pruned under it. */
 const inUse = new Set<string>();
 
+/**
+ * The cache folder cannot be used (a file, a folder this user cannot write, a read-only or full disk): the grader's
+ * machine, never the student's doing. A GraderError, so a run it stops midway charges nobody; the CLI checks the
+ * folder before a command starts (checkCacheDir) and says this one line with exit 2.
+ */
+export class CacheDirError extends GraderError {
+  readonly cacheDir = true;
+}
+
+export function isCacheDirError(error: unknown): error is CacheDirError {
+  return error instanceof GraderError && (error as Partial<CacheDirError>).cacheDir === true;
+}
+
+/** The folder last found usable: checked once per process (a cacheDir() call is on every compile's path). */
+let checked: string | null = null;
+
+function cacheDirProblem(dir: string, error: NodeJS.ErrnoException | null): CacheDirError {
+  const chosen = process.env.REFEREE_CACHE_DIR ? `REFEREE_CACHE_DIR=${process.env.REFEREE_CACHE_DIR}` : `the cache folder ${dir}`;
+  const fix = process.env.REFEREE_CACHE_DIR
+    ? 'point REFEREE_CACHE_DIR at a folder this user can write (it is made if missing), or unset it to use ~/.cache/referee'
+    : 'set REFEREE_CACHE_DIR to a folder this user can write (it is made if missing)';
+  const code = error?.code;
+  const uid = typeof process.getuid === 'function' ? ` (uid ${process.getuid()})` : '';
+  const why =
+    error === null || code === 'EEXIST' || code === 'ENOTDIR' ? `is a file, not a folder${code === 'ENOTDIR' ? ' (or lies under one)' : ''}`
+    : code === 'EACCES' || code === 'EPERM' ? `cannot be written by this user${uid}`
+    : code === 'EROFS' ? 'is on a read-only file system'
+    : code === 'ENOSPC' || code === 'EDQUOT' ? 'is on a full disk'
+    : `cannot be used (${code ?? error.message})`;
+  return new CacheDirError(`${chosen} ${why}: ${fix}`);
+}
+
+const WRITE_FAILURES = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS']);
+
+/** A write into the cache that failed for the folder's sake (full, read-only, taken away): the one line; else as is. */
+export function unwritable(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code !== undefined && WRITE_FAILURES.has(code) ? cacheDirProblem(namedCacheDir(), error as NodeJS.ErrnoException) : error;
+}
+
+/** $REFEREE_CACHE_DIR (absolute: the sandbox binds it), else ~/.cache/referee. */
+const namedCacheDir = (): string => resolve(process.env.REFEREE_CACHE_DIR || join(homedir(), '.cache', 'referee'));
+
 export function cacheDir(): string {
-  const dir = process.env.REFEREE_CACHE_DIR || join(homedir(), '.cache', 'referee');
-  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  const dir = namedCacheDir();
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+  } catch (error) {
+    throw cacheDirProblem(dir, error as NodeJS.ErrnoException);
+  }
+  if (checked !== dir) {
+    // A symlink to a file passes mkdir; a folder this user cannot write (or a read-only mount) passes both.
+    if (!statSync(dir).isDirectory()) throw cacheDirProblem(dir, null);
+    try {
+      accessSync(dir, constants.W_OK | constants.X_OK);
+    } catch (error) {
+      throw cacheDirProblem(dir, error as NodeJS.ErrnoException);
+    }
+    checked = dir;
+  }
   return dir;
 }
 
@@ -173,7 +231,11 @@ export function cacheFile(name: string, text: string | Uint8Array): string {
 export function replaceCacheFile(name: string, text: string | Uint8Array): string {
   const path = join(cacheDir(), name);
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode: 0o644 });
+  try {
+    writeFileSync(temporary, text, { mode: 0o644 });
+  } catch (error) {
+    throw unwritable(error);
+  }
   renameSync(temporary, path);
   touchCacheEntry(path);
   pruneCache();
@@ -199,12 +261,17 @@ export function cacheFolder(prefix: string, root: string, files: (string | reado
   if (!existsSync(dir)) {
     const temporary = `${dir}.${process.pid}.tmp`;
     rmSync(temporary, { recursive: true, force: true });
-    mkdirSync(temporary, { mode: 0o755 });
-    named.forEach(([name], i) => {
-      const target = join(temporary, name);
-      mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
-      writeFileSync(target, contents[i], { mode: 0o644 });
-    });
+    try {
+      mkdirSync(temporary, { mode: 0o755 });
+      named.forEach(([name], i) => {
+        const target = join(temporary, name);
+        mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
+        writeFileSync(target, contents[i], { mode: 0o644 });
+      });
+    } catch (error) {
+      rmSync(temporary, { recursive: true, force: true });
+      throw unwritable(error);
+    }
     try {
       renameSync(temporary, dir);
     } catch (error) {
