@@ -102,6 +102,23 @@ async function stalledGame(keyDigit: string, seed: number, name: string, beatFir
   return { pool, inside, job, played, warnings, beats, worker };
 }
 
+/** The run closes, and the stalled worker's next beat lands just after the closing coordinator's first look at it: no warning. */
+async function closeAsItBeatsAgain({ pool, inside, played, warnings, beats, worker }: Awaited<ReturnType<typeof stalledGame>>): Promise<void> {
+  const redisInside = inside.redis as unknown as { get(key: string): Promise<string | null> };
+  const get = redisInside.get.bind(redisInside);
+  let nextBeat: Promise<void> | null = null;
+  redisInside.get = async (key: string) => {
+    const value = await get(key);
+    if (inside.closed && key === workerKey(worker.name)) nextBeat ??= beat(beats, readKeyFile(KEY_FILE), worker);
+    return value;
+  };
+  await pool.close();
+  expect(nextBeat).not.toBeNull();
+  expect(warnings).toEqual([]);
+  expect(await played).toBeInstanceOf(Error);
+  beats.disconnect();
+}
+
 describe('queue races against a real redis-server', () => {
   test('a job withdrawn at the instant a worker takes and finishes it keeps its result in Redis', async () => {
     await admin.flushall();
@@ -171,23 +188,10 @@ describe('queue races against a real redis-server', () => {
   test('a stall seen only after its worker ran again, and the run closing before that worker beats again: no "stopped answering"', async () => {
     // The machine held the worker and the coordinator up together: BullMQ's stall is seen after the worker's first
     // beat since (so that beat is the stall's reference), and the run closes before its next one.
-    const { pool, inside, played, warnings, beats, worker } = await stalledGame('f', 8, 'held-w');
+    const stalled = await stalledGame('f', 8, 'held-w');
     // Beats carry milliseconds: the next one must be later than the reference.
     await sleep(5);
-    // The worker's next beat lands just after the closing coordinator's first look at it.
-    const redisInside = inside.redis as unknown as { get(key: string): Promise<string | null> };
-    const get = redisInside.get.bind(redisInside);
-    let nextBeat: Promise<void> | null = null;
-    redisInside.get = async (key: string) => {
-      const value = await get(key);
-      if (inside.closed && key === workerKey(worker.name)) nextBeat ??= beat(beats, readKeyFile(KEY_FILE), worker);
-      return value;
-    };
-    await pool.close();
-    expect(nextBeat).not.toBeNull();
-    expect(warnings).toEqual([]);
-    expect(await played).toBeInstanceOf(Error);
-    beats.disconnect();
+    await closeAsItBeatsAgain(stalled);
   });
 
   test("a stall read in the same breath as its game's start, while the coordinator still asks who took it: judged on that worker's beats, no false warning", async () => {
@@ -231,21 +235,9 @@ describe('queue races against a real redis-server', () => {
   test('a stall seen after its worker\'s beat lapsed (held up with the coordinator past the beat\'s life), the worker beating again as the run closes: no "stopped answering"', async () => {
     // tests/queue/faults at load 40: a worker and its coordinator stopped 6.5 s, the beat (8 s life) written 2 s
     // before; both woke, and the coordinator judged the lapsed beat before the worker wrote its next one.
-    const { pool, inside, played, warnings, beats, worker } = await stalledGame('7', 11, 'lapsed-w', false);
-    expect(inside.stalls[0].beatAt).toBeNull();
-    const redisInside = inside.redis as unknown as { get(key: string): Promise<string | null> };
-    const get = redisInside.get.bind(redisInside);
-    let nextBeat: Promise<void> | null = null;
-    redisInside.get = async (key: string) => {
-      const value = await get(key);
-      if (inside.closed && key === workerKey(worker.name)) nextBeat ??= beat(beats, readKeyFile(KEY_FILE), worker);
-      return value;
-    };
-    await pool.close();
-    expect(nextBeat).not.toBeNull();
-    expect(warnings).toEqual([]);
-    expect(await played).toBeInstanceOf(Error);
-    beats.disconnect();
+    const stalled = await stalledGame('7', 11, 'lapsed-w', false);
+    expect(stalled.inside.stalls[0].beatAt).toBeNull();
+    await closeAsItBeatsAgain(stalled);
   });
 
   test('a stalled worker that never beats again is said to have stopped answering when the run closes (the control)', async () => {
