@@ -7,17 +7,19 @@
  *   - TypeScript: the starter's own `tsc --noEmit` (`npm run typecheck` in a student's project);
  *   - C++: a bare `g++ -std=c++17 -O2 -c` of the starter.
  * Warm: the cache filled by an unmeasured first check. Cold: each check with an empty cache (REFEREE_CACHE_DIR), for
- * C++ the compile (and the C++ host's build) included. Every row prints medians of wall time and of CPU time (each
+ * C++ the compile included, and the C++ host and native tools copied from what the installation built
+ * (prebuilt.ts); a second C++ cold row ignores that (REFEREE_NO_PREBUILT=1) and builds them beside the compile. Every row prints medians of wall time and of CPU time (each
  * run's whole process tree, see cpuacctBase), the ratio anchor ÷ check (above 1: the check is the faster), and the
  * load average before and after. Prints figures; asserts nothing.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { cppHeadersDir, findCompiler } from '../harness/sandbox/cpp-runtime.js';
+import { prebuiltDir } from '../harness/sandbox/prebuilt.js';
 import { findPython, pythonRuntimeDir } from '../harness/sandbox/python-runtime.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -189,8 +191,8 @@ export function benchStartup(rounds = 5, coldRounds = 3): Map<string, RowFigures
   const work = mkdtempSync(join(tmpdir(), 'referee-bench-startup-'));
   const warmCache = join(work, 'cache');
   let coldCount = 0;
-  const checkWith = (cache: string | null, file: string) => (): Sample =>
-    timed([process.execPath, CLI, 'check', file], { ...process.env, REFEREE_CACHE_DIR: cache ?? join(work, `cold-${coldCount++}`) });
+  const checkWith = (cache: string | null, file: string, env: Record<string, string> = {}) => (): Sample =>
+    timed([process.execPath, CLI, 'check', file], { ...process.env, ...env, REFEREE_CACHE_DIR: cache ?? join(work, `cold-${coldCount++}`) });
   try {
     const files = starters(work);
     const warm = (file: string) => {
@@ -224,6 +226,12 @@ export function benchStartup(rounds = 5, coldRounds = 3): Map<string, RowFigures
       warm(files.cpp);
       figures.set('cpp', row('C++ starter, warm', rounds, gpp, checkWith(warmCache, files.cpp), '≤ 1 s'));
       figures.set('cpp-cold', row('C++ starter, cold', coldRounds, gpp, checkWith(null, files.cpp), '≤ 1.5 s + the compile (check − anchor)'));
+      // The same where nothing was built at install (pnpm or npm 12 without the allowScripts entry, --ignore-scripts):
+      // the host (g++) and the taskstats reader (cc) are compiled beside the student's code.
+      const installed = prebuiltDir();
+      if (installed && existsSync(installed)) {
+        figures.set('cpp-cold-unbuilt', row('C++ cold, no prebuilt', coldRounds, gpp, checkWith(null, files.cpp, { REFEREE_NO_PREBUILT: '1' }), '— (REFEREE_NO_PREBUILT=1)'));
+      } else console.log(`  (nothing built at install in ${installed ?? 'this installation'}: the cold row above built the host and tools itself)`);
     } else console.log('  C++: no g++: skipped');
     console.log(`  (python ${python ? execFileSync(python.path, ['--version'], { encoding: 'utf8' }).trim() : 'none'}; the check runs in the sandbox, the anchors bare)`);
   } finally {
@@ -264,4 +272,6 @@ export async function benchStartupQuiet(maxLoad = 0.3, waitMinutes = 30): Promis
   verdict('C++ starter, warm', figures.get('cpp')?.checkWallMs, GOALS.cpp, figures.get('cpp'));
   const cold = figures.get('cpp-cold');
   verdict('C++ starter, cold, less the bare compile', cold ? cold.checkWallMs - cold.anchorWallMs : undefined, GOALS.cppColdOverCompile, cold);
+  const unbuilt = figures.get('cpp-cold-unbuilt');
+  if (unbuilt) verdict('  the same, nothing built at install', unbuilt.checkWallMs - unbuilt.anchorWallMs, GOALS.cppColdOverCompile, unbuilt);
 }

@@ -209,7 +209,10 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
       const label = printable((job.data as QueuedJob).label);
       await within(job.moveToWait(token), 2000).then(
         () => log(`handed back ${label}`),
-        (error: unknown) => log(`could not hand back ${label} (${(error as Error).message}): its lock expires and another worker replays it`),
+        // A late answer may still have handed it back: say only what is known, true either way.
+        (error: unknown) => log(error instanceof NoAnswerError
+          ? `no answer from Redis on handing back ${label} within 2 s: handed back or not, another worker plays it from its start`
+          : `could not hand back ${label} (${printable((error as Error).message, 300)}): its lock expires and another worker replays it`),
       );
     }
     await games.close();
@@ -223,13 +226,16 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
   connection.disconnect();
 }
 
+/** Redis did not answer in time: the command may still have been carried out. */
+class NoAnswerError extends Error {}
+
 /** `promise`, or a rejection after `ms` (stopping must not wait forever on a Redis that is gone). */
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return Promise.race([
     promise,
     new Promise<T>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
+      timer = setTimeout(() => reject(new NoAnswerError(`no answer from Redis within ${ms} ms`)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
 }

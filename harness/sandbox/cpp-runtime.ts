@@ -1,17 +1,19 @@
 /**
  * C++ players: the system g++ and the C++ host. The host (cpp/host.cpp) is the project's own trusted program: it
- * is compiled once with g++ outside the sandbox and cached under the hash of its source and the compiler's
- * version, like the node host bundle. The course SDK's headers (cpp/sdk) and each game's AIPlayer Board
+ * is compiled once with g++ outside the sandbox and cached under the hash of its source, like the node host bundle;
+ * the installation builds it ahead (`npm run build`, the package's postinstall: prebuilt.ts), so a cache copies it
+ * from there instead of compiling it. The course SDK's headers (cpp/sdk) and each game's AIPlayer Board
  * (harness/games/<game>/board.h, staged as referee/<game>.h) are copied into the cache the same way, one
  * world-readable folder to bind into the sandboxed compiler.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, cacheFolder, touchCacheEntry } from './cache-dir.js';
 import { commonGameFile, gameFile, gamesWithBoard } from './game-files.js';
+import { takePrebuilt } from './prebuilt.js';
 import { keptProbe } from './probe-cache.js';
 import { PROBE_BOUND, runToolSync, spawnToolSync, toolCpuMs, ToolWatch } from './tool-bound.js';
 
@@ -99,11 +101,21 @@ const HOST_BUILD_CPU_MS = 120_000;
 let ahead: Promise<void> | null = null;
 let aheadChild: ChildProcess | null = null;
 
-/** Where the host of this source goes in the cache. */
-function hostTarget(): { path: string; source: string } {
+/** Where the host of this source goes in the cache (or in `dir`). */
+function hostTarget(dir = cacheDir()): { path: string; source: string } {
   const source = join(cppSourceDir(), 'host.cpp');
   const hash = createHash('sha256').update('cpp-host/2\0').update(readFileSync(source)).digest('hex').slice(0, 16);
-  return { path: join(cacheDir(), `cpp-host-${hash}`), source };
+  return { path: join(dir, `cpp-host-${hash}`), source };
+}
+
+/** A host binary starts here: with no arguments it says its usage and exits 64 (a missing C++ library: 127). */
+function hostStarts(path: string): boolean {
+  return spawnToolSync(path, [], PROBE_BOUND, { stdio: 'ignore' }).status === 64;
+}
+
+/** The cache's host, copied from the installation's prebuilt folder if it is missing and the installation has it. */
+function hostInCache(path: string): boolean {
+  return existsSync(path) || takePrebuilt(basename(path), path, hostStarts);
 }
 
 /**
@@ -123,7 +135,7 @@ function hostBuildArgs(source: string, output: string): string[] {
 export function buildCppHostAhead(): Promise<void> {
   ahead ??= new Promise<void>((settle) => {
     const { path, source } = hostTarget();
-    const compiler = existsSync(path) ? null : findCompiler();
+    const compiler = hostInCache(path) ? null : findCompiler();
     if (!compiler) return settle();
     const temporary = `${path}.${process.pid}.ahead.tmp`;
     // Its own process group, so stopCppHostAhead stops cc1plus and as too, not only the driver.
@@ -173,17 +185,34 @@ export function cppHostAhead(): Promise<void> {
  */
 export function cppHostPath(): string {
   if (host && existsSync(host)) return host;
-  const { path, source } = hostTarget();
-  const compiler = existsSync(path) ? null : findCompiler();
-  if (!existsSync(path) && !compiler) throw new Error(NO_COMPILER);
-  if (compiler && !existsSync(path)) {
-    const temporary = `${path}.${process.pid}.tmp`;
-    // Bounded by CPU, not wall time (tool-bound.ts): ~6 s of CPU, which took minutes of wall time at load 40.
-    runToolSync(compiler.path, hostBuildArgs(source, temporary), { cpuMs: toolCpuMs(HOST_BUILD_CPU_MS) }, 'g++ building the C++ host');
-    chmodSync(temporary, 0o755);
-    renameSync(temporary, path);
-  }
+  const { path } = hostTarget();
+  if (!hostInCache(path)) buildHost(path);
   touchCacheEntry(path);
   host = path;
   return path;
+}
+
+/** Build the host as `path` with the system g++ (throws NO_COMPILER without one). */
+function buildHost(path: string): void {
+  const compiler = findCompiler();
+  if (!compiler) throw new Error(NO_COMPILER);
+  const temporary = `${path}.${process.pid}.tmp`;
+  // Bounded by CPU, not wall time (tool-bound.ts): ~2 s of CPU, which took minutes of wall time at load 40.
+  runToolSync(compiler.path, hostBuildArgs(hostTarget().source, temporary), { cpuMs: toolCpuMs(HOST_BUILD_CPU_MS) }, 'g++ building the C++ host');
+  chmodSync(temporary, 0o755);
+  renameSync(temporary, path);
+}
+
+/**
+ * Build the host into `dir` (the installation's prebuilt folder, prebuilt.ts) unless it is there; its file name, or
+ * why it could not be built. Throws nothing.
+ */
+export function buildCppHostInto(dir: string): { built: string | null; problem: string | null } {
+  try {
+    const { path } = hostTarget(dir);
+    if (!existsSync(path)) buildHost(path);
+    return { built: basename(path), problem: null };
+  } catch (error) {
+    return { built: null, problem: String((error as Error).message).split('\n')[0].slice(0, 200) };
+  }
 }

@@ -129,7 +129,7 @@ test('a tournament rules the endless variant at its second turn limit (Python ×
  * only on PATH, an empty cache: no spawner, the grader keeps the bot's time). Its first turn is answered by the
  * kept process, its second is ruled at its limit.
  */
-const NO_SPAWNER = { id: 'no-compiler-nothing-built', label: 'no C compiler, nothing built (no spawner)', uid: 0, env: { REFEREE_CXX: '/nonexistent/g++' }, hardened: true } as const;
+const NO_SPAWNER = { id: 'no-compiler-nothing-built', label: 'no C compiler, nothing built (no spawner)', uid: 0, env: { REFEREE_CXX: '/nonexistent/g++', REFEREE_NO_PREBUILT: '1' }, hardened: true } as const;
 const MODES: (SandboxMode | typeof NO_SPAWNER)[] = [...sandboxModes('bwrap', 'no-bwrap-root', 'no-bwrap-user', 'landlock-refused-user'), NO_SPAWNER];
 
 describe.each(MODES.map((mode) => [mode.label, mode] as const))('the endless kept bot: %s', (_label, mode) => {
@@ -149,7 +149,7 @@ describe.each(MODES.map((mode) => [mode.label, mode] as const))('the endless kep
         const found = (await runToEnd('sh', ['-c', `command -v ${tool}`])).stdout.trim();
         symlinkSync(found, join(bin, tool));
       }
-      env = { HOME: home, PATH: bin, REFEREE_CXX: '/nonexistent/g++', REFEREE_CACHE_DIR: join(home, 'empty-cache') };
+      env = { HOME: home, PATH: bin, REFEREE_CXX: '/nonexistent/g++', REFEREE_NO_PREBUILT: '1', REFEREE_CACHE_DIR: join(home, 'empty-cache') };
     } else {
       const cache = ownedBy(mkdtempSync(join(tmpdir(), `referee-bz-keep-cache-${mode.id}-`)), uid);
       dirs.push(cache);

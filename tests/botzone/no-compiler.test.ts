@@ -55,7 +55,7 @@ async function play(name: string, env: Record<string, string>): Promise<{ pids: 
     const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
     symlinkSync(found, join(bin, tool));
   }
-  const bare = await play('no-cc', { PATH: bin, REFEREE_CXX: '/nonexistent/g++', REFEREE_CACHE_DIR: join(work, 'empty-cache') });
+  const bare = await play('no-cc', { PATH: bin, REFEREE_CXX: '/nonexistent/g++', REFEREE_NO_PREBUILT: '1', REFEREE_CACHE_DIR: join(work, 'empty-cache') });
   expect(bare.reason).toBe('score');
   expect(bare.pids.length).toBeGreaterThan(10);
   expect(bare.pids.every((pid) => Number.isInteger(pid))).toBe(true);

@@ -176,7 +176,7 @@ interface Mode {
   name: string;
   uid: number;
   env: Record<string, string>;
-  /** The Landlock launcher and grader guard are built into the fresh cache (only where bubblewrap is not the layer). */
+  /** The Landlock launcher and grader guard land in the fresh cache (only where bubblewrap is not the layer). */
   native: boolean;
 }
 const NO_BWRAP = { REFEREE_SANDBOX_NO_BWRAP: '1' };
@@ -188,7 +188,9 @@ const MODES: Mode[] = [
         { name: 'no bubblewrap, non-root', uid: USER, env: NO_BWRAP, native: true },
         { name: 'Landlock refused, non-root', uid: USER, env: { ...NO_BWRAP, REFEREE_SANDBOX_NO_LANDLOCK: '1' }, native: true },
         // No C compiler and nothing built ahead: the guard is missing (recorded), Python confines itself (ctypes).
-        { name: 'no C compiler, non-root', uid: USER, env: { ...NO_BWRAP, PATH: '/nonexistent', REFEREE_CXX: '/nonexistent/g++' }, native: false },
+        { name: 'no C compiler, non-root', uid: USER, env: { ...NO_BWRAP, PATH: '/nonexistent', REFEREE_CXX: '/nonexistent/g++', REFEREE_NO_PREBUILT: '1' }, native: false },
+        // No C compiler, the tools built at install (`npm run build`, as root): copied into the non-root grader's cache.
+        { name: 'no C compiler, non-root, tools built at install', uid: USER, env: { ...NO_BWRAP, PATH: '/nonexistent', REFEREE_CXX: '/nonexistent/g++' }, native: true },
       ]
     : []),
 ];

@@ -13,7 +13,7 @@
  * modes of that user).
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runToEnd } from '../setup/children.js';
@@ -205,23 +205,24 @@ describe('no C compiler at run time: the grader guard', () => {
     bare: true,
     fill: { __NEIGHBOUR__: join(work, 'nope'), __TAG__: `trust4-${process.pid}`, __PORT__: '9', __UDP_PORT__: '9', __UNIX__: join(work, 'no.sock'), __ABSTRACT__: `trust4-${process.pid}` },
   });
-  const run = async (cache: string) => {
+  const run = async (cache: string, extra: Record<string, string> = {}) => {
     const work = owned(mkdtempSync(join(tmpdir(), 'referee-trust4-js-')), USER);
     dirs.push(work);
     // A PATH with the victim's `sleep` and no C compiler of any name.
     const bin = join(work, 'bin');
     mkdirSync(bin);
     symlinkSync('/bin/sleep', join(bin, 'sleep'));
-    return JSON.parse(await runAs(SANDBOX_MODES['no-bwrap-user'], { PATH: bin, REFEREE_CACHE_DIR: cache }, work, [JS_DRIVER, JSON.stringify(spec(work))])) as {
+    return JSON.parse(await runAs(SANDBOX_MODES['no-bwrap-user'], { PATH: bin, REFEREE_CACHE_DIR: cache, ...extra }, work, [JS_DRIVER, JSON.stringify(spec(work))])) as {
       seen: Record<string, string>;
       isolation: { hardened: boolean; problem?: string };
     };
   };
 
-  (root ? test : test.skip)('built ahead by `referee doctor --build`, it holds; without it (the control) the record says the grader is open', async () => {
+  (root ? test : test.skip)('built ahead by `referee doctor --build` or at install, it holds; with neither (the control) the record says the grader is open', async () => {
     const prebuilt = owned(mkdtempSync(join(tmpdir(), 'referee-trust4-prebuilt-')), USER);
     const fresh = owned(mkdtempSync(join(tmpdir(), 'referee-trust4-fresh-')), USER);
-    dirs.push(prebuilt, fresh);
+    const installed = owned(mkdtempSync(join(tmpdir(), 'referee-trust4-installed-')), USER);
+    dirs.push(prebuilt, fresh, installed);
     const build = await runToEnd(
       '/usr/bin/setpriv',
       [`--reuid=${USER}`, `--regid=${USER}`, '--clear-groups', process.execPath, join(DIST, 'cli/index.js'), 'doctor', '--build', '--json'],
@@ -233,7 +234,13 @@ describe('no C compiler at run time: the grader guard', () => {
     expect(held.seen["open the grader's memory"]).toBe('blocked');
     expect(held.seen["read the grader's environment"]).toBe('blocked');
     expect(held.isolation.hardened).toBe(true);
-    const open = await run(fresh);
+    // An empty cache of a non-root grader, the tools copied from what `npm run build` (as root) built into the installation.
+    const fromInstall = await run(installed);
+    expect(fromInstall.seen["open the grader's memory"]).toBe('blocked');
+    expect(fromInstall.seen["read the grader's environment"]).toBe('blocked');
+    expect(fromInstall.isolation.hardened).toBe(true);
+    expect(readdirSync(installed).some((name) => name.startsWith('native-'))).toBe(true);
+    const open = await run(fresh, { REFEREE_NO_PREBUILT: '1' });
     expect(open.seen["read the grader's environment"]).toMatch(/^ALLOWED/);
     expect(open.isolation.hardened).toBe(false);
     expect(open.isolation.problem).toMatch(/grader guard: missing: no C compiler .*referee doctor --build/);

@@ -5,7 +5,7 @@
  * packages are optional peers) and warns about no engine; check works, and batch says in one line what to install.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
@@ -59,5 +59,20 @@ describe('the packed tarball', () => {
     // The package's public entry: the student Board types and helpers, through `exports`.
     const imported = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('board-referee'); console.log(typeof m.moveInfo)"], { cwd: join(work, 'empty'), encoding: 'utf8', env });
     expect(imported.stdout.trim()).toBe('function');
+  }, 120_000);
+
+  test('ships its postinstall and nothing prebuilt; the postinstall builds the C++ host and the tools into the installation', () => {
+    expect(files).toContain('scripts/prepare-installation.mjs');
+    expect(files.filter((file) => file.startsWith('prebuilt/'))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(manifest.scripts.postinstall).toBe('node scripts/prepare-installation.mjs');
+    // What npm runs after installing the package (the install above skipped scripts): run it as npm would.
+    const installed = join(work, 'empty', 'node_modules', 'board-referee');
+    const run = spawnSync(process.execPath, ['scripts/prepare-installation.mjs'], { cwd: installed, encoding: 'utf8', env });
+    expect({ status: run.status, stdout: run.stdout }).toMatchObject({ status: 0, stdout: expect.stringMatching(/C\+\+ host built ahead: cpp-host-[0-9a-f]+/) });
+    const prebuilt = readdirSync(join(installed, 'prebuilt'));
+    expect(prebuilt).toEqual(expect.arrayContaining(['stamp.json', expect.stringMatching(/^cpp-host-[0-9a-f]+$/), expect.stringMatching(/^native-[0-9a-f]+$/), expect.stringMatching(/^taskstats-[0-9a-f]+$/)]));
+    // The same names as this checkout's build: one content-addressed name per version of the sources.
+    expect(prebuilt.filter((name) => name !== 'stamp.json').sort()).toEqual(readdirSync(join(packageRoot(), 'prebuilt')).filter((name) => name !== 'stamp.json').sort());
   }, 120_000);
 });

@@ -213,6 +213,14 @@ describe('other modes', () => {
   test('AI vs AI at top speed, with pause and step', async () => {
     const page = await open('game=reversi&black=ref:random&white=ref:random');
     await page.waitForSelector('#ai-controls:not([hidden])');
+    // A file refused while the AIs play stays readable: the game's next moves do not clear it.
+    const junk = join(dir, 'notes.txt');
+    writeFileSync(junk, 'not a game\n');
+    await page.setInputFiles('#load-file', junk);
+    await page.waitForFunction(() => /holds no game record/.test(document.querySelector('#message')!.textContent ?? ''));
+    const refusedAt = await plyOf(page);
+    await page.waitForFunction((p) => Number(document.body.dataset.ply) >= p + 2 || document.body.dataset.over === '1', refusedAt);
+    expect(await page.textContent('#message')).toMatch(/^notes\.txt holds no game record/);
     await page.click('#pause');
     // Paused: a move already being computed lands, then the next one waits at the gate.
     await page.waitForFunction(() => document.body.dataset.holding === '1');

@@ -9,9 +9,24 @@ export function svgElement(name: string, attributes: Record<string, string | num
   return element;
 }
 
-/** The one-line message under the board (why a click did nothing, a server refusal); '' clears it. */
-export function say(text: string): void {
+/** Whether the message shown is about something other than the position (a file that cannot be loaded). */
+let keptOverMoves = false;
+
+/**
+ * The one-line message under the board (why a click did nothing, a server refusal); '' clears it. `keep`: the message
+ * is not about the position, so the game's own updates leave it (sayForGame); the next message said replaces it.
+ */
+export function say(text: string, keep = false): void {
   $('message').textContent = text;
+  keptOverMoves = keep && text !== '';
+}
+
+/**
+ * What the server's view of the game says (its error, a notice, or nothing): an empty one clears a message about the
+ * position it replaces, never a kept one — a load refused just before the game's first view must stay readable.
+ */
+export function sayForGame(text: string): void {
+  if (text !== '' || !keptOverMoves) say(text);
 }
 
 /** "1 disc", "2 discs": a count with the word that fits it. */

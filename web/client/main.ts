@@ -11,7 +11,7 @@ import type { WatchedLiveGame, WatchOverview } from '../server/watch.js';
 import { drawBoard, wireBoard } from './board-view.js';
 import { connect, controlKey, keepControlKey, send, sessionInHash } from './connection.js';
 import { drawControls, newGame, setUpSettings, wireControls } from './controls.js';
-import { $, plural, say } from './dom.js';
+import { $, plural, say, sayForGame } from './dom.js';
 import { announceSnapshot, drawGameInfo, startClockTicks } from './game-info.js';
 import { wireKeyboard } from './keyboard.js';
 import { onRender, page, render, type Welcome } from './page.js';
@@ -100,7 +100,7 @@ function onMessage(message: ServerMessage): void {
       if (snap.kind === 'play' && sessionInHash() !== snap.id) history.replaceState(null, '', `#game=${snap.id}`);
       const discarded = snap.discardedPlies && !page.watching ? `started again: Undo (U) brings back the game you left (${plural(snap.discardedPlies, 'ply', 'plies')}) until you move` : '';
       if (restored) page.notice = `the server restarted: this game was restored at ply ${snap.turns.length}, every move refereed again`;
-      say(snap.error ?? page.notice ?? discarded);
+      sayForGame(snap.error ?? page.notice ?? discarded);
       return render();
     }
     case 'error':

@@ -103,7 +103,7 @@ function chooseLoaded(index: number): void {
     // Refused before anything is shown: the board keeps the game being played.
     page.preview = null;
     $('load-panel').hidden = true;
-    say(`${loadedName}${loaded.length > 1 ? ` (game #${index + 1})` : ''} cannot be loaded: ${result}`);
+    say(`${loadedName}${loaded.length > 1 ? ` (game #${index + 1})` : ''} cannot be loaded: ${result}`, true);
     render();
     return;
   }
@@ -138,7 +138,7 @@ async function loadFile(file: File): Promise<void> {
     }
   }
   if (records.length === 0) {
-    say(`${file.name} holds no game record: load a file saved here, from \`referee play --save\`, or a games.jsonl`);
+    say(`${file.name} holds no game record: load a file saved here, from \`referee play --save\`, or a games.jsonl`, true);
     return;
   }
   loaded = records;

@@ -332,28 +332,22 @@ export const START = {
  * those that flip something. A legal square is therefore listed where its first opponent neighbour (lowest index)
  * lists it, so its rank is (that neighbour o, the direction from it): one lookup per legal square. That rank,
  * o * 8 + direction (0..511), names the square on its own, so the squares are sorted without comparisons: by
- * their neighbour o as a 64-bit set, then by direction as bits of o's entry (rankLegalSquares; an insertion sort of
+ * their neighbour o as a 64-bit set, then by direction as bits of o's entry (legalInOrder; an insertion sort of
  * the ranks was slower, and a 512-bit set of ranks in 16 words 1.05x slower).
  */
-/** RANK_OF[s << 6 | o]: the rank (o * 8 + scan direction) of square s reached from its neighbour o. */
-const RANK_OF = new Int16Array(64 * 64);
 /** SQUARE_OF_RANK[rank]: the square a rank names. */
 export const SQUARE_OF_RANK = new Int8Array(512);
 for (let s = 0; s < 64; s++) {
-  for (let o = 0; o < 64; o++) {
-    if (!hasNeighbour(s, o)) continue;
-    const rank = (o << 3) | SCAN_RANK[s - o + 9];
-    RANK_OF[(s << 6) | o] = rank;
-    SQUARE_OF_RANK[rank] = s;
-  }
+  for (let o = 0; o < 64; o++) if (hasNeighbour(s, o)) SQUARE_OF_RANK[(o << 3) | SCAN_RANK[s - o + 9]] = s;
 }
 function hasNeighbour(s: number, o: number): boolean {
   return o < 32 ? ((NEAR_LO[s] >>> o) & 1) === 1 : ((NEAR_HI[s] >>> (o - 32)) & 1) === 1;
 }
-/** The rank of legal square s: from its lowest opponent neighbour. */
+/** The rank of legal square s: from its lowest opponent neighbour o (a 19-entry table, not a 64x64 one: cache). */
 function rankOf(s: number, oh: number, ol: number): number {
   const nl = NEAR_LO[s] & ol;
-  return RANK_OF[(s << 6) | (nl !== 0 ? 31 - clz32(nl & -nl) : 63 - clz32(NEAR_HI[s] & oh & -(NEAR_HI[s] & oh)))];
+  const o = nl !== 0 ? 31 - clz32(nl & -nl) : 63 - clz32(NEAR_HI[s] & oh & -(NEAR_HI[s] & oh));
+  return (o << 3) | SCAN_RANK[s - o + 9];
 }
 
 /**
@@ -363,18 +357,21 @@ function rankOf(s: number, oh: number, ol: number): number {
 const SLOT = new Uint8Array(64);
 
 /**
- * Sorts the player's legal squares by rank: each square's direction bit is set in its first opponent neighbour's
- * SLOT entry and that neighbour in a 64-bit set, so reading the set from its lowest square and each entry from its
- * lowest bit gives the ranks in order. Returns how many squares, and leaves the set of neighbours in `out` (hi, lo)
- * for readRanks.
+ * The player's legal squares in board.py's order, each as its entry in `byRank` (its square, or its name), in a fresh
+ * array of the exact length. Sorts by rank without comparisons: each square's direction bit is set in its first
+ * opponent neighbour's SLOT entry and that neighbour in a 64-bit set, so reading the set from its lowest square and
+ * each entry from its lowest bit gives the ranks in order. One function rather than a ranking call and a reading call
+ * passing the neighbour set between them through `out`: 165 against 183 ns a call on positions recorded from random
+ * playouts (medians of three processes each, load ~30).
  */
-export function rankLegalSquares(ph: number, pl: number, oh: number, ol: number): number {
+export function legalInOrder<T>(ph: number, pl: number, oh: number, ol: number, byRank: readonly T[]): T[] {
   legalMask(ph, pl, oh, ol);
   let lh = out.hi;
   let ll = out.lo;
   let nh = 0;
   let nl = 0;
   let n = 0;
+  // A shift counts modulo 32, so `1 << o` is o's bit in whichever half holds it.
   while (ll !== 0) {
     const bit = ll & -ll;
     ll ^= bit;
@@ -382,7 +379,7 @@ export function rankLegalSquares(ph: number, pl: number, oh: number, ol: number)
     const o = rank >> 3;
     SLOT[o] |= 1 << (rank & 7);
     if (o < 32) nl |= 1 << o;
-    else nh |= 1 << (o - 32);
+    else nh |= 1 << o;
     n++;
   }
   while (lh !== 0) {
@@ -392,31 +389,27 @@ export function rankLegalSquares(ph: number, pl: number, oh: number, ol: number)
     const o = rank >> 3;
     SLOT[o] |= 1 << (rank & 7);
     if (o < 32) nl |= 1 << o;
-    else nh |= 1 << (o - 32);
+    else nh |= 1 << o;
     n++;
   }
-  out.hi = nh;
-  out.lo = nl;
-  return n;
-}
-
-/**
- * Reads the ranks rankLegalSquares left (its neighbour set nh, nl) in order, emptying SLOT: into[k] is the k-th legal
- * square's entry in `byRank` (its square, or its name).
- */
-export function readRanks<T>(nh: number, nl: number, byRank: readonly T[], into: T[]): T[] {
+  const into = new Array<T>(n);
   let k = 0;
-  while ((nh | nl) !== 0) {
-    let o: number;
-    if (nl !== 0) {
-      const bit = nl & -nl;
-      nl ^= bit;
-      o = 31 - clz32(bit);
-    } else {
-      const bit = nh & -nh;
-      nh ^= bit;
-      o = 63 - clz32(bit);
-    }
+  // The low half's neighbours, then the high half's: no test of which half per neighbour.
+  while (nl !== 0) {
+    const bit = nl & -nl;
+    nl ^= bit;
+    const o = 31 - clz32(bit);
+    let dirs = SLOT[o];
+    SLOT[o] = 0;
+    do {
+      into[k++] = byRank[(o << 3) | (31 - clz32(dirs & -dirs))];
+      dirs &= dirs - 1;
+    } while (dirs !== 0);
+  }
+  while (nh !== 0) {
+    const bit = nh & -nh;
+    nh ^= bit;
+    const o = 63 - clz32(bit);
     let dirs = SLOT[o];
     SLOT[o] = 0;
     do {
@@ -427,11 +420,10 @@ export function readRanks<T>(nh: number, nl: number, byRank: readonly T[], into:
   return into;
 }
 
-/** SQUARE_OF_RANK as a plain array, for readRanks. */
+/** SQUARE_OF_RANK as a plain array, for legalInOrder. */
 const SQUARES_BY_RANK: readonly number[] = Array.from(SQUARE_OF_RANK);
 
-/** The player's legal squares in board.py's order (see rankLegalSquares). */
+/** The player's legal squares in board.py's order (see legalInOrder). */
 export function orderedMoves(ph: number, pl: number, oh: number, ol: number): number[] {
-  const n = rankLegalSquares(ph, pl, oh, ol);
-  return readRanks(out.hi, out.lo, SQUARES_BY_RANK, new Array<number>(n));
+  return legalInOrder(ph, pl, oh, ol, SQUARES_BY_RANK);
 }

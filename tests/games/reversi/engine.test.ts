@@ -58,6 +58,58 @@ describe('rules agree with board.py on seeded random games', () => {
   });
 });
 
+describe('the student Board\'s answers are board.py\'s, and fresh', () => {
+  test('canFlipped on every empty square, both colours, in board.py\'s order (30 seeded games)', () => {
+    // Compared as text and gathered, one expect at the end: a toEqual per square cost ~80 s under load.
+    const differences: string[] = [];
+    let compared = 0;
+    for (let g = 0; g < 30; g++) {
+      const rnd = testRng(1000 + g);
+      const py = new BoardPy();
+      const board = new Board();
+      let color: 'X' | 'O' = 'X';
+      for (let passes = 0; passes < 2;) {
+        for (let sq = 0; sq < 64; sq++) {
+          const row = sq >> 3;
+          const col = sq & 7;
+          if (py._board[row][col] !== '.') continue;
+          for (const who of ['X', 'O'] as const) {
+            const ours = JSON.stringify(board.canFlipped([row, col], who));
+            const theirs = JSON.stringify(py._can_fliped([row, col], who));
+            compared++;
+            if (ours !== theirs) differences.push(`game ${g}, ${who} at [${row}, ${col}]: ${ours}, board.py ${theirs}`);
+          }
+        }
+        const legal = py.get_legal_actions(color);
+        if (legal.length === 0) passes++;
+        else {
+          passes = 0;
+          const pick = legal[Math.floor(rnd() * legal.length)];
+          py._move(pick, color);
+          board._move(pick, color);
+        }
+        color = color === 'X' ? 'O' : 'X';
+      }
+    }
+    expect(differences.slice(0, 5)).toEqual([]);
+    expect(compared).toBeGreaterThan(30 * 1000);
+  });
+
+  test('a student who edits a returned list changes neither the board nor the next answer', () => {
+    const board = new Board();
+    const legal = board.getLegalActions('X');
+    legal.length = 0;
+    legal.push('A1');
+    expect(board.getLegalActions('X')).toEqual(['D3', 'C4', 'F5', 'E6']);
+    const flipped = board.move('D3', 'X') as string[];
+    flipped[0] = 'H8';
+    expect(board.get(3, 3)).toBe('X');
+    const again = board.copy();
+    expect(again.move('C3', 'O')).toEqual(['D4']);
+    expect(board.move('C3', 'O')).toEqual(['D4']);
+  });
+});
+
 describe('the start position', () => {
   test("Black moves first and has D3, C4, F5, E6 in board.py's order", () => {
     const s = reversi.initial();
