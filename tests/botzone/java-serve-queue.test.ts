@@ -7,11 +7,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import WebSocket from 'ws';
 import type { ServerMessage } from '../../web/server/protocol.js';
 import { referee, startCli, stop, tempDir } from '../web/serve-helpers.js';
-import { Cli, freePort, RedisServer, startWorker } from '../queue/helpers.js';
+import { Cli, redisForTests, startWorker } from '../queue/helpers.js';
 
 const BOTS = resolve('tests/fixtures/botzone');
 const JAVA_KEPT = join(BOTS, 'reversi-java-keep');
@@ -20,6 +20,12 @@ const maybe = hasJdk ? describe : describe.skip;
 if (!hasJdk) console.warn('java-serve-queue.test: no JDK (javac) on this machine: apt-get install default-jdk-headless to run these tests');
 const NO_JDK = { REFEREE_JAVA_HOME: '/nonexistent-jdk' };
 const NO_JDK_LINE = 'REFEREE_JAVA_HOME=/nonexistent-jdk is not a JDK (no bin/java and bin/javac): point it at one, or unset it to use javac on PATH';
+
+/** The CLI's exit code once its output is all read (its pipes closed, not just its exit). */
+const closed = (cli: Cli): Promise<number | null> =>
+  cli.process.stdout!.closed && cli.process.stderr!.closed && cli.process.exitCode !== null
+    ? Promise.resolve(cli.process.exitCode)
+    : new Promise((resolveClose) => cli.process.once('close', (code) => resolveClose(code)));
 
 let work: string;
 beforeAll(() => {
@@ -56,24 +62,16 @@ maybe('Java bots in serve and on the queue', () => {
       await stop(server);
     }
     // Without a JDK the server does not start half-able: one line naming the fix, before any page is served.
-    const refused = await new Promise<{ code: number | null; stderr: string }>((resolveRun) => {
-      const cli = new Cli(['serve', '--port', '0', '--platform', 'botzone', JAVA_KEPT], NO_JDK);
-      void cli.exited.then(({ code }) => resolveRun({ code, stderr: cli.stderr }));
-    });
+    const cli = new Cli(['serve', '--port', '0', '--platform', 'botzone', JAVA_KEPT], NO_JDK);
+    const refused = { code: await closed(cli), stderr: cli.stderr };
     expect({ code: refused.code, stderr: refused.stderr.trimEnd() }).toEqual({ code: 2, stderr: `referee: cannot serve ${JAVA_KEPT}: ${NO_JDK_LINE}` });
   }, 300_000);
 
   describe('the queue', () => {
-    let redis: RedisServer;
-    beforeAll(async () => {
-      redis = new RedisServer(await freePort());
-      await redis.start();
-    }, 60_000);
-    afterAll(async () => {
-      await redis?.stop();
-    }, 60_000);
+    const server = redisForTests();
 
     test('a worker without a JDK refuses the Java games in one line, nobody is charged; a worker with one plays them on --resume', async () => {
+      const redis = server();
       const config = join(work, 'botzone.json');
       writeFileSync(config, JSON.stringify({ title: 'Reversi on Botzone', game: 'reversi', platform: 'botzone', moveTimeoutMs: 10_000, opponents: [{ name: 'random', games: 2, points: 100 }] }));
       const out = join(work, 'tournament');
@@ -81,9 +79,8 @@ maybe('Java bots in serve and on the queue', () => {
       const noJdk = startWorker(redis.url, 'no-jdk', NO_JDK);
       await noJdk.waitFor(/waiting for games/);
       const first = new Cli(args);
-      const ended = await first.exited;
       // The grader's failure, never a result: exit 3, the worker's reason once with its fix, no ranking written.
-      expect(ended.code).toBe(3);
+      expect(await closed(first)).toBe(3);
       const last = first.stderr.trimEnd().split('\n').at(-1)!;
       expect(last).toContain(`(no-jdk: worker no-jdk cannot play it: reversi-java-keep is a Java Botzone bot: ${NO_JDK_LINE}): fix what the workers said (or start a worker that can play it), then run again with --resume`);
       expect(last.split(NO_JDK_LINE).length).toBe(2);
@@ -94,12 +91,14 @@ maybe('Java bots in serve and on the queue', () => {
       const withJdk = startWorker(redis.url, 'with-jdk');
       await withJdk.waitFor(/waiting for games/);
       const resumed = new Cli([...args, '--resume']);
-      const done = await resumed.exited;
-      expect({ code: done.code, stderr: done.code === 0 ? '' : resumed.stderr }).toEqual({ code: 0, stderr: '' });
+      const code = await closed(resumed);
+      expect({ code, stderr: code === 0 ? '' : resumed.stderr }).toEqual({ code: 0, stderr: '' });
       // Said, if the worker without a JDK took a game first: its one line, and the game played elsewhere.
       const said = resumed.stderr.split('\n').filter((line) => line.startsWith('warning: refused'));
       for (const line of said) expect(line).toMatch(/^warning: refused the failure of .* from no-jdk: worker no-jdk cannot play it: reversi-java-keep is a Java Botzone bot: .*; playing it again on another worker$/);
       expect(resumed.stdout).toMatch(/2 games \(2 played/);
+      // The worker's log may reach this process after the coordinator's end: waited for, not read at once.
+      await withJdk.waitFor(/\] played reversi-[\s\S]*\] played reversi-/);
       expect(withJdk.stdout.match(/\] played reversi-/g)).toHaveLength(2);
       expect(noJdk.stdout).not.toMatch(/\] playing /);
       const ranking = readFileSync(join(out, 'ranking.csv'), 'utf8');
