@@ -134,7 +134,8 @@ interface Outstanding {
   settled: boolean;
   order: number;
   /** Bad outcomes so far: a record that did not check, a failure, an altered job; `worker` null when nobody signed it. */
-  rejected: { worker: string | null; reason: string }[];
+  /** `own`: the worker's own signed reason for failing the game (not a result this coordinator refused). */
+  rejected: { worker: string | null; reason: string; own?: boolean }[];
   /** Times taken back from a worker past its deadline: the current job id is jobIdOf(key, take). */
   take: number;
   /** When a worker took the current job (the deadline runs from here), or 0. */
@@ -522,14 +523,20 @@ export class QueuePool implements GamePool {
    * A bad outcome of the game's current job (`worker`: who signed it, or null): played again, avoiding the workers
    * that failed it; a grader error once MAX_FAILING_WORKERS different workers failed it, or after MAX_TRIES.
    */
-  private async retry(key: string, entry: Outstanding, worker: string | null, what: string, reason: string): Promise<void> {
-    entry.rejected.push({ worker, reason });
+  private async retry(key: string, entry: Outstanding, worker: string | null, what: string, reason: string, own = false): Promise<void> {
+    entry.rejected.push({ worker, reason, own });
     const failing = new Set(entry.rejected.map((each) => each.worker).filter((name): name is string => name !== null));
     const jobId = this.jobIds.get(key) ?? key;
     if (failing.size >= MAX_FAILING_WORKERS || entry.rejected.length >= MAX_TRIES) {
-      const from = entry.rejected.map((each) => `${each.worker ?? 'unsigned'}: ${each.reason}`).join('; ');
+      // Each worker's reason once (a worker that cannot run a player says the same every time it is asked).
+      const from = [...new Set(entry.rejected.map((each) => `${each.worker ?? 'unsigned'}: ${each.reason}`))].join('; ');
+      // Failures the workers signed with their own reason are theirs to fix (no JDK for a Java bot); anything else
+      // (a refused result, an unsigned failure) is a version or key mismatch, or someone else writing to Redis.
+      const advice = entry.rejected.every((each) => each.own === true)
+        ? 'fix what the workers said (or start a worker that can play it), then run again with --resume'
+        : "check the workers' versions and key files, and who else writes to Redis, then run again with --resume";
       await this.queue.remove(jobId).catch(() => undefined);
-      this.settle(key, { error: new PoolWorkerError(`the queue could not play ${entry.job.label} (${from}): check the workers' versions and key files, and who else writes to Redis, then run again with --resume`) });
+      this.settle(key, { error: new PoolWorkerError(`the queue could not play ${entry.job.label} (${from}): ${advice}`) });
       return;
     }
     this.options.onWarning?.(`refused ${what}: ${reason}; playing it again on another worker`);
@@ -589,7 +596,7 @@ export class QueuePool implements GamePool {
       // A worker refused the job as altered or unsigned: Redis was written without the key, not that worker's fault.
       const altered = failure?.reason.startsWith('job refused') ?? false;
       const shown = failure?.worker ?? job.processedBy ?? 'an unknown writer';
-      await this.retry(key, entry, failure && !altered ? failure.worker : null, `the failure of ${entry.job.label} from ${shown}`, failure ? failure.reason : `unsigned: ${job.failedReason ?? 'no reason'}`);
+      await this.retry(key, entry, failure && !altered ? failure.worker : null, `the failure of ${entry.job.label} from ${shown}`, failure ? failure.reason : `unsigned: ${job.failedReason ?? 'no reason'}`, Boolean(failure && !altered));
     } else if (state === 'active' && entry.startedAt > 0 && Date.now() - entry.startedAt > gameDeadlineMs(entry.job)) {
       await this.takeBack(key, entry);
     } else if (state === 'active' && !entry.startedAt) {
