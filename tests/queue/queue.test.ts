@@ -118,7 +118,8 @@ describe('referee batch --queue with two referee workers', () => {
 
   test('a worker killed with kill -9 mid-game: another replays that game from its start; it is recorded once', async () => {
     // One student's four games: the first one started is killed with its worker while the other worker is busy too.
-    const classDir = makeQueueClass(['q2slow'], 40);
+    // 150 ms a move (≥ 4.5 s a game): the game cannot end before the kill even when this test reads 'playing' late.
+    const classDir = makeQueueClass(['q2slow'], 150);
     const config = writeQueueConfig(200);
     const out = join(tempDir('q2'), 'out');
     const coordinator = batch(classDir, config, out, ['--queue', redis.url, '--jobs', '2']);
