@@ -8,11 +8,11 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ForkPool, WorkerStartError } from '../grading/batch/pool.js';
 import { ladderClassroom, ladderExport, ladderGradescope, LADDER_EXPORTS, type LadderExportName } from '../grading/exporters/ladder.js';
-import type { FinalResult } from '../grading/ladder/final.js';
+import { readFinal, type FinalResult } from '../grading/ladder/final.js';
 import { rebuildFrom } from '../grading/ladder/rebuild.js';
 import { enrol, readRoster, RosterError, TOKENS_FILE } from '../grading/ladder/roster.js';
-import { FINAL_FILE, ladderSeed, LadderService, serverAlive, type LadderEvent, type LadderSettings } from '../grading/ladder/service.js';
-import { defaultReferences, LadderSetupError, loadSetup, saveSetup, validateReferences } from '../grading/ladder/setup.js';
+import { FINAL_FILE, ladderSeed, LadderService, serverAlive, writeJsonAtomic, type LadderEvent, type LadderSettings } from '../grading/ladder/service.js';
+import { defaultReferences, LadderSetupError, loadSetup, saveSetup, validateReferences, type LadderSetup } from '../grading/ladder/setup.js';
 import { LadderJournalError, LadderStore, LADDER_JOURNAL_FILE } from '../grading/ladder/store.js';
 import type { Leaderboard } from '../grading/ladder/ratings.js';
 import type { GamePool } from '../grading/pool/job.js';
@@ -54,6 +54,27 @@ function openStore(dir: string, create = false): LadderStore {
     if (error instanceof LadderJournalError) throw new UsageError(error.message);
     throw error;
   }
+}
+
+/** The ladder's saved setup, or the one line saying it was never started or is damaged. */
+function setupOf(store: LadderStore, data: string): LadderSetup {
+  let setup: LadderSetup | null;
+  try {
+    setup = loadSetup(store);
+  } catch (error) {
+    if (error instanceof LadderSetupError) throw new UsageError(`${join(data, LADDER_JOURNAL_FILE)}: ${error.message}`);
+    throw error;
+  }
+  if (!setup) throw new UsageError(`${data}: the ladder was never started: run \`referee ladder start\` first`);
+  return setup;
+}
+
+/**
+ * The scan the service runs at start (LadderStore.setAsideDamaged), for the commands that read the journal without
+ * a service: a damaged row is set aside, and said, the same way on every path.
+ */
+function setAsideDamaged(store: LadderStore, settings: LadderSettings): void {
+  for (const row of store.setAsideDamaged(settings.references)) logEvent({ type: 'damaged', row });
 }
 
 function logEvent(event: LadderEvent): void {
@@ -113,7 +134,8 @@ export async function startLadder(flags: LadderStartFlags): Promise<void> {
   };
   try {
     validateReferences(assignment.game, references);
-    saveSetup(store, { assignment, settings });
+    const rewritten = saveSetup(store, { assignment, settings });
+    if (rewritten) console.error(`warning: ${LADDER_JOURNAL_FILE} ${rewritten}`);
   } catch (error) {
     store.close();
     if (error instanceof LadderSetupError) throw new UsageError(error.message);
@@ -182,10 +204,12 @@ function printTable(table: Leaderboard, final: FinalResult | null): void {
 export async function final(flags: { data: string; jobs: number }): Promise<void> {
   const dataDir = resolve(flags.data);
   const store = openStore(dataDir);
-  const setup = loadSetup(store);
-  if (!setup) {
+  let setup: LadderSetup;
+  try {
+    setup = setupOf(store, flags.data);
+  } catch (error) {
     store.close();
-    throw new UsageError(`${flags.data}: the ladder was never started: run \`referee ladder start\` first`);
+    throw error;
   }
   try {
     if (store.phase() !== 'done') {
@@ -210,7 +234,17 @@ export async function final(flags: { data: string; jobs: number }): Promise<void
       await service.whenFinalDone();
       await service.stop();
     }
-    const result = JSON.parse(readFileSync(join(dataDir, FINAL_FILE), 'utf8')) as FinalResult;
+    let result = readFinal(join(dataDir, FINAL_FILE));
+    if (result === null || 'damaged' in result) {
+      // The final was played (the journal says done) but its file is gone or damaged: it is a pure function of the
+      // journal (rebuild), so it is written again from there rather than lost.
+      setAsideDamaged(store, setup.settings);
+      const rebuilt = rebuildFrom(store, setup.assignment, setup.settings).final;
+      if (!rebuilt) throw new UsageError(`${flags.data}: the ladder's phase is ${store.phase()}, not done, and it has no ${FINAL_FILE}: run \`referee ladder final\` with a server stopped to play it`);
+      console.error(`warning: ${FINAL_FILE} ${result === null ? 'was missing' : `was damaged (${result.damaged})`}: written again from the journal`);
+      writeJsonAtomic(join(dataDir, FINAL_FILE), rebuilt);
+      result = rebuilt;
+    }
     printTable(result.table, result);
     console.log(`\nFinal: ${result.reason}; ${count(result.finalGames, 'final game')}.${result.tied.length > 0 ? ` Not separated at LOS ${result.threshold}: ${result.tied.map((t) => `${t.a}/${t.b}`).join(', ')}.` : ''}\nExport with: referee ladder export --data ${flags.data} --format csv`);
   } finally {
@@ -222,8 +256,8 @@ export async function rebuild(flags: { data: string }): Promise<void> {
   const dataDir = resolve(flags.data);
   const store = openStore(dataDir);
   try {
-    const setup = loadSetup(store);
-    if (!setup) throw new UsageError(`${flags.data}: the ladder was never started`);
+    const setup = setupOf(store, flags.data);
+    setAsideDamaged(store, setup.settings);
     const rebuilt = rebuildFrom(store, setup.assignment, setup.settings);
     for (const problem of rebuilt.problems) console.error(`warning: ${problem}`);
     writeFileSync(join(dataDir, 'rebuilt-leaderboard.json'), `${JSON.stringify(rebuilt.table, null, 2)}\n`);
@@ -250,8 +284,9 @@ export async function exportLadder(flags: { data: string; format: string; out?: 
   if (!Object.hasOwn(LADDER_EXPORTS, flags.format)) throw new UsageError(`--format must be one of ${Object.keys(LADDER_EXPORTS).join(', ')}`);
   const format = flags.format as LadderExportName;
   const path = join(resolve(flags.data), FINAL_FILE);
-  if (!existsSync(path)) throw new UsageError(`${flags.data} has no final yet: run \`referee ladder final --data ${flags.data}\` first`);
-  const result = JSON.parse(readFileSync(path, 'utf8')) as FinalResult;
+  const result = readFinal(path);
+  if (result === null) throw new UsageError(`${flags.data} has no final yet: run \`referee ladder final --data ${flags.data}\` first`);
+  if ('damaged' in result) throw new UsageError(`${path} is damaged (${result.damaged}): run \`referee ladder final --data ${flags.data}\` to write it again from the journal`);
   if (format === 'csv') {
     const text = ladderExport('csv', result);
     if (flags.out) writeFileSync(flags.out, text);

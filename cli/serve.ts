@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { isGraderError } from '../harness/referee/grader-error.js';
 import { CompileError, compileSubmission } from '../harness/submission/compile.js';
 import { resolveSubmission, SubmissionError, type SubmissionProtocol } from '../harness/submission/resolve.js';
 import { startServer, type RunningServer } from '../web/server/app.js';
@@ -113,6 +114,8 @@ export function register(program: Command): void {
           await compileSubmission(resolveSubmission(path, undefined, entry, flags.protocol), {});
         } catch (error) {
           if (error instanceof SubmissionError || error instanceof CompileError) throw new UsageError(error.message);
+          // This machine cannot build or run it (no JDK for a Java bot): said now, not when someone picks it.
+          if (isGraderError(error)) throw new UsageError(`cannot serve ${path}: ${error.message}`);
           throw error;
         }
       }

@@ -4,6 +4,7 @@
  * (grading/tournament/rubric.ts: by rank or by rating) turned into each student's points. A pure function of the
  * fit, so `rebuild` re-derives it from the journal exactly.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import type { Assignment } from '../assignment.js';
 import type { RankingRow } from '../tournament/result.js';
 import { describeTournamentRule, tournamentAwards } from '../tournament/rubric.js';
@@ -103,4 +104,22 @@ export function finalResult(
     })),
     table,
   };
+}
+
+/**
+ * The final's file (final.json) as the service wrote it, null when there is none, or why it cannot be used: cut short
+ * by a full disk, edited into something else. Every reader goes through here (export, the instructor's page).
+ */
+export function readFinal(path: string): FinalResult | null | { damaged: string } {
+  if (!existsSync(path)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return { damaged: 'it is cut short or not JSON' };
+  }
+  const final = value as Partial<FinalResult> | null;
+  if (!final || typeof final !== 'object' || final.format !== 'referee.ladder-final/1') return { damaged: 'it is not a ladder final (no format referee.ladder-final/1)' };
+  if (!Array.isArray(final.awards) || !final.table || !Array.isArray(final.table.rows)) return { damaged: 'its awards or table are missing' };
+  return final as FinalResult;
 }

@@ -86,10 +86,16 @@ export function writeJsonAtomic(path: string, value: unknown): void {
 export function serverAlive(store: LadderStore, now = Date.now()): boolean {
   const beat = store.getMeta('heartbeat');
   if (!beat) return false;
-  const { at, pid } = JSON.parse(beat) as { at: number; pid: number };
-  if (now - at >= HEARTBEAT_STALE_MS) return false;
+  let at: unknown;
+  let pid: unknown;
   try {
-    process.kill(pid, 0);
+    ({ at, pid } = JSON.parse(beat) as { at: unknown; pid: unknown });
+  } catch {
+    return false; // a heartbeat nobody can read is no server's
+  }
+  if (typeof at !== 'number' || !Number.isInteger(pid) || (pid as number) <= 0 || now - at >= HEARTBEAT_STALE_MS) return false;
+  try {
+    process.kill(pid as number, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';

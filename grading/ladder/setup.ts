@@ -34,8 +34,19 @@ export function validateReferences(game: string, names: string[]): void {
   for (const name of names) if (!isReferenceName(game, name)) throw new LadderSetupError(`--references: ${name} is not a reference AI of ${game}: use built-in names such as random, greedy, mcts:200`);
 }
 
-export function saveSetup(store: LadderStore, setup: LadderSetup): void {
-  const stored = loadSetup(store);
+/**
+ * Keep the setup; returns a warning when the journal's own was damaged and is written anew from this start's
+ * --config (nothing to compare with: the journal's games keep their records, rebuild re-checks them).
+ */
+export function saveSetup(store: LadderStore, setup: LadderSetup): string | null {
+  let stored: LadderSetup | null = null;
+  let warning: string | null = null;
+  try {
+    stored = loadSetup(store);
+  } catch (error) {
+    if (!(error instanceof DamagedSetupError)) throw error;
+    warning = `${error.why}: written again from this --config and these settings`;
+  }
   if (stored && assignmentHash(stored.assignment) !== assignmentHash(setup.assignment)) {
     throw new LadderSetupError(`this data folder's ladder was started with another assignment (${stored.assignment.title}); its games were played under those rules: use a new --data folder for a new assignment`);
   }
@@ -44,11 +55,29 @@ export function saveSetup(store: LadderStore, setup: LadderSetup): void {
   }
   store.setMeta('assignment', JSON.stringify(setup.assignment));
   store.setMeta('settings', JSON.stringify(setup.settings));
+  return warning;
+}
+
+/** The journal's saved setup cannot be read (cut short, edited by hand): one line with the fix. */
+export class DamagedSetupError extends LadderSetupError {
+  constructor(readonly why: string) {
+    super(`${why}: start the ladder again with its --config (\`referee ladder start\` writes the setup anew and keeps every game), or restore the journal from a backup`);
+  }
 }
 
 export function loadSetup(store: LadderStore): LadderSetup | null {
   const assignment = store.getMeta('assignment');
   const settings = store.getMeta('settings');
   if (!assignment || !settings) return null;
-  return { assignment: JSON.parse(assignment) as Assignment, settings: JSON.parse(settings) as LadderSettings };
+  let setup: { assignment: Partial<Assignment> | null; settings: Partial<LadderSettings> | null };
+  try {
+    setup = { assignment: JSON.parse(assignment), settings: JSON.parse(settings) };
+  } catch {
+    throw new DamagedSetupError("the ladder's saved setup (its assignment and settings) is cut short or not JSON");
+  }
+  const { assignment: a, settings: s } = setup;
+  if (!a || typeof a !== 'object' || typeof a.game !== 'string' || !s || typeof s !== 'object' || !Array.isArray(s.references) || !s.references.every((name) => typeof name === 'string') || !s.final || typeof s.final !== 'object') {
+    throw new DamagedSetupError("the ladder's saved setup (its assignment and settings) is not one Referee wrote");
+  }
+  return setup as LadderSetup;
 }

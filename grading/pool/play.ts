@@ -11,6 +11,7 @@ import type { Player } from '../../harness/referee/player.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BotzonePlayer } from '../../harness/sandbox/botzone-player.js';
+import { findJava, noJava } from '../../harness/sandbox/java-runtime.js';
 import { SandboxPlayer } from '../../harness/sandbox/sandbox-player.js';
 import { referenceAgentByName } from '../../reference-ai/budget.js';
 import { canonicalJson } from '../assignment.js';
@@ -35,14 +36,29 @@ export const cachedPlayers =
     return new SandboxPlayer({ name: spec.name, bundlePath: `${dir}/${spec.entry}`, submissionRoot: dir, game, runtime: spec.runtime });
   };
 
-/** A Botzone bot from its artefact folder; its botzone.json (written by buildArtefact, hash-checked) says how it talks. */
-function botzoneArtefactPlayer(name: string, dir: string, entry: string, game: string): Player {
-  let traits: { language?: unknown; interaction?: unknown; keepRunning?: unknown };
+/** A Botzone artefact's botzone.json (written by buildArtefact, hash-checked): its language and how it talks. */
+function botzoneTraits(dir: string): { language?: unknown; interaction?: unknown; keepRunning?: unknown } {
   try {
-    traits = JSON.parse(readFileSync(join(dir, BOTZONE_TRAITS_FILE), 'utf8')) as typeof traits;
+    return JSON.parse(readFileSync(join(dir, BOTZONE_TRAITS_FILE), 'utf8')) as { language?: unknown; interaction?: unknown; keepRunning?: unknown };
   } catch (error) {
     throw new PoolWorkerError(`the Botzone artefact in ${dir} has no readable ${BOTZONE_TRAITS_FILE}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Why this machine cannot run the player of `spec` (a Java bot where no JDK is), or null: asked before a game
+ * starts, so a queue worker without a JDK refuses the game in one line, and it is played on a worker with one.
+ */
+export function missingRuntime(spec: PlayerSpec, artefactDir: (hash: string) => string | null = cachedArtefact): string | null {
+  if (spec.kind !== 'artefact' || spec.runtime !== 'botzone') return null;
+  const dir = artefactDir(spec.artefact);
+  if (!dir || botzoneTraits(dir).language !== 'Java' || findJava()) return null;
+  return `${spec.name} is a Java Botzone bot: ${noJava()}`;
+}
+
+/** A Botzone bot from its artefact folder; its botzone.json says how it talks. */
+function botzoneArtefactPlayer(name: string, dir: string, entry: string, game: string): Player {
+  const traits = botzoneTraits(dir);
   const language = traits.language === 'Python' || traits.language === 'JavaScript' || traits.language === 'Java' ? traits.language : 'C++';
   const interaction = traits.interaction === 'simple' ? 'simple' : 'json';
   const files = language === 'Python' || language === 'Java' ? artefactFiles(dir) : undefined;

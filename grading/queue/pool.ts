@@ -60,11 +60,17 @@ const LEASE_REFRESH_MS = 5000;
 /** How long close() lets enqueues in flight finish before it counts what it took off the queue. */
 const ENQUEUE_SETTLE_MS = 5000;
 /**
- * How long close() waits for a stalled game's worker to show it is alive (a later beat) or gone (its beat lapsed):
- * a beat seen at the stall lapses within HEARTBEAT_TTL_SECONDS, so evidence comes within that; the margin is for a
- * Redis slow to answer.
+ * How long a stalled worker's beat must stay gone, counted only while this coordinator ran on time, before it is
+ * said to have stopped answering: a worker held up together with the coordinator past its beat's lapse (a loaded
+ * machine) beats again within HEARTBEAT_EVERY_MS of running; one whose beat lapsed is not yet one that is dead.
  */
-const STALL_VERDICT_MS = HEARTBEAT_TTL_SECONDS * 1000 + HEARTBEAT_EVERY_MS;
+const BEAT_GONE_MS = 2 * HEARTBEAT_EVERY_MS;
+/**
+ * How long close() waits for a stalled game's worker to show it is alive (a later beat) or gone (its beat lapsed
+ * and stayed gone): a beat seen at the stall lapses within HEARTBEAT_TTL_SECONDS, then BEAT_GONE_MS; the margin is
+ * for a Redis slow to answer.
+ */
+const STALL_VERDICT_MS = HEARTBEAT_TTL_SECONDS * 1000 + BEAT_GONE_MS + HEARTBEAT_EVERY_MS;
 /** Different workers that may fail a game (a bad record, or an error) before it is a grader error. */
 const MAX_FAILING_WORKERS = 2;
 /** Bad outcomes of any kind (unsigned results, altered jobs, one worker failing it again and again) before it is one. */
@@ -105,6 +111,9 @@ interface Stall {
   worker: string;
   /** The worker's last beat when the stall was seen (undefined until read; null: it had none). */
   beatAt?: number | null;
+  /** How long this coordinator, running on time, has seen the worker without a beat (ms), and when it last looked. */
+  goneMs: number;
+  lookedAt: number;
 }
 
 interface Waiter {
@@ -120,10 +129,13 @@ interface Outstanding {
   started: boolean;
   /** Who is playing it (job.processedBy), once started. */
   worker?: string;
+  /** The look-up of who took it, started by the last 'active' event (a stall waits for it: see lost). */
+  naming?: Promise<void>;
   settled: boolean;
   order: number;
   /** Bad outcomes so far: a record that did not check, a failure, an altered job; `worker` null when nobody signed it. */
-  rejected: { worker: string | null; reason: string }[];
+  /** `own`: the worker's own signed reason for failing the game (not a result this coordinator refused). */
+  rejected: { worker: string | null; reason: string; own?: boolean }[];
   /** Times taken back from a worker past its deadline: the current job id is jobIdOf(key, take). */
   take: number;
   /** When a worker took the current job (the deadline runs from here), or 0. */
@@ -191,7 +203,7 @@ export class QueuePool implements GamePool {
     events.on('completed', ({ jobId, returnvalue }) => void this.accept(keyOfJobId(jobId), returnvalue));
     events.on('progress', ({ jobId, data }) => this.progress(keyOfJobId(jobId), data));
     events.on('failed', ({ jobId }) => void this.look(keyOfJobId(jobId)));
-    events.on('stalled', ({ jobId }) => this.lost(keyOfJobId(jobId)));
+    events.on('stalled', ({ jobId }) => void this.lost(keyOfJobId(jobId)));
     this.poller = setInterval(() => void this.poll(), POLL_MS);
     this.leaseTimer = setInterval(() => void this.renewLease(), LEASE_REFRESH_MS);
   }
@@ -409,11 +421,22 @@ export class QueuePool implements GamePool {
   }
 
   /** A worker took the game: the first time, or again after its first worker stalled (then it starts afresh). */
-  private async started(key: string): Promise<void> {
+  private started(key: string): Promise<void> {
     const entry = this.outstanding.get(key);
-    if (!entry || entry.settled) return;
+    if (!entry || entry.settled) return Promise.resolve();
+    const naming = this.nameWorker(key, entry);
+    entry.naming = naming;
+    return naming;
+  }
+
+  /** Who took the job (BullMQ keeps processedBy until another worker takes it; a stall does not clear it). */
+  private async takenBy(key: string): Promise<string | undefined> {
     const job = await Job.fromId(this.queue, this.jobIds.get(key) ?? key).catch(() => undefined);
-    const name = job?.processedBy ?? 'a queue worker';
+    return job?.processedBy ?? undefined;
+  }
+
+  private async nameWorker(key: string, entry: Outstanding): Promise<void> {
+    const name = (await this.takenBy(key)) ?? 'a queue worker';
     if (entry.started && entry.worker === name) return;
     if (!entry.started || !entry.startedAt) entry.startedAt = Date.now();
     entry.started = true;
@@ -425,24 +448,33 @@ export class QueuePool implements GamePool {
    * BullMQ found the game's worker silent past its lock (killed, frozen, cut off — or only held up by a loaded
    * machine): watchers see it lost until another takes it; whether to say so waits for evidence (judgeStalls).
    */
-  private lost(key: string): void {
+  private async lost(key: string): Promise<void> {
     const entry = this.outstanding.get(key);
     if (!entry || entry.settled) return;
-    const was = entry.worker ?? 'its worker';
-    if (entry.worker) {
-      const stall: Stall = { label: entry.job.label, worker: entry.worker };
+    // The 'active' event before this one may still be asking Redis who took the game (a coordinator held up with
+    // its worker reads both events at once): its answer names the worker to judge. Said at once of a worker nobody
+    // had named yet, "stopped answering" was false of one that was only held up (seen at load 30: tests/queue/faults).
+    await entry.naming?.catch(() => undefined);
+    if (entry.settled) return;
+    // Never named (its start was not seen, as in a resumed run): the job still names the stalled worker unless
+    // another has taken it since, whose beat then shows it alive; either way the verdict waits for evidence.
+    const named = entry.worker;
+    const worker = named ?? (await this.takenBy(key));
+    if (entry.settled) return;
+    if (worker) {
+      const stall: Stall = { label: entry.job.label, worker, goneMs: 0, lookedAt: 0 };
       this.stalls.push(stall);
-      void lastBeat(this.redis, this.options.key, entry.worker).then(
+      void lastBeat(this.redis, this.options.key, worker).then(
         (at) => (stall.beatAt = at),
         () => (stall.beatAt = null),
       );
-    } else {
-      this.options.onWarning?.(stoppedAnswering(was, entry.job.label));
     }
+    // Another worker that took the game again while this looked it up keeps it.
+    if (entry.worker !== named) return;
     entry.started = false;
     entry.startedAt = 0;
     entry.worker = undefined;
-    for (const waiter of entry.waiters) waiter.options.onStart?.({ name: `${was} (lost)` });
+    for (const waiter of entry.waiters) waiter.options.onStart?.({ name: `${worker ?? 'its worker'} (lost)` });
   }
 
   /** A worker's report of a game in play: passed to watchers only if it has the shape of one (Redis is not trusted). */
@@ -491,14 +523,20 @@ export class QueuePool implements GamePool {
    * A bad outcome of the game's current job (`worker`: who signed it, or null): played again, avoiding the workers
    * that failed it; a grader error once MAX_FAILING_WORKERS different workers failed it, or after MAX_TRIES.
    */
-  private async retry(key: string, entry: Outstanding, worker: string | null, what: string, reason: string): Promise<void> {
-    entry.rejected.push({ worker, reason });
+  private async retry(key: string, entry: Outstanding, worker: string | null, what: string, reason: string, own = false): Promise<void> {
+    entry.rejected.push({ worker, reason, own });
     const failing = new Set(entry.rejected.map((each) => each.worker).filter((name): name is string => name !== null));
     const jobId = this.jobIds.get(key) ?? key;
     if (failing.size >= MAX_FAILING_WORKERS || entry.rejected.length >= MAX_TRIES) {
-      const from = entry.rejected.map((each) => `${each.worker ?? 'unsigned'}: ${each.reason}`).join('; ');
+      // Each worker's reason once (a worker that cannot run a player says the same every time it is asked).
+      const from = [...new Set(entry.rejected.map((each) => `${each.worker ?? 'unsigned'}: ${each.reason}`))].join('; ');
+      // Failures the workers signed with their own reason are theirs to fix (no JDK for a Java bot); anything else
+      // (a refused result, an unsigned failure) is a version or key mismatch, or someone else writing to Redis.
+      const advice = entry.rejected.every((each) => each.own === true)
+        ? 'fix what the workers said (or start a worker that can play it), then run again with --resume'
+        : "check the workers' versions and key files, and who else writes to Redis, then run again with --resume";
       await this.queue.remove(jobId).catch(() => undefined);
-      this.settle(key, { error: new PoolWorkerError(`the queue could not play ${entry.job.label} (${from}): check the workers' versions and key files, and who else writes to Redis, then run again with --resume`) });
+      this.settle(key, { error: new PoolWorkerError(`the queue could not play ${entry.job.label} (${from}): ${advice}`) });
       return;
     }
     this.options.onWarning?.(`refused ${what}: ${reason}; playing it again on another worker`);
@@ -558,7 +596,7 @@ export class QueuePool implements GamePool {
       // A worker refused the job as altered or unsigned: Redis was written without the key, not that worker's fault.
       const altered = failure?.reason.startsWith('job refused') ?? false;
       const shown = failure?.worker ?? job.processedBy ?? 'an unknown writer';
-      await this.retry(key, entry, failure && !altered ? failure.worker : null, `the failure of ${entry.job.label} from ${shown}`, failure ? failure.reason : `unsigned: ${job.failedReason ?? 'no reason'}`);
+      await this.retry(key, entry, failure && !altered ? failure.worker : null, `the failure of ${entry.job.label} from ${shown}`, failure ? failure.reason : `unsigned: ${job.failedReason ?? 'no reason'}`, Boolean(failure && !altered));
     } else if (state === 'active' && entry.startedAt > 0 && Date.now() - entry.startedAt > gameDeadlineMs(entry.job)) {
       await this.takeBack(key, entry);
     } else if (state === 'active' && !entry.startedAt) {
@@ -581,9 +619,15 @@ export class QueuePool implements GamePool {
         continue;
       }
       const now = await lastBeat(this.redis, this.options.key, stall.worker).catch(() => null);
-      const alive = now !== null && stall.beatAt !== undefined && stall.beatAt !== null && now > stall.beatAt;
+      // A beat later than the one the stall saw, or any beat where it saw none, was written since: it runs.
+      const alive = now !== null && stall.beatAt !== undefined && (stall.beatAt === null || now > stall.beatAt);
       if (alive) continue;
-      if (now === null || stall.beatAt === null || final) this.options.onWarning?.(stoppedAnswering(stall.worker, stall.label));
+      // A gone beat counts only for the time this coordinator ran on time meanwhile (at most two polls a look): a
+      // coordinator held up with the worker wakes to a lapsed beat the worker is about to write again.
+      const at = Date.now();
+      if (now === null && stall.lookedAt > 0) stall.goneMs += Math.min(at - stall.lookedAt, 2 * POLL_MS);
+      stall.lookedAt = at;
+      if (final || stall.goneMs >= BEAT_GONE_MS) this.options.onWarning?.(stoppedAnswering(stall.worker, stall.label));
       else waiting.push(stall);
     }
     this.stalls.push(...waiting);

@@ -19,6 +19,7 @@ import type { GameRecord } from '../../harness/referee/record.js';
 import { harnessVersion } from '../package-root.js';
 import { cachedArtefact, storeArtefact } from '../pool/artefact.js';
 import { PoolAbortError } from '../pool/job.js';
+import { missingRuntime } from '../pool/play.js';
 import { ForkPool } from '../batch/pool.js';
 import { checkReachable, KEY_PREFIX, queueName, redactUrl, RedisWatch, redisConnection, type QueueEndpoint } from './connection.js';
 import { artefactKey, COORDINATOR_GONE, leaseKey } from './pool.js';
@@ -135,12 +136,17 @@ export async function runQueueWorker(options: QueueWorkerOptions, stop: Promise<
           throw new DelayedError();
         }
       }
+      let missing: string | null = null;
       try {
         for (const player of data.players) if (player.kind === 'artefact') await ensureArtefact(connection, player.artefact);
+        missing = data.players.map((player) => missingRuntime(player)).find((why) => why !== null) ?? null;
       } catch (error) {
         log(`refused job ${printable(job.id, 24)}: ${printable((error as Error).message, 300)}`);
         throw fail(job, (error as Error).message);
       }
+      // This machine cannot run a player (no JDK for a Java bot): refused before it starts; the coordinator plays
+      // it on another worker, and says this line if none can.
+      if (missing) throw fail(job, `worker ${name} cannot play it: ${missing}`);
       active.set(String(job.id), { job, token });
       inPlay.set(String(job.id), label);
       log(`playing ${label} (game ${data.key.slice(0, 12)})`);

@@ -65,7 +65,8 @@ function cacheDirProblem(dir: string, error: NodeJS.ErrnoException | null): Cach
     : code === 'EROFS' ? 'is on a read-only file system'
     : code === 'ENOSPC' || code === 'EDQUOT' ? 'is on a full disk'
     : `cannot be used (${code ?? error.message})`;
-  return new CacheDirError(`${chosen} ${why}: ${fix}`);
+  const full = code === 'ENOSPC' || code === 'EDQUOT';
+  return new CacheDirError(`${chosen} ${why}: ${full ? `free space there (\`referee cache clean\` empties the cache), or ${fix}` : fix}`);
 }
 
 const WRITE_FAILURES = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS']);

@@ -37,7 +37,7 @@ test('a game asked for twice is played once; one caller withdrawing leaves the o
   expect([a.key, b.key, c.key]).toEqual(['first', 'shared', 'late']);
   expect(b.record.seed).toBe(3);
   expect(started).toEqual(['first', 'shared', 'late']);
-}, 60_000);
+});
 
 test('a game in play reports its moves as it goes: each report the whole game so far, a prefix of the record', async () => {
   const searching: GameJob = {
@@ -61,4 +61,4 @@ test('a game in play reports its moves as it goes: each report the whole game so
     expect(validProgress(report)).not.toBeNull();
   }
   expect(reports[reports.length - 1].moves.length).toBeLessThanOrEqual(moves.length);
-}, 120_000);
+});

@@ -105,7 +105,7 @@ maybe('Java bots play every command', () => {
     const missing = await referee(['play', '--black', join(BOTS, 'reversi-java-keep'), '--white', 'random'], SANDBOX_MODES.bwrap, { PATH: '/nonexistent' });
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/grader error.*Java bots need a JDK.*apt-get install default-jdk-headless/);
-  }, 240_000);
+  });
 });
 
 /**
@@ -170,7 +170,7 @@ maybe('a hostile Java bot', () => {
     // Landlock refused (simulated): the mode is not hardened and the file is readable; the record says so.
     expect(seen.read).toBe(mode.hardened ? 'blocked' : 'ALLOWED alice,100');
     expect(connections).toBe(0);
-  }, 240_000);
+  });
 
   test('control: with Landlock and seccomp off (non-root, no bubblewrap) every attack gets through', async () => {
     const mode = SANDBOX_MODES['no-bwrap-user'];
@@ -179,5 +179,5 @@ maybe('a hostile Java bot', () => {
     expect(seen).toEqual({ read: 'ALLOWED alice,100', tcp: 'ALLOWED', process: 'ALLOWED exit 0' });
     expect(connections).toBe(1);
     connections = 0;
-  }, 240_000);
+  });
 });

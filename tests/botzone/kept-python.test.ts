@@ -88,7 +88,7 @@ test('check passes in Botzone terms (JSON, kept running); grade under the preset
     expect(own[0].limitMs).toBe(12_000);
     expect(own[1].limitMs).toBe(6000);
   }
-}, 240_000);
+});
 
 test('a tournament rules the endless variant at its second turn limit (Python ×6) and the good bot kept; 600 MB is a memory loss', async () => {
   const bots = mkdtempSync(join(work, 'bots-'));
@@ -166,5 +166,5 @@ describe.each(MODES.map((mode) => [mode.label, mode] as const))('the endless kep
     expect(botTurns(record, 0).map((turn) => turn.asked)).toEqual([1]);
     // With no compiler nothing native was built: no spawner, the grader kept the bot's time.
     if (mode.id === NO_SPAWNER.id) expect(readdirSync(env.REFEREE_CACHE_DIR).filter((name) => name.startsWith('native-'))).toEqual([]);
-  }, 240_000);
+  });
 });

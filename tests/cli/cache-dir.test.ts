@@ -4,7 +4,8 @@
  * in one line with the fix and exit 2 before it starts, and writes no grade. The CLI as a subprocess; the non-root
  * cases run the grader as GRADER_UID through setpriv (a root grader can write any folder).
  */
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { makeClass, tempDir, writeConfig } from '../batch/helpers.js';
 import { runToEnd } from '../setup/children.js';
@@ -69,4 +70,51 @@ test('REFEREE_CACHE_DIR naming a file: check, grade, batch, play, serve, tournam
     code: 2,
     stderr: `referee: the cache folder /nonexistent/.cache/referee cannot be written by this user (uid ${GRADER_UID}): set REFEREE_CACHE_DIR to a folder this user can write (it is made if missing)`,
   });
+}, 300_000);
+
+/** A 2 MB tmpfs (root, where mounts are allowed: a container may refuse), or null. */
+function tinyDisk(): string | null {
+  if (!isRoot) return null;
+  const dir = join(work, 'tiny');
+  mkdirSync(dir, { recursive: true });
+  return spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir]).status === 0 ? dir : null;
+}
+
+test('a cache on a full disk: check says the line with the fix (exit 2); a grade and a batch it stops midway charge nobody', async () => {
+  const disk = tinyDisk();
+  if (!disk) {
+    console.warn('cache-dir.test: cannot mount a tmpfs here (not root, or a container that refuses mounts): the full-disk case is skipped');
+    return;
+  }
+  try {
+    try {
+      writeFileSync(join(disk, 'filler'), Buffer.alloc(4 * 1024 * 1024));
+    } catch (error) {
+      expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    }
+    const python = resolve('tests/fixtures/python/greedy/AIPlayer.py');
+    const pyClass = join(work, 'py-class');
+    for (const student of ['ana', 'bo']) {
+      mkdirSync(join(pyClass, student), { recursive: true });
+      writeFileSync(join(pyClass, student, 'AIPlayer.py'), `${readFileSync(python, 'utf8')}\n# ${student}\n`);
+    }
+    const env = { REFEREE_CACHE_DIR: disk };
+    const [check, grade, batch] = await Promise.all([
+      run(['check', python], env),
+      run(['grade', python, '--config', config, '--out', join(work, 'grade-full')], env),
+      run(['batch', pyClass, '--config', config, '--out', join(work, 'batch-full'), '--quiet'], env),
+    ]);
+    const line = `REFEREE_CACHE_DIR=${disk} is on a full disk: free space there (\`referee cache clean\` empties the cache), or point REFEREE_CACHE_DIR at a folder this user can write (it is made if missing), or unset it to use ~/.cache/referee`;
+    expect({ code: check.code, stderr: check.stderr.trimEnd() }).toEqual({ code: 2, stderr: `referee: ${line}` });
+    // Midway (the disk filled after the start): a grader error, never a verdict; the batch leaves the points blank.
+    expect(grade.code).toBe(3);
+    const result = JSON.parse(readFileSync(join(work, 'grade-full', 'grade.json'), 'utf8')) as { status: string; graderError: string };
+    expect(result).toMatchObject({ status: 'grader-error', graderError: line });
+    expect(batch.code).toBe(3);
+    const rows = readFileSync(join(work, 'batch-full', 'grades.csv'), 'utf8').trim().split('\n').slice(1);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatch(/^(ana|bo),\1,,,Python,,\d+,(,)+not graded,"not graded: grader error: REFEREE_CACHE_DIR=.* is on a full disk/);
+  } finally {
+    spawnSync('umount', [disk]);
+  }
 }, 300_000);

@@ -130,7 +130,7 @@ describe('referee ladder', () => {
         .slice(1)
         .map((line) => line.split(',')),
     );
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -249,7 +249,7 @@ describe('referee ladder', () => {
     });
     // 401, or 429 while the earlier cases' wrong tokens still hold this address's throttle: refused either way.
     expect([401, 429]).toContain(answer.status);
-  }, 240_000);
+  });
 
   test('over real HTTP: a classmate\'s typos behind the same address never lock out a right token; foreign Host and Origin refused', async () => {
     /** One raw request (any Host header), retried while this address's request bucket refills from the flood case. */
@@ -292,7 +292,7 @@ describe('referee ladder', () => {
     expect(csv).toContain(`'=HYPERLINK`);
     expect(csv).toContain(`'@x`);
     expect(csv).toContain(',-5,-50,40,');
-  }, 240_000);
+  });
 
   test('the pages: leaderboard with intervals, a student page with versions and a game replay (Chromium)', async () => {
     browser = await launchBrowser();
@@ -321,7 +321,7 @@ describe('referee ladder', () => {
     const watched = new WatchSource(data).overview();
     expect(watched.source).toBe('tournament');
     expect(watched.gamesTotal).toBeGreaterThan(0);
-  }, 120_000);
+  });
 
   test('kill -9 mid-game loses no submission and no game; a restart resumes; final, export and rebuild', async () => {
     // A C++ submission goes in and the server dies while games are being played.
@@ -438,5 +438,63 @@ describe('referee ladder', () => {
     server!.child.kill('SIGTERM');
     await new Promise((resolve) => server!.child.once('exit', resolve));
     server = null;
+  }, 300_000);
+
+  test('with no server: rebuild sets damaged rows aside as start does; a damaged final.json is written again; a damaged setup is one line', async () => {
+    const db = new Database(join(data, 'ladder.sqlite'));
+    const game = db.prepare("SELECT id FROM games WHERE kind IN ('rated', 'final') AND black_score != 0.5 ORDER BY id DESC LIMIT 1").get() as { id: number };
+    const version = db.prepare("SELECT id FROM versions WHERE student = 'py' AND check_report IS NOT NULL ORDER BY id DESC LIMIT 1").get() as { id: number };
+    // Damaged since the server last started: a result flipped by hand, a check report cut short, a heartbeat garbled.
+    db.prepare('UPDATE games SET black_score = 1 - black_score WHERE id = ?').run(game.id);
+    db.prepare('UPDATE versions SET check_report = substr(check_report, 1, 20) WHERE id = ?').run(version.id);
+    db.prepare("UPDATE meta SET value = 'garbled{' WHERE key = 'heartbeat'").run();
+    const aside = (db.prepare('SELECT COUNT(*) AS n FROM quarantine').get() as { n: number }).n;
+    db.close();
+    const fix = /: set aside in its quarantine table and not counted, everything else kept; .*, or restore ladder\.sqlite from a backup to keep it$/;
+    const rebuilt = await run(['ladder', 'rebuild', '--data', data]);
+    const warnings = rebuilt.stderr.trimEnd().split('\n');
+    expect(warnings).toEqual([
+      expect.stringMatching(new RegExp(`^warning: ladder\\.sqlite version ${version.id} \\(of py\\) is damaged \\(its check report is cut short or not JSON\\)`)),
+      expect.stringMatching(new RegExp(`^warning: ladder\\.sqlite game ${game.id} is damaged \\(its stored result [01] is not its record's \\([01]\\): edited by hand\\)`)),
+    ]);
+    for (const line of warnings) expect(line).toMatch(fix);
+    expect(rebuilt.stdout).toMatch(/leaderboard\.json DIFFERS from the journal/);
+    expect(rebuilt.code).toBe(1);
+    expect(journal<{ n: number }>('SELECT COUNT(*) AS n FROM quarantine').n).toBe(aside + 2);
+    // Set aside once: a second rebuild says nothing of them.
+    const again = await run(['ladder', 'rebuild', '--data', data]);
+    expect(again.stderr).toBe('');
+
+    // final.json cut short (a full disk): export says so with the fix; `final` writes it again from the journal.
+    const finalPath = join(data, 'final.json');
+    writeFileSync(finalPath, readFileSync(finalPath, 'utf8').slice(0, 100));
+    const refused = await run(['ladder', 'export', '--data', data, '--format', 'csv']);
+    expect({ code: refused.code, stdout: refused.stdout, stderr: refused.stderr.trimEnd() }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `referee: ${finalPath} is damaged (it is cut short or not JSON): run \`referee ladder final --data ${data}\` to write it again from the journal`,
+    });
+    const rewritten = await run(['ladder', 'final', '--data', data]);
+    expect({ code: rewritten.code, stderr: rewritten.stderr.trimEnd() }).toEqual({ code: 0, stderr: 'warning: final.json was damaged (it is cut short or not JSON): written again from the journal' });
+    const csv = await run(['ladder', 'export', '--data', data, '--format', 'csv']);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout.split('\n')[0]).toBe('student,pseudonym,version,rank,elo,low,high,points,max_points,basis');
+    expect((await run(['ladder', 'rebuild', '--data', data])).stdout).toMatch(/final\.json: identical, byte for byte/);
+
+    // The saved setup cut short: one line with the fix (start writes it anew), on every command that reads it.
+    const edit = new Database(join(data, 'ladder.sqlite'));
+    const settings = (edit.prepare("SELECT value FROM meta WHERE key = 'settings'").get() as { value: string }).value;
+    edit.prepare("UPDATE meta SET value = substr(value, 1, 10) WHERE key = 'settings'").run();
+    edit.close();
+    const [rebuild, final] = await Promise.all([run(['ladder', 'rebuild', '--data', data]), run(['ladder', 'final', '--data', data])]);
+    for (const each of [rebuild, final]) {
+      expect({ code: each.code, stderr: each.stderr.trimEnd() }).toEqual({
+        code: 2,
+        stderr: `referee: ${join(data, 'ladder.sqlite')}: the ladder's saved setup (its assignment and settings) is cut short or not JSON: start the ladder again with its --config (\`referee ladder start\` writes the setup anew and keeps every game), or restore the journal from a backup`,
+      });
+    }
+    const restore = new Database(join(data, 'ladder.sqlite'));
+    restore.prepare("UPDATE meta SET value = ? WHERE key = 'settings'").run(settings);
+    restore.close();
   }, 300_000);
 });

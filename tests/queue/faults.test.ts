@@ -21,12 +21,12 @@ let redis: RedisServer;
 beforeAll(async () => {
   redis = new RedisServer(await freePort());
   await redis.start();
-}, 60_000);
+});
 
 afterAll(async () => {
   redis.thaw();
   await redis.stop();
-}, 60_000);
+});
 
 const batch = (classDir: string, config: string, out: string, extra: string[] = []): Cli =>
   new Cli(['batch', classDir, '--config', config, '--out', out, '--quiet', '--queue', redis.url, ...extra]);
@@ -85,13 +85,13 @@ describe('endpoints that are not a working Redis: one line within the deadline, 
         expect.stringMatching(/^referee: redis:\/\/127\.0\.0\.1:\d+\/0 accepted the connection but did not answer a Redis PING within 5 s: is it Redis/),
       ]);
     }
-  }, 60_000);
+  });
 
   test('an HTTP server on the port is named as such', async () => {
     const run = new Cli(['worker', '--queue', `redis://127.0.0.1:${httpPort}/0`]);
     expect((await run.exited).code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([`referee: redis://127.0.0.1:${httpPort}/0 is not Redis: an HTTP server answered there; fix the host:port in --queue`]);
-  }, 60_000);
+  });
 });
 
 test('a worker without OS isolation refuses to start (one line, exit 2) unless --allow-unisolated', async () => {
@@ -107,7 +107,7 @@ test('a worker without OS isolation refuses to start (one line, exit 2) unless -
   } finally {
     await allowed.stop();
   }
-}, 60_000);
+});
 
 test('without bubblewrap, Landlock and seccomp isolate the players: a worker starts without --allow-unisolated', async () => {
   const worker = new Cli(['worker', '--queue', redis.url, '--name', 'landlocked'], { REFEREE_SANDBOX_NO_BWRAP: '1' });
@@ -117,7 +117,7 @@ test('without bubblewrap, Landlock and seccomp isolate the players: a worker sta
   } finally {
     await worker.stop();
   }
-}, 60_000);
+});
 
 describe('a fleet under faults', () => {
   test('a worker of another harness version beside a current one: every student graded, the coordinator names the stale one', async () => {
@@ -137,7 +137,7 @@ describe('a fleet under faults', () => {
     } finally {
       await Promise.all([stale.stop(), current.stop()]);
     }
-  }, 180_000);
+  });
 
   test('forged results from a rogue Redis writer are refused and the game is played again by a real worker', async () => {
     const dir = tempDir('f3');
@@ -173,7 +173,7 @@ describe('a fleet under faults', () => {
     } finally {
       await real.stop();
     }
-  }, 180_000);
+  });
 
   test('Redis frozen (SIGSTOP) mid-run: the coordinator and the worker say so within seconds and again when it answers; the batch completes', async () => {
     const worker = startWorker(redis.url, 'frozen-w');
@@ -192,7 +192,7 @@ describe('a fleet under faults', () => {
       redis.thaw();
       await worker.stop();
     }
-  }, 240_000);
+  });
 
   test('a coordinator and a worker held up by the machine (SIGSTOP for longer than the silence and lock limits): no false warning; the held game is played again once, said by its worker', async () => {
     const held = startWorker(redis.url, 'held-w');
@@ -221,7 +221,7 @@ describe('a fleet under faults', () => {
       for (const worker of [held, other]) worker.process.kill('SIGCONT');
       await Promise.all([held.stop(), other.stop()]);
     }
-  }, 240_000);
+  });
 
   test("FLUSHALL mid-run: one line with the fix, the lost games enqueued again, nothing graded lost; the run's compiled submissions leave Redis when it ends", async () => {
     const worker = startWorker(redis.url, 'flush-w');
@@ -242,7 +242,7 @@ describe('a fleet under faults', () => {
       admin.disconnect();
       await worker.stop();
     }
-  }, 240_000);
+  });
 
   test('SIGTERM stops the coordinator: its queued games leave the queue, it says so, and the resume line keeps --queue and works', async () => {
     const before = (await queued()).all;
@@ -271,7 +271,7 @@ describe('a fleet under faults', () => {
     } finally {
       await worker.stop();
     }
-  }, 240_000);
+  });
 
   test('grade --queue and tournament --queue stop on SIGTERM as batch does: queued games withdrawn, said, and a resume line that works', async () => {
     const before = (await queued()).all;

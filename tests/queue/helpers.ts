@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { BATCH_JOURNAL_FILE, BatchJournal } from '../../grading/batch/journal-db.js';
 import { packageFile } from '../../grading/package-root.js';
@@ -255,4 +256,17 @@ export function playsByLabel(logs: string[], prefix: string): Map<string, number
     }
   }
   return counts;
+}
+
+/** A redis-server for the enclosing describe (or file): started before its tests, stopped after them. */
+export function redisForTests(): () => RedisServer {
+  let redis: RedisServer | null = null;
+  beforeAll(async () => {
+    redis = new RedisServer(await freePort());
+    await redis.start();
+  }, 60_000);
+  afterAll(async () => {
+    await redis?.stop();
+  }, 60_000);
+  return () => redis!;
 }

@@ -25,12 +25,12 @@ beforeAll(async () => {
   await redis.start();
   workers.push(startWorker(redis.url, 'wa'), startWorker(redis.url, 'wb'));
   await Promise.all(workers.map((worker) => worker.waitFor(/waiting for games/)));
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.stop()));
   await redis.stop();
-}, 60_000);
+});
 
 // --quiet: progress lines go to stderr, which these tests keep for warnings and errors only.
 const batch = (classDir: string, config: string, out: string, extra: string[] = []): Cli =>
@@ -114,7 +114,7 @@ describe('referee batch --queue with two referee workers', () => {
     } finally {
       await queue.close();
     }
-  }, 240_000);
+  });
 
   test('a worker killed with kill -9 mid-game: another replays that game from its start; it is recorded once', async () => {
     // One student's four games: the first one started is killed with its worker while the other worker is busy too.
@@ -218,7 +218,7 @@ describe('referee batch --queue with two referee workers', () => {
     // worker said it lost that game's lock (a stall of the loaded machine, unrelated to the kill), never after a result.
     expect(playsByLabel(logs(), 'q3').size).toBe(12);
     expect(unexplainedReplays(logs(), 'q3')).toEqual([]);
-  }, 240_000);
+  });
 
   test('redis-server stopped and started again mid-run: the batch completes, every game once', async () => {
     const classDir = makeQueueClass(['q4ann', 'q4ben'], 25);
@@ -235,7 +235,7 @@ describe('referee batch --queue with two referee workers', () => {
     expect(coordinator.stderr).toMatch(/lost Redis/);
     expect(journalStats(out)).toEqual({ games: 8, maxPlays: 1, grades: 2 });
     expect(logs().join('')).toMatch(/Redis is back/);
-  }, 240_000);
+  });
 
   test('referee grade --queue gives the grade a local referee grade gives', async () => {
     const classDir = makeQueueClass(['q6ann']);
@@ -251,7 +251,7 @@ describe('referee batch --queue with two referee workers', () => {
     };
     expect(pick(join(outs, 'queued'))).toEqual(pick(join(outs, 'local')));
     expect(playsByLabel(logs(), submission).size).toBe(4);
-  }, 240_000); // two grades (each type-checks its student: ~55 s at load 40) and their games
+  });
 
   test('games in play reach the journal through Redis move by move, with the worker playing them; workers are journaled', async () => {
     // 120 ms a move (was 40): a game lasts ~4 s of the wall clock however loaded the machine, while the way to the
@@ -296,7 +296,7 @@ describe('referee batch --queue with two referee workers', () => {
     } finally {
       db.close();
     }
-  }, 240_000); // a batch: its type check alone took ~55 s at load 40
+  });
 
   test('Redis unreachable or refusing the password at start: one line naming the fix, exit 2 (batch, grade and worker)', async () => {
     const dead = `redis://127.0.0.1:${await freePort()}/0`;
@@ -316,7 +316,7 @@ describe('referee batch --queue with two referee workers', () => {
       expect(lines[0]).toMatch(/^referee: (cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/0 \((ECONNREFUSED\): start redis-server|WRONGPASS[^)]*\): Redis refused the password: set REFEREE_REDIS_PASSWORD)|--queue must be a redis:\/\/ or rediss:\/\/ URL)/);
       expect(run.stderr).not.toContain('secret');
     }
-  }, 120_000); // five CLIs starting at once: 44 s at load 50, over 60 s at load 51
+  });
 });
 
 test('SIGTERM stops a worker cleanly (exit 0); no worker process outlives the tests', async () => {

@@ -24,10 +24,10 @@ let redis: RedisServer;
 beforeAll(async () => {
   redis = new RedisServer(await freePort());
   await redis.start();
-}, 60_000);
+});
 afterAll(async () => {
   await redis.stop();
-}, 60_000);
+});
 
 const QUEUE = queueName(harnessVersion());
 const ids = ['zalice', 'zbob'];
@@ -147,7 +147,7 @@ describe('a Redis client with the password but not the key', () => {
     local = join(tempDir('qattack-local'), 'local');
     const run = new Cli(['batch', classDir, '--config', config, '--out', local, '--quiet', '--jobs', '2']);
     expect((await run.exited).code).toBe(0);
-  }, 180_000);
+  });
 
   test('rewrites jobs, forges a heartbeat, a lease and ghost jobs, holds a lock: no grade changes, each is named', async () => {
     const run = await attackedRun(true);

@@ -20,12 +20,12 @@ beforeAll(async () => {
   if (!openssl) return;
   redis = new RedisServer(await freePort(), tls);
   await redis.start();
-}, 30_000);
+});
 
 afterAll(async () => {
   await worker?.stop();
   await redis?.stop();
-}, 30_000);
+});
 
 (openssl ? test : test.skip)('a grade through a TLS Redis; an untrusted certificate is one line naming NODE_EXTRA_CA_CERTS, exit 2', async () => {
   expect(redis.url).toMatch(/^rediss:\/\//);

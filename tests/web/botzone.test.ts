@@ -237,5 +237,5 @@ describe('the grade report', () => {
     expect(await page.textContent('#turn-info')).toMatch(/Over the limit, played anyway: strike 1\..*Time bank left: 0 ms\./s);
     expect(await page.textContent('#ply-output')).toMatch(/^Printed: [\s\S]*\[debug\] turn 2\n?$/);
     await page.close();
-  }, 120_000);
+  });
 });

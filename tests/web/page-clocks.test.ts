@@ -66,7 +66,7 @@ export class AIPlayer {
   args = ['serve', '--config', join(dir, 'assignment.json'), join(dir, 'slow')];
   server = await startCli([...args, '--port', '0'], undefined, 'file');
   browser = await launchBrowser();
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -108,4 +108,4 @@ test('killed and restarted mid-game: the restored game carries its strikes and t
   expect(after.map((turn) => turn.strikes)).toEqual([1, 2, 3]);
   expect(after.slice(0, 2).reduce((sum, turn) => sum + (turn.wallMs ?? 0), 0)).toBe(usedBefore);
   expect(await page.evaluate(() => document.body.dataset.over)).not.toBe('1');
-}, 240_000);
+});

@@ -27,7 +27,7 @@ beforeAll(async () => {
   });
   await page.goto(server.url);
   await page.waitForFunction(() => document.querySelectorAll('#watch-games button').length === 2 && /finished/.test(document.querySelector('#watch-summary')?.textContent ?? ''));
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -13,6 +13,7 @@ import { getGame } from '../../harness/games/registry.js';
 import { submissionLimits } from '../../grading/check-limits.js';
 import { ladderExport, LADDER_EXPORTS, type LadderExportName } from '../../grading/exporters/ladder.js';
 import { UploadRefused } from '../../grading/ladder/intake.js';
+import { readFinal } from '../../grading/ladder/final.js';
 import { tableFor } from '../../grading/ladder/ratings.js';
 import { INSTRUCTOR_ID, studentForToken } from '../../grading/ladder/roster.js';
 import { FINAL_FILE, type LadderService } from '../../grading/ladder/service.js';
@@ -379,8 +380,10 @@ export async function startLadderServer(options: LadderServerOptions): Promise<R
     const format = request.query.format ?? 'csv';
     if (!Object.hasOwn(LADDER_EXPORTS, format)) return fail(reply, 400, `format must be one of ${Object.keys(LADDER_EXPORTS).join(', ')}`);
     const finalPath = join(service.dataDir, FINAL_FILE);
-    if (!existsSync(finalPath)) return fail(reply, 409, 'there is no final yet: run the final first (the button on this page, or `referee ladder final`)');
-    const body = ladderExport(format as LadderExportName, JSON.parse(readFileSync(finalPath, 'utf8')));
+    const final = readFinal(finalPath);
+    if (final === null) return fail(reply, 409, 'there is no final yet: run the final first (the button on this page, or `referee ladder final`)');
+    if ('damaged' in final) return fail(reply, 409, `${FINAL_FILE} is damaged (${final.damaged}): run \`referee ladder final --data …\` to write it again from the journal`);
+    const body = ladderExport(format as LadderExportName, final);
     return reply.type(LADDER_EXPORTS[format as LadderExportName].type).header('content-disposition', `attachment; filename="${LADDER_EXPORTS[format as LadderExportName].file}"`).send(body);
   });
 

@@ -38,26 +38,23 @@ export function popcount(hi: number, lo: number): number {
  * Squares where the player (ph, pl) may move against the opponent (oh, ol), into `out`.
  * Per direction, the runs of opponent discs next to the player's: one step, a second, then two doublings over
  * pairs of opponent discs (Kogge-Stone: runs of up to six in four steps instead of six), then one step on to the
- * empty square. Opponents are masked to the inner columns for any direction with a sideways step, so no shift can
- * wrap from one row's edge to the next.
+ * empty square (east alone by one addition, below). Opponents are masked to the inner columns for any direction with
+ * a sideways step, so no shift can wrap from one row's edge to the next.
  */
 export function legalMask(ph: number, pl: number, oh: number, ol: number): void {
   const mh = oh & INNER;
   const ml = ol & INNER;
-  let rh = 0;
-  let rl = 0;
+  let rh: number;
+  let rl: number;
   let th: number;
   let tl: number;
   let qh: number;
   let ql: number;
 
-  // East (+1) and west (-1): a row never crosses between the halves.
-  th = (ph << 1) & mh; tl = (pl << 1) & ml;
-  th |= (th << 1) & mh; tl |= (tl << 1) & ml;
-  qh = mh & (mh << 1); ql = ml & (ml << 1);
-  th |= (th << 2) & qh; tl |= (tl << 2) & ql;
-  th |= (th << 2) & qh; tl |= (tl << 2) & ql;
-  rh |= th << 1; rl |= tl << 1;
+  // East (+1) and west (-1): a row never crosses between the halves. East runs towards higher bits, so one addition
+  // does it: adding a run's first disc (next to a player's) carries through the run onto the square after it (the
+  // inner-column mask keeps every carry inside its row, and `| 0` keeps the sum an int32).
+  rh = ((mh + ((ph << 1) & mh)) | 0) & ~mh; rl = ((ml + ((pl << 1) & ml)) | 0) & ~ml;
   th = (ph >>> 1) & mh; tl = (pl >>> 1) & ml;
   th |= (th >>> 1) & mh; tl |= (tl >>> 1) & ml;
   qh = mh & (mh >>> 1); ql = ml & (ml >>> 1);
