@@ -1,6 +1,6 @@
 /**
  * What the installation builds ahead (issue #35): the C++ host and the sandbox's native tools, compiled by
- * `npm run build` and by the package's postinstall (scripts/postinstall.mjs) into <package>/prebuilt, each under the
+ * `npm run build` and by the package's postinstall (scripts/prepare-installation.mjs) into <package>/prebuilt, each under the
  * very name it has in the cache (named by the hash of its sources). A cache that lacks an entry copies it from there
  * instead of compiling it: a cold C++ check paid ~1.8 s of g++ CPU for the host, and every fresh cache ~0.3 s of cc
  * for the taskstats reader. So the first check after `npm install` finds them, whatever REFEREE_CACHE_DIR it uses,
