@@ -26,9 +26,9 @@ interface Run {
 }
 
 /** The CLI as a subprocess, without blocking jest (a grade takes seconds at load). */
-function referee(args: string[], options: { cwd: string; uid?: number }): Promise<Run> {
+function referee(args: string[], options: { cwd: string; uid?: number; env?: Record<string, string> }): Promise<Run> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, uid: options.uid, gid: options.uid, env: { ...process.env, HOME: options.cwd } });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, uid: options.uid, gid: options.uid, env: { ...process.env, HOME: options.cwd, ...options.env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
@@ -103,7 +103,11 @@ describe('an --out that cannot be used is one line and exit 2, before any work',
     }
     // Root writes through a 0555 folder; a lab account (uid 65534 here) may not.
     if (process.getuid?.() === 0) {
-      const run = await referee([...COMMANDS[command], '--out', 'locked/out'], { cwd: dir, uid: 65534 });
+      // Its own cache folder: the suite's shared one is root's, and an unusable cache is said first (cli/index.ts).
+      const cache = join(dir, `cache-65534-${command}`);
+      mkdirSync(cache);
+      chmodSync(cache, 0o777);
+      const run = await referee([...COMMANDS[command], '--out', 'locked/out'], { cwd: dir, uid: 65534, env: { REFEREE_CACHE_DIR: cache } });
       noStack(run);
       expect(run.code).toBe(2);
       expect(run.stderr.trim()).toBe('referee: --out locked/out cannot be written (EACCES: permission denied): choose a folder you may write, or fix its permissions');
