@@ -81,7 +81,10 @@ test("waits count threads that have ended: the kernel's group sums where tasksta
 test('without taskstats a kept reader keeps the waits of a thread it saw, after the thread has ended', async () => {
   // The thread spins 30 ms of CPU beside a hog on the same CPU (so it waits), is seen, then ends: its waits stay in
   // the kept reader's figure, while a fresh look at the living threads has lost them.
-  const hog = spawn('taskset', ['-c', '0', process.execPath, '-e', 'for (;;) {}'], { stdio: 'ignore', detached: true });
+  // The hog says when it spins: started before it runs, the thread's 30 ms could pass with nobody beside it to wait
+  // for (a Node 24 subset in CI: the thread's waits under 1 ms, and the control failed by 1 ms).
+  const hog = spawn('taskset', ['-c', '0', process.execPath, '-e', 'process.stdout.write("spinning\\n"); for (;;) {}'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+  await new Promise<void>((running) => hog.stdout!.on('data', (data: Buffer) => data.toString().includes('spinning') && running()));
   const script = [
     'import sys, threading, time',
     'go = threading.Event()',
