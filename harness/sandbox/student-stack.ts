@@ -16,6 +16,6 @@ export function studentStack(stack: string, stagedDir: string | null): string {
   return kept.map((line) => (prefix ? line.replace(prefix, '') : line)).join('\n');
 }
 
-function escapeRegExp(text: string): string {
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@jest/globals';
+import { escapeRegExp } from '../../harness/sandbox/student-stack.js';
 import { scratch } from '../sandbox/support.js';
 
 const CLI = resolve('dist/cli/index.js');
@@ -22,7 +23,7 @@ test("an internal error's stack names the .ts files and lines, not the bundle's 
   });
   expect(run.status).toBe(3);
   expect(run.stderr).toMatch(/^referee: internal error: Error: ENOTDIR/);
-  expect(run.stderr).toMatch(new RegExp(`at typeCheck \\(${resolve('harness/submission/typecheck.ts').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+:\\d+\\)`));
+  expect(run.stderr).toMatch(new RegExp(`at typeCheck \\(${escapeRegExp(resolve('harness/submission/typecheck.ts'))}:\\d+:\\d+\\)`));
   expect(run.stderr).toMatch(/at checkSubmission \(.*\/harness\/submission\/check\.ts:\d+:\d+\)/);
   expect(run.stderr).not.toMatch(/chunk-[A-Z0-9]{8}\.js/);
 });

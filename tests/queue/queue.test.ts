@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { Job, Queue } from 'bullmq';
 import { isAlive } from '../../harness/sandbox/process-tree.js';
+import { escapeRegExp } from '../../harness/sandbox/student-stack.js';
 import { harnessVersion } from '../../grading/package-root.js';
 import Database from 'better-sqlite3';
 import { BATCH_JOURNAL_FILE } from '../../grading/batch/journal-db.js';
@@ -18,7 +19,6 @@ import { Cli, freePort, journalStats, makeQueueClass, playsByLabel, RedisServer,
 let redis: RedisServer;
 const workers: Cli[] = [];
 const logs = (): string[] => workers.map((worker) => worker.stdout);
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 beforeAll(async () => {
   redis = new RedisServer(await freePort());
