@@ -177,6 +177,14 @@ export class BotzonePlayer implements Player {
   }
 
   /**
+   * Whether the spawner times a turn's end less its own waits for a CPU (so a bot that ended before its deadline is
+   * not ruled late because a busy grader woke the spawner late); null without a spawner.
+   */
+  get spawnerTimesOwnWaits(): boolean | null {
+    return this.sandbox ? this.sandbox.session.timesOwnWaits : null;
+  }
+
+  /**
    * Through the spawner the bot's deadline is kept inside its sandbox and each turn timed there: a restarted bot by
    * the kernel's timer armed before exec, a kept one by the spawner's timerfd and the marker's arrival. Without the
    * spawner the player times each turn in the grader (turn()) by the same rule, its own timer at the deadline.
@@ -711,7 +719,7 @@ export class BotzonePlayer implements Player {
     const spawner = `${stageShared(dirname(built))}/${basename(built)}`;
     const { proc, cgroup } = this.launch((staged) => {
       const bot = this.programFor(staged);
-      return { argv: [spawner, ...botFilter, '--', ...bot.argv], binds: [spawner, ...bot.binds], seccomp: 'spawner' };
+      return { argv: [spawner, ...botFilter, '--', ...bot.argv], binds: [spawner, ...bot.binds], seccomp: 'spawner', readsOwnWaits: true };
     }, realtime);
     const session = new SpawnerSession(proc);
     proc.stderr?.on('data', (chunk: Buffer) => this.output.add(chunk, true));

@@ -42,6 +42,7 @@ export class SpawnerSession {
   /** The previous run has ended (a run is only started once the last one's end was told). */
   private idle: Promise<void> = Promise.resolve();
   private isReady = false;
+  private ownWaits = false;
   private ended = false;
   private readyWaiters: { resolve: () => void; reject: (error: Error) => void } | null = null;
   /** dropKept() callers, answered in order by the spawner's "D" events. */
@@ -61,6 +62,11 @@ export class SpawnerSession {
 
   get alive(): boolean {
     return !this.ended;
+  }
+
+  /** The spawner said (at ready) that it reads its own CPU waits and takes them off a turn's end. */
+  get timesOwnWaits(): boolean {
+    return this.ownWaits;
   }
 
   /**
@@ -145,8 +151,9 @@ export class SpawnerSession {
         this.dropped.shift()?.();
         continue;
       }
-      if (header === 'ready') {
+      if (header === 'ready' || header === 'ready waits') {
         this.buffer = this.buffer.subarray(newline + 1);
+        this.ownWaits = header === 'ready waits';
         this.isReady = true;
         this.readyWaiters?.resolve();
         continue;

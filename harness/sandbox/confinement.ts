@@ -22,6 +22,8 @@ export interface Confinement {
   noTcp: boolean;
   scope: boolean;
   refuse: boolean;
+  /** The program reads its own CPU waits (/proc/thread-self/schedstat), which Landlock shuts: opened for it first. */
+  schedstat?: boolean;
 }
 
 /** What every runtime needs to read beyond its own files: the system's libraries and a few device files. */
@@ -66,6 +68,7 @@ export function launcherArgs(launcher: string, rules: Confinement, seccompHex: s
   if (rules.noTcp) args.push('--no-tcp');
   if (rules.scope) args.push('--scope');
   if (rules.refuse) args.push('--refuse');
+  if (rules.schedstat) args.push('--schedstat');
   if (seccompHex) args.push('--seccomp', seccompHex);
   args.push('--');
   return args;

@@ -66,6 +66,8 @@ export interface WholeProgram {
   binds: string[];
   /** The filter the sandbox installs before it (default 'no-fork'; 'spawner' for the Botzone spawner, which forks). */
   seccomp?: 'no-fork' | 'spawner';
+  /** It reads its own CPU waits from /proc (the Botzone spawner): without bubblewrap the launcher opens them first. */
+  readsOwnWaits?: boolean;
 }
 
 export interface CppProgram {
@@ -154,7 +156,8 @@ function confinement(input: LaunchInput, binds: string[]): Confinement | null {
 function program(input: LaunchInput): { command: string[]; binds: string[] } {
   if (input.program) {
     const binds = [...input.program.binds, input.submissionRoot];
-    const rules = confinement(input, binds);
+    const ruleset = confinement(input, binds);
+    const rules = ruleset && input.program.readsOwnWaits ? { ...ruleset, schedstat: true } : ruleset;
     const launcher = rules ? input.layers.landlock?.launcher : null;
     const seccomp = input.layers.seccomp ? seccompProgram(input.program.seccomp ?? 'no-fork').toString('hex') : null;
     return { command: [...(rules && launcher ? launcherArgs(launcher, rules, seccomp) : []), ...input.program.argv], binds };

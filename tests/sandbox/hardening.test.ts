@@ -32,7 +32,7 @@ interface Outcome {
   isolation: { hardened: boolean; layers: string[]; problem?: string };
   uid: number;
   /** A Botzone bot's attacks on the spawner that started it (restart per turn), and that parent's name. */
-  spawner: { seen: Record<string, string>; spawned: boolean; deadlines: { kind: string; timedMs: number | null; deadlineMs: number; keepsTime: boolean; tampered: boolean }[] } | null;
+  spawner: { seen: Record<string, string>; spawned: boolean; timesOwnWaits: boolean | null; deadlines: { kind: string; timedMs: number | null; deadlineMs: number; keepsTime: boolean; tampered: boolean }[] } | null;
 }
 
 const MODES = sandboxModes('bwrap', 'no-bwrap-root', 'no-bwrap-user', 'landlock-refused-user', 'broken-bwrap');
@@ -169,6 +169,9 @@ describe.each(MODES)('$label', (mode) => {
       // own filter and the spawner's non-dumpable state hold with Landlock refused too).
       expect(outcome.spawner?.spawned).toBe(true);
       expect(Object.entries(outcome.spawner?.seen ?? { none: 'no report' }).filter(([, result]) => result !== 'blocked')).toEqual([]);
+      // In every mode the spawner reads its own waits for a CPU (without bubblewrap through the descriptor the
+      // launcher opened before Landlock), so a bot that ended before its deadline is not ruled on a late wake-up.
+      expect(outcome.spawner?.timesOwnWaits).toBe(true);
       // The spawner keeps the deadline: a bot that ignores SIGALRM and re-arms its timer (it says so once it has, if
       // it got that far before the deadline) is still stopped and ruled past it; a plain endless bot is stopped by
       // the kernel's timer, ruled at the limit itself.

@@ -5,13 +5,16 @@
  *
  *   landlock-launch --probe                      prints the kernel's Landlock ABI (0 and why when there is none)
  *   landlock-launch [--read PATH]... [--write PATH]... [--data PATH]... [--scratch PATH]... [--no-tcp] [--scope]
- *                   [--seccomp HEX] [--refuse] -- PROGRAM ARGS...
+ *                   [--seccomp HEX] [--refuse] [--schedstat] -- PROGRAM ARGS...
  *
  * --read: PATH (file or folder) may be read and executed; --write: PATH may also be changed (created, written,
  * removed); --data and --scratch are --read and --write without execute (a compiler's sources and output folder);
  * everything else is refused. --no-tcp: no TCP bind or connect (ABI >= 4). --scope: no signals to, and
  * no abstract unix sockets of, processes outside the sandbox (ABI >= 6). --refuse acts as a kernel without
- * Landlock would (REFEREE_SANDBOX_NO_LANDLOCK=1, to exercise the fallback).
+ * Landlock would (REFEREE_SANDBOX_NO_LANDLOCK=1, to exercise the fallback). --schedstat opens this thread's
+ * /proc/thread-self/schedstat before Landlock shuts /proc and leaves it open across the exec, its number in
+ * REFEREE_SCHEDSTAT_FD: the Botzone spawner (botzone-spawner.c) reads its own CPU waits there, and after the exec
+ * this thread is the spawner's. Nothing else is passed on.
  *
  * What held is told to the program in REFEREE_CONFINEMENT ("landlock=abi7 net scope;seccomp=on", or the reason a
  * layer is missing): a refusal is never fatal, the parent records the layer as missing. Only a malformed command
@@ -108,7 +111,7 @@ static int add_path(int ruleset, const char *path, uint64_t wanted, int abi) {
 }
 
 static void usage(void) {
-  fputs("usage: landlock-launch --probe | [--read PATH]... [--write PATH]... [--data PATH]... [--scratch PATH]... [--no-tcp] [--scope] [--seccomp HEX] [--refuse] -- PROGRAM ARGS...\n", stderr);
+  fputs("usage: landlock-launch --probe | [--read PATH]... [--write PATH]... [--data PATH]... [--scratch PATH]... [--no-tcp] [--scope] [--seccomp HEX] [--refuse] [--schedstat] -- PROGRAM ARGS...\n", stderr);
   exit(125);
 }
 
@@ -120,13 +123,14 @@ int main(int argc, char **argv) {
     return 0;
   }
   const char *reads[MAX_PATHS], *writes[MAX_PATHS], *datas[MAX_PATHS], *scratches[MAX_PATHS];
-  int nreads = 0, nwrites = 0, ndatas = 0, nscratches = 0, no_tcp = 0, scope = 0, refuse = 0, at = 1;
+  int nreads = 0, nwrites = 0, ndatas = 0, nscratches = 0, no_tcp = 0, scope = 0, refuse = 0, schedstat = 0, at = 1;
   const char *seccomp_hex = NULL;
   for (; at < argc && strcmp(argv[at], "--") != 0; at++) {
     const char *flag = argv[at];
     if (strcmp(flag, "--no-tcp") == 0) no_tcp = 1;
     else if (strcmp(flag, "--scope") == 0) scope = 1;
     else if (strcmp(flag, "--refuse") == 0) refuse = 1;
+    else if (strcmp(flag, "--schedstat") == 0) schedstat = 1;
     else if (at + 1 < argc && strcmp(flag, "--read") == 0 && nreads < MAX_PATHS) reads[nreads++] = argv[++at];
     else if (at + 1 < argc && strcmp(flag, "--write") == 0 && nwrites < MAX_PATHS) writes[nwrites++] = argv[++at];
     else if (at + 1 < argc && strcmp(flag, "--data") == 0 && ndatas < MAX_PATHS) datas[ndatas++] = argv[++at];
@@ -137,6 +141,15 @@ int main(int argc, char **argv) {
   if (at + 1 >= argc) usage();
   char **program = argv + at + 1;
 
+  if (schedstat) {
+    /* Opened before Landlock, without O_CLOEXEC so the program gets it (read-only, this thread's figures only). */
+    int fd = open("/proc/thread-self/schedstat", O_RDONLY);
+    char number[16];
+    if (fd >= 0) {
+      snprintf(number, sizeof number, "%d", fd);
+      setenv("REFEREE_SCHEDSTAT_FD", number, 1);
+    }
+  }
   char landlock[300], seccomp_why[200];
   const char *seccomp = "not asked";
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
