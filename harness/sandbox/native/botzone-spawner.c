@@ -38,8 +38,8 @@
  * child arms ITIMER_REAL for the time left before it execs (interval timers survive exec), and SIGALRM's default
  * action ends the whole process from the timer's interrupt at the deadline, whether or not this spawner (or the
  * grader) is given a CPU then; such an end is reported as the limit itself. A bot that catches, ignores or re-arms
- * SIGALRM (its own alarm() guard) only loses that precision: a timerfd here kills it at the deadline (SIGKILL,
- * reported with the time of the kill), and the grader keeps its own timer behind both. A kept bot is not exec'd per
+ * SIGALRM (its own alarm() guard) is killed by a timerfd here at the deadline (SIGKILL; ruled at the limit as well:
+ * it was there at the deadline), and the grader keeps its own timer behind both. A kept bot is not exec'd per
  * turn, so nothing can arm its own timer: the timerfd here is its deadline, and the marker's arrival here its answer.
  * For those to be prompt on a loaded machine the grader starts this spawner at real-time priority (SCHED_FIFO) where
  * it may (at load ~20 a timerfd in a plain process woke 25 ms late at the median, 104 ms at p90; in SCHED_FIFO 0.04 /
@@ -435,8 +435,11 @@ static void reaped(int status, const struct rusage *usage) {
   arm_backstop(0);
   long long cpu_us = (long long)usage->ru_utime.tv_sec * 1000000 + usage->ru_utime.tv_usec + (long long)usage->ru_stime.tv_sec * 1000000 + usage->ru_stime.tv_usec;
   /* Its end as this spawner saw it, unless a deadline ended it: SIGALRM after the deadline is the kernel's timer
-     (the bot ended at the deadline, however late this spawner woke); SIGKILL after the backstop fired ended it
-     then. A SIGALRM before the deadline is the bot's own doing: a crash like any other. */
+     (the bot ended at the deadline, however late this spawner woke); SIGKILL after the backstop fired: the bot was
+     still there at the deadline, so it is ruled there too, not at the kill (which comes a wake-up later; and the
+     timerfd, armed for the deadline itself, may fire a few microseconds before the bot's own timer, which the child
+     armed a moment after the deadline was set, so an untouched bot can meet either). A SIGALRM before the deadline
+     is the bot's own doing: a crash like any other. */
   long long wall = ended_by(seen) - run_started;
   int over = 0;
   if (run_deadline > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM && seen >= run_deadline) {
@@ -444,7 +447,7 @@ static void reaped(int status, const struct rusage *usage) {
     wall = run_deadline - run_started;
   } else if (backstop_killed > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
     over = 1;
-    wall = backstop_killed - run_started;
+    wall = run_deadline - run_started;
   } else if (run_deadline > 0 && WIFEXITED(status) && alarm_untouched && wall > run_deadline - run_started) {
     /* It exited, and SIGALRM would have ended it at the deadline: its exit began before the deadline, and what came
        after (its exit's own work, held by a busy machine) is not its time. */
