@@ -12,18 +12,7 @@ import { packageFile } from '../../grading/package-root.js';
 import { tempDir } from '../batch/helpers.js';
 import { Cli, redisForTests, sleep, startWorker } from '../queue/helpers.js';
 import { requireBuild } from '../web/serve-helpers.js';
-
-const ASSIGNMENT = {
-  title: 'Ladder on the queue',
-  game: 'reversi',
-  moveTimeoutMs: 3000,
-  constructTimeoutMs: 5000,
-  opponents: [
-    { name: 'random', games: 2, points: 10 },
-    { name: 'greedy', games: 2, points: 10 },
-  ],
-  tournament: { title: 'Ladder rank', points: 20, scoring: { rule: 'rank', fullPercentile: 0, zeroPercentile: 1 } },
-};
+import { LADDER_ASSIGNMENT } from './assignment.js';
 
 interface Row {
   player: string;
@@ -41,7 +30,7 @@ let tokens: Record<string, string>;
 beforeAll(async () => {
   requireBuild();
   root = tempDir('ladder-queue');
-  writeFileSync(join(root, 'assignment.json'), JSON.stringify(ASSIGNMENT));
+  writeFileSync(join(root, 'assignment.json'), JSON.stringify(LADDER_ASSIGNMENT));
   writeFileSync(join(root, 'roster.csv'), 'student\nts\npy\n');
   // --jobs 1: the ladder's own machine would play one game at a time, were it to play any.
   ladder = new Cli(['ladder', 'start', '--config', join(root, 'assignment.json'), '--roster', join(root, 'roster.csv'), '--data', join(root, 'data'), '--port', '0', '--queue', redis().url, '--cooldown', '0', '--jobs', '1']);

@@ -19,18 +19,7 @@ import { CLI, launchBrowser, requireBuild, startCli, type Started } from '../web
 import { stopAfterwards } from '../setup/children.js';
 import { WatchSource } from '../../web/server/watch.js';
 import { ladderCsv } from '../../grading/exporters/ladder.js';
-
-const ASSIGNMENT = {
-  title: 'Ladder test',
-  game: 'reversi',
-  moveTimeoutMs: 3000,
-  constructTimeoutMs: 5000,
-  opponents: [
-    { name: 'random', games: 2, points: 10 },
-    { name: 'greedy', games: 2, points: 10 },
-  ],
-  tournament: { title: 'Ladder rank', points: 20, scoring: { rule: 'rank', fullPercentile: 0, zeroPercentile: 1 } },
-};
+import { LADDER_ASSIGNMENT } from './assignment.js';
 
 interface Run {
   code: number | null;
@@ -115,7 +104,7 @@ describe('referee ladder', () => {
     requireBuild();
     root = tempDir('ladder');
     data = join(root, 'data');
-    writeFileSync(join(root, 'assignment.json'), JSON.stringify(ASSIGNMENT));
+    writeFileSync(join(root, 'assignment.json'), JSON.stringify(LADDER_ASSIGNMENT));
     writeFileSync(join(root, 'roster.csv'), 'student,name\nts,Tess Script\npy,Py Thon\ncpp,Cee Plus\nbroken,Bro Ken\n');
     mkdirSync(join(root, 'ts'));
     // It prints on every move: its stdout is its own, never its opponents' to read (the /api/games redaction case).
