@@ -204,14 +204,8 @@ function printTable(table: Leaderboard, final: FinalResult | null): void {
 export async function final(flags: { data: string; jobs: number }): Promise<void> {
   const dataDir = resolve(flags.data);
   const store = openStore(dataDir);
-  let setup: LadderSetup;
   try {
-    setup = setupOf(store, flags.data);
-  } catch (error) {
-    store.close();
-    throw error;
-  }
-  try {
+    const setup = setupOf(store, flags.data);
     if (store.phase() !== 'done') {
       if (!store.getMeta('frozen-at')) store.setMeta('frozen-at', new Date().toISOString());
       store.setMeta('phase', 'final');

@@ -59,13 +59,13 @@ function cacheDirProblem(dir: string, error: NodeJS.ErrnoException | null): Cach
     : 'set REFEREE_CACHE_DIR to a folder this user can write (it is made if missing)';
   const code = error?.code;
   const uid = typeof process.getuid === 'function' ? ` (uid ${process.getuid()})` : '';
+  const full = code === 'ENOSPC' || code === 'EDQUOT';
   const why =
     error === null || code === 'EEXIST' || code === 'ENOTDIR' ? `is a file, not a folder${code === 'ENOTDIR' ? ' (or lies under one)' : ''}`
     : code === 'EACCES' || code === 'EPERM' ? `cannot be written by this user${uid}`
     : code === 'EROFS' ? 'is on a read-only file system'
-    : code === 'ENOSPC' || code === 'EDQUOT' ? 'is on a full disk'
+    : full ? 'is on a full disk'
     : `cannot be used (${code ?? error.message})`;
-  const full = code === 'ENOSPC' || code === 'EDQUOT';
   return new CacheDirError(`${chosen} ${why}: ${full ? `free space there (\`referee cache clean\` empties the cache), or ${fix}` : fix}`);
 }
 

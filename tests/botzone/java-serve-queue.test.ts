@@ -21,12 +21,6 @@ if (!hasJdk) console.warn('java-serve-queue.test: no JDK (javac) on this machine
 const NO_JDK = { REFEREE_JAVA_HOME: '/nonexistent-jdk' };
 const NO_JDK_LINE = 'REFEREE_JAVA_HOME=/nonexistent-jdk is not a JDK (no bin/java and bin/javac): point it at one, or unset it to use javac on PATH';
 
-/** The CLI's exit code once its output is all read (its pipes closed, not just its exit). */
-const closed = (cli: Cli): Promise<number | null> =>
-  cli.process.stdout!.closed && cli.process.stderr!.closed && cli.process.exitCode !== null
-    ? Promise.resolve(cli.process.exitCode)
-    : new Promise((resolveClose) => cli.process.once('close', (code) => resolveClose(code)));
-
 let work: string;
 beforeAll(() => {
   work = tempDir('referee-java-serve-queue-');
@@ -63,7 +57,7 @@ maybe('Java bots in serve and on the queue', () => {
     }
     // Without a JDK the server does not start half-able: one line naming the fix, before any page is served.
     const cli = new Cli(['serve', '--port', '0', '--platform', 'botzone', JAVA_KEPT], NO_JDK);
-    const refused = { code: await closed(cli), stderr: cli.stderr };
+    const refused = { code: (await cli.closed).code, stderr: cli.stderr };
     expect({ code: refused.code, stderr: refused.stderr.trimEnd() }).toEqual({ code: 2, stderr: `referee: cannot serve ${JAVA_KEPT}: ${NO_JDK_LINE}` });
   }, 300_000);
 
@@ -80,7 +74,7 @@ maybe('Java bots in serve and on the queue', () => {
       await noJdk.waitFor(/waiting for games/);
       const first = new Cli(args);
       // The grader's failure, never a result: exit 3, the worker's reason once with its fix, no ranking written.
-      expect(await closed(first)).toBe(3);
+      expect((await first.closed).code).toBe(3);
       const last = first.stderr.trimEnd().split('\n').at(-1)!;
       expect(last).toContain(`(no-jdk: worker no-jdk cannot play it: reversi-java-keep is a Java Botzone bot: ${NO_JDK_LINE}): fix what the workers said (or start a worker that can play it), then run again with --resume`);
       expect(last.split(NO_JDK_LINE).length).toBe(2);
@@ -91,7 +85,7 @@ maybe('Java bots in serve and on the queue', () => {
       const withJdk = startWorker(redis.url, 'with-jdk');
       await withJdk.waitFor(/waiting for games/);
       const resumed = new Cli([...args, '--resume']);
-      const code = await closed(resumed);
+      const code = (await resumed.closed).code;
       expect({ code, stderr: code === 0 ? '' : resumed.stderr }).toEqual({ code: 0, stderr: '' });
       // Said, if the worker without a JDK took a game first: its one line, and the game played elsewhere.
       const said = resumed.stderr.split('\n').filter((line) => line.startsWith('warning: refused'));

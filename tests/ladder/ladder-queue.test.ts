@@ -43,16 +43,6 @@ afterAll(async () => {
   await ladder?.stop();
 });
 
-/** Until the CLI has said `pattern` on either stream (the ladder's warnings go to stderr); fails if it ended first. */
-async function said(cli: Cli, pattern: RegExp): Promise<void> {
-  for (;;) {
-    const ended = cli.process.exitCode !== null || cli.process.signalCode !== null;
-    if (pattern.test(cli.stdout + cli.stderr)) return;
-    if (ended) throw new Error(`no ${pattern} before the CLI ended: ${cli.stdout}${cli.stderr}`);
-    await sleep(100);
-  }
-}
-
 async function rows(): Promise<Row[]> {
   const response = await fetch(`${url}/api/leaderboard`);
   return ((await response.json()) as { rows: Row[] }).rows;
@@ -62,7 +52,7 @@ test('the games of a submission are played by the workers; a worker lost with -9
   const first = startWorker(redis().url, 'w1');
   await first.waitFor(/waiting for games/);
   const ts = new Cli(['ladder', 'submit', packageFile('student-template', 'src', 'AIPlayer.ts'), '--url', url, '--token', tokens.ts]);
-  expect(await ts.exited).toEqual({ code: 0, signal: null });
+  expect(await ts.closed).toEqual({ code: 0, signal: null });
   expect(ts.stdout).toMatch(/^Version 1 is checked, validated and rated: /m);
   // Its validation games and rated games alike came back from the worker (its log names the version and the kind).
   await first.waitFor(/played .*v1 .*\(validation\)/);
@@ -72,12 +62,12 @@ test('the games of a submission are played by the workers; a worker lost with -9
   await first.exited;
   // Sent while no worker is connected: its check runs on the ladder's machine, its games wait in Redis.
   const py = new Cli(['ladder', 'submit', packageFile('student-template', 'python', 'src', 'AIPlayer.py'), '--url', url, '--token', tokens.py]);
-  await said(ladder, /queued and no referee worker of harness \S+ is connected: start `referee worker --queue …`/);
+  await ladder.waitFor(/queued and no referee worker of harness \S+ is connected: start `referee worker --queue …`/, 'both');
   // The ladder's machine plays none of them itself: the submission is still waiting for its validation.
   expect(py.process.exitCode).toBeNull();
   expect(py.stdout).not.toMatch(/rated/);
   const second = startWorker(redis().url, 'w2');
-  expect(await py.exited).toEqual({ code: 0, signal: null });
+  expect(await py.closed).toEqual({ code: 0, signal: null });
   expect(py.stdout).toMatch(/^Version 2 is checked, validated and rated: /m);
   await second.waitFor(/played .*v2 .*\(validation\)/);
   await second.waitFor(/played .*v2 .*\(rated\)/);

@@ -132,6 +132,8 @@ export class Cli {
   stdout = '';
   stderr = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Its exit once its output is all read (both pipes closed): what a test reads the output after. */
+  readonly closed: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   /** `until` 'file': a CLI a test starts for the tests after it (a replacement worker); see stopAfterwards. */
   constructor(args: string[], env: Record<string, string | undefined> = {}, until?: 'test' | 'file') {
@@ -142,6 +144,7 @@ export class Cli {
     this.process.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
     this.process.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
     this.exited = new Promise((resolve) => this.process.once('exit', (code, signal) => resolve({ code, signal })));
+    this.closed = new Promise((resolve) => this.process.once('close', (code, signal) => resolve({ code, signal })));
     // A test that failed or timed out must not leave its workers running: they would take the next tests' games.
     stopAfterwards(this.process, until, () => `referee ${args.join(' ')}\n${this.stdout}${this.stderr}`);
   }
@@ -150,12 +153,15 @@ export class Cli {
     return this.process.pid!;
   }
 
-  /** The first match of `pattern` in stdout, however long a loaded machine takes; fails at once if the CLI exits without it. */
-  async waitFor(pattern: RegExp): Promise<RegExpMatchArray> {
+  /**
+   * The first match of `pattern` in stdout (or, with 'both', in stdout and stderr: warnings go there), however long a
+   * loaded machine takes; fails at once if the CLI exits without it.
+   */
+  async waitFor(pattern: RegExp, streams: 'stdout' | 'both' = 'stdout'): Promise<RegExpMatchArray> {
     for (;;) {
-      // Its stdout closed (not just its exit: output can still be in the pipe then), read before the last look.
-      const ended = this.process.stdout!.closed;
-      const match = this.stdout.match(pattern);
+      // Its pipes closed (not just its exit: output can still be in them then), read before the last look.
+      const ended = this.process.stdout!.closed && (streams === 'stdout' || this.process.stderr!.closed);
+      const match = (streams === 'stdout' ? this.stdout : this.stdout + this.stderr).match(pattern);
       if (match) return match;
       if (ended) throw new Error(`no ${pattern} before the CLI exited (${this.process.exitCode ?? this.process.signalCode}): ${this.stdout}${this.stderr}`);
       await sleep(25);
